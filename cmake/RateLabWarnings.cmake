@@ -1,0 +1,9 @@
+# rl_set_warnings(target): C++20 and the project's warning set on one target.
+function(rl_set_warnings target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  if(RATELAB_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()

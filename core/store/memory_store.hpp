@@ -1,0 +1,51 @@
+#pragma once
+// MemoryStore: limiter state in this process, as one API replica would keep
+// it. Thread-safe (sharded mutexes). Keys expire after the TTL the algorithm
+// computes (Step::ttl, the same bound the Lua scripts pass to PEXPIRE), and
+// expired keys are swept as traffic flows, so memory does not grow without
+// bound. One instance per simulated replica: N replicas leak N x the limit.
+
+#include <array>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "limiter/limiter_state.hpp"
+#include "store/store.hpp"
+
+namespace rl {
+
+/// In-process limiter state; see the file comment.
+class MemoryStore final : public Store {
+ public:
+  std::string_view name() const override { return "memory"; }
+  Result<Decision> decide(const DecisionRequest& request) override;
+
+  /// Live (unexpired at `now`) plus not-yet-swept keys.
+  std::size_t size() const;
+  /// Removes every key expired at `now`; returns how many were removed.
+  std::size_t purgeExpired(Micros now);
+  /// Time until the key expires at `now`, or nullopt when it does not exist (or expired).
+  std::optional<Micros> ttl(Algorithm a, std::string_view client, Micros now) const;
+
+ private:
+  struct Entry {
+    LimiterState state;         ///< the algorithm's state
+    std::int64_t expiresAt = 0; ///< us; the key is fresh again from then on
+  };
+  struct Shard {
+    mutable std::mutex mutex;                       ///< guards everything below
+    std::unordered_map<std::string, Entry> entries; ///< key -> state
+    std::size_t opsSinceSweep = 0;                  ///< sweep when this reaches max(256, size / 2)
+  };
+  static constexpr std::size_t kShards = 64;
+
+  Shard& shardFor(const std::string& key);
+  const Shard& shardFor(const std::string& key) const;
+  static std::size_t sweep(Shard& shard, std::int64_t now);
+
+  std::array<Shard, kShards> shards_;  ///< keys spread by hash
+};
+
+}  // namespace rl
