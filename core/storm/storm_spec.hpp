@@ -1,0 +1,84 @@
+#pragma once
+// StormSpec: one storm = traffic pattern x replicas x clients x algorithms x
+// backend. Built from CLI flags, a JSON scenario or the GUI form; validate()
+// names the bad field and what is allowed.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.hpp"
+#include "limiter/algorithm.hpp"
+#include "limiter/quota.hpp"
+
+namespace rl {
+
+/// Where limiter state lives (`--backend`).
+enum class Backend {
+  Memory,      ///< one in-process store per replica: right for one replica, leaks N x across N
+  RedisLua,    ///< one EVALSHA per decision: atomic
+  RedisNaive,  ///< read, decide in C++, write back: two round trips, races
+  RedisWatch,  ///< WATCH / MULTI / EXEC with retries: atomic, costs retries
+  Http,        ///< requests go to HTTP limiter replicas (core/http)
+};
+
+/// Shape of the offered traffic (`--pattern`).
+enum class Pattern {
+  Burst,     ///< every request at t = 0 (as fast as concurrency allows)
+  Constant,  ///< evenly spaced at `rate`
+  Boundary,  ///< two bursts straddling a window boundary (fixed window's 2x)
+  Ramp,      ///< rate rising linearly from 0 to `rate`
+  Poisson,   ///< exponential gaps at mean `rate`, seeded
+};
+
+/// Where `now` comes from (`--clock`).
+enum class ClockMode {
+  Server,   ///< Redis TIME inside the script: one clock for all replicas
+  Client,   ///< each replica's own clock, optionally skewed
+  Virtual,  ///< the request's scheduled time: deterministic, as fast as possible
+};
+
+/// What a decision is when the store cannot answer (`--on-redis-error`).
+enum class FailurePolicy {
+  Open,    ///< admit: availability over protection
+  Closed,  ///< deny: protection over availability
+};
+
+/// One storm, fully specified. Defaults are a sensible first run.
+struct StormSpec {
+  std::vector<Algorithm> algorithms{Algorithm::FixedWindow};  ///< compared on one request sequence
+  Backend backend = Backend::Memory;                          ///< where state lives
+  std::string redisUrl;              ///< redis://[user:password@]host:port[/db]; empty = embedded default
+  std::string prefix = "ratelab:";   ///< key prefix
+  Quota quota;                       ///< limit, window, optional refill rate
+  std::int64_t cost = 1;             ///< weight of each request
+  int replicas = 1;                  ///< simulated API replicas behind round-robin
+  int clients = 1;                   ///< distinct client keys, requests spread round-robin
+  std::int64_t requests = 0;         ///< total requests; 0 = duration x rate
+  Micros duration{0};                ///< run length for rate-driven patterns
+  double rate = 0;                   ///< offered requests per second; 0 = as fast as possible
+  int concurrency = 1;               ///< requests in flight at once (worker threads)
+  Pattern pattern = Pattern::Burst;  ///< traffic shape
+  ClockMode clock = ClockMode::Virtual;  ///< source of `now`
+  std::vector<Micros> skew;          ///< per-replica clock offset (client clock)
+  FailurePolicy onRedisError = FailurePolicy::Open;  ///< decision when the store errs
+  std::uint64_t seed = 1;            ///< poisson gaps and any other randomness
+  Micros thinkTime{0};               ///< redis-naive: pause between read and write (race demo)
+  std::vector<std::string> httpTargets;  ///< backend http: base URLs, round-robin
+};
+
+std::string_view backendName(Backend b);        ///< "memory", "redis-lua", ...
+std::optional<Backend> parseBackend(std::string_view s);
+std::string_view patternName(Pattern p);        ///< "burst", "constant", ...
+std::optional<Pattern> parsePattern(std::string_view s);
+std::string_view clockModeName(ClockMode c);    ///< "server", "client", "virtual"
+std::optional<ClockMode> parseClockMode(std::string_view s);
+std::string_view failurePolicyName(FailurePolicy p);  ///< "open", "closed"
+std::optional<FailurePolicy> parseFailurePolicy(std::string_view s);
+
+/// Checks every field; the error names the field (as its flag) and what is allowed.
+Result<void> validate(const StormSpec& spec);
+
+}  // namespace rl

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Configures and builds RateLab into ${RATELAB_BUILD_DIR:-build} (Release unless BUILD_TYPE is set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${RATELAB_BUILD_DIR:-build}
+extra=()
+if [[ "${CI:-}" == "true" ]]; then extra+=(-DRATELAB_WERROR=ON); fi
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-Release}" "${extra[@]}" "$@" >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"
