@@ -1,0 +1,137 @@
+#include "redis/key_inspector.hpp"
+
+#include <charconv>
+
+namespace rl {
+
+namespace {
+// The prefix as a literal glob: escapes * ? [ ] and backslash.
+std::string globEscape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> pairsOf(ReplyView r) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i + 1 < r.size(); i += 2)
+    out.emplace_back(std::string(r[i].str()), std::string(r[i + 1].str()));
+  return out;
+}
+
+// Pipelined TYPE + PTTL for every key, then one value read per key by its type.
+Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int zsetHead) {
+  for (const auto& k : keys) {
+    if (auto ok = conn.append({"TYPE", k.name}); !ok) return ok;
+    if (auto ok = conn.append({"PTTL", k.name}); !ok) return ok;
+  }
+  for (auto& k : keys) {
+    auto type = conn.getReply();
+    if (!type) return type.error();
+    auto pttl = conn.getReply();
+    if (!pttl) return pttl.error();
+    k.type = std::string(type->str());
+    k.pttlMs = pttl->integer();
+  }
+  const std::string last = std::to_string(zsetHead - 1);
+  int queued = 0;
+  for (const auto& k : keys) {
+    Result<void> ok;
+    if (k.type == "string") ok = conn.append({"GET", k.name});
+    else if (k.type == "hash") ok = conn.append({"HGETALL", k.name});
+    else if (k.type == "zset") ok = conn.append({"ZCARD", k.name});
+    else continue;
+    if (!ok) return ok;
+    ++queued;
+    if (k.type == "zset" && zsetHead > 0) {
+      if (auto z = conn.append({"ZRANGE", k.name, "0", last, "WITHSCORES"}); !z) return z;
+      ++queued;
+    }
+  }
+  for (auto& k : keys) {
+    if (k.type != "string" && k.type != "hash" && k.type != "zset") continue;
+    auto r = conn.getReply();
+    if (!r) return r.error();
+    if (k.type == "string") k.value = std::string(r->str());
+    if (k.type == "hash") k.fields = pairsOf(*r);
+    if (k.type == "zset") {
+      k.zsetSize = r->integer();
+      if (zsetHead > 0) {
+        auto head = conn.getReply();
+        if (!head) return head.error();
+        k.zsetHead = pairsOf(*head);
+      }
+    }
+  }
+  return {};
+}
+}  // namespace
+
+Result<KeyPage> scanLimiterKeys(RedisConnection& conn, std::string_view prefix, std::string_view pattern,
+                                std::uint64_t cursor, int count, int zsetHead) {
+  if (count < 1 || count > 100'000)
+    return invalidArgument("count " + std::to_string(count) + " is out of range: allowed 1 to 100000");
+  if (zsetHead < 0 || zsetHead > 1000)
+    return invalidArgument("zset head " + std::to_string(zsetHead) + " is out of range: allowed 0 to 1000");
+  const std::string match = globEscape(prefix) + std::string(pattern.empty() ? "*" : pattern);
+  auto r = conn.command({"SCAN", std::to_string(cursor), "MATCH", match, "COUNT", std::to_string(count)});
+  if (!r) return r.error();
+  std::uint64_t next = 0;
+  const auto c = (*r)[0].str();
+  if (r->size() != 2 || std::from_chars(c.data(), c.data() + c.size(), next).ec != std::errc{})
+    return protocolError("SCAN returned " + r->describe());
+  KeyPage page;
+  page.nextCursor = next;
+  for (std::size_t i = 0; i < (*r)[1].size(); ++i) {
+    KeyInfo k;
+    k.name = std::string((*r)[1][i].str());
+    page.keys.push_back(std::move(k));
+  }
+  if (auto ok = describeKeys(conn, page.keys, zsetHead); !ok) return ok.error();
+  return page;
+}
+
+Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisConnection& conn, std::string_view prefix,
+                                                std::string_view pattern) {
+  std::vector<KeyInfo> all;
+  std::uint64_t cursor = 0;
+  do {
+    auto page = scanLimiterKeys(conn, prefix, pattern, cursor, 1000);
+    if (!page) return page.error();
+    for (auto& k : page->keys) all.push_back(std::move(k));
+    cursor = page->nextCursor;
+  } while (cursor != 0);
+  return all;
+}
+
+Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,
+                                const std::vector<std::string>& keys) {
+  if (prefix.empty()) return invalidArgument("refusing to delete keys with an empty prefix");
+  for (const auto& k : keys)
+    if (!std::string_view(k).starts_with(prefix))
+      return invalidArgument("refusing to delete '" + k + "': outside the prefix '" + std::string(prefix) + "'");
+  if (keys.empty()) return std::int64_t{0};
+  std::vector<std::string> argv{"DEL"};
+  argv.insert(argv.end(), keys.begin(), keys.end());
+  auto r = conn.command(argv);
+  if (!r) return r.error();
+  return r->integer();
+}
+
+Result<std::vector<std::int64_t>> pttlOf(RedisConnection& conn, const std::vector<std::string>& keys) {
+  for (const auto& k : keys)
+    if (auto ok = conn.append({"PTTL", k}); !ok) return ok.error();
+  std::vector<std::int64_t> out;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    auto r = conn.getReply();
+    if (!r) return r.error();
+    if (!r->isInteger()) return protocolError("PTTL returned " + r->describe());
+    out.push_back(r->integer());
+  }
+  return out;
+}
+
+}  // namespace rl

@@ -1,0 +1,55 @@
+#pragma once
+// Key inspection: the limiter keys under a prefix, with their type, PTTL and a
+// type-aware view of the value. SCAN with MATCH only (never KEYS). Used by
+// `ratelab-cli keys` and the GUI inspector. One connection, one thread.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/result.hpp"
+#include "redis/redis_connection.hpp"
+
+namespace rl {
+
+/// One limiter key as Redis holds it.
+struct KeyInfo {
+  std::string name;        ///< full key name, prefix included
+  std::string type;        ///< "string", "hash", "zset", ... ("none" if it vanished meanwhile)
+  std::int64_t pttlMs = -2;  ///< PTTL: ms left, -1 = no TTL, -2 = gone
+  std::string value;       ///< string keys: the value
+  std::vector<std::pair<std::string, std::string>> fields;  ///< hash keys: field, value
+  std::int64_t zsetSize = 0;  ///< zset keys: ZCARD
+  std::vector<std::pair<std::string, std::string>> zsetHead;  ///< zset keys: first entries (member, score)
+};
+
+/// One SCAN step: the keys found and the cursor to continue (0 = done).
+struct KeyPage {
+  std::uint64_t nextCursor = 0;  ///< pass back to continue; 0 when the scan is complete
+  std::vector<KeyInfo> keys;     ///< keys of this step (SCAN may return none on a step)
+};
+
+/// One SCAN step over keys matching `<prefix><pattern>` (the prefix is matched
+/// literally, `pattern` is a glob within it, "" = "*"). `count` is SCAN's hint
+/// (1..100000); `zsetHead` how many ZSET entries to show (0..1000).
+Result<KeyPage> scanLimiterKeys(RedisConnection& conn, std::string_view prefix,
+                                std::string_view pattern, std::uint64_t cursor, int count,
+                                int zsetHead = 5);
+
+/// Scans to the end and returns every matching key (small databases, tests, CLI).
+Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisConnection& conn, std::string_view prefix,
+                                                std::string_view pattern = "");
+
+/// Deletes `keys`; refuses (InvalidArgument, nothing deleted) if any key does
+/// not start with `prefix` or the prefix is empty. Returns how many existed.
+Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,
+                                const std::vector<std::string>& keys);
+
+/// PTTL of each key in one round trip: ms left, -1 = no TTL, -2 = missing.
+Result<std::vector<std::int64_t>> pttlOf(RedisConnection& conn,
+                                         const std::vector<std::string>& keys);
+
+}  // namespace rl

@@ -1,0 +1,303 @@
+#include "redis/managed_redis_server.hpp"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "redis/redis_connection.hpp"
+
+namespace rl {
+
+namespace {
+// ---- registry for the signal handler (async-signal-safe data only) ----------
+constexpr std::size_t kMaxServers = 64;
+constexpr std::size_t kDirLen = 256;
+struct Slot {
+  std::atomic<int> pid{0};     ///< live child pid, 0 = free slot
+  char dir[kDirLen] = {};      ///< its temp dir (NUL-terminated)
+};
+std::array<Slot, kMaxServers> gSlots;
+
+void registerChild(int pid, const std::string& dir) {
+  for (auto& s : gSlots) {
+    int expected = 0;
+    if (s.pid.load() == 0) {
+      std::strncpy(s.dir, dir.c_str(), kDirLen - 1);
+      if (s.pid.compare_exchange_strong(expected, pid)) return;
+    }
+  }
+}
+
+void unregisterChild(int pid) {
+  for (auto& s : gSlots) {
+    int expected = pid;
+    if (s.pid.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+// Removes the files a managed server may leave, then the dir (signal-safe calls only).
+void removeDirSignalSafe(const char* dir) {
+  static const char* const kFiles[] = {"/redis.log", "/dump.rdb", "/appendonly.aof"};
+  char path[kDirLen + 32];
+  for (const char* f : kFiles) {
+    std::size_t n = std::strlen(dir);
+    std::memcpy(path, dir, n);
+    std::memcpy(path + n, f, std::strlen(f) + 1);
+    ::unlink(path);
+  }
+  ::rmdir(dir);
+}
+
+extern "C" void onTerminatingSignal(int sig) {
+  for (auto& s : gSlots) {
+    const int pid = s.pid.exchange(0);
+    if (pid <= 0) continue;
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    removeDirSignalSafe(s.dir);
+  }
+  ::_exit(128 + sig);
+}
+
+// A free loopback port: bind port 0 and read what the kernel chose.
+Result<int> freeLoopbackPort() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return unavailable(std::string("cannot open a socket: ") + std::strerror(errno));
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  int port = -1;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+    port = ntohs(a.sin_port);
+  ::close(fd);
+  if (port <= 0) return unavailable("cannot find a free loopback port");
+  return port;
+}
+
+std::string tailOf(const std::string& file, std::size_t maxChars = 400) {
+  std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  if (s.size() > maxChars) s = "..." + s.substr(s.size() - maxChars);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+bool answersPing(int port, Micros timeout) {
+  RedisEndpoint ep;
+  ep.port = port;
+  ep.connectTimeout = timeout;
+  ep.commandTimeout = timeout;
+  auto c = RedisConnection::connect(ep);
+  if (!c) return false;
+  auto r = c->command({"PING"});
+  return r && r->str() == "PONG";
+}
+
+// Waits for `pid` to exit for up to `timeout`; true if it did (and was reaped).
+bool waitExit(int pid, std::chrono::milliseconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  do {
+    const int r = ::waitpid(pid, nullptr, WNOHANG);
+    if (r == pid || (r < 0 && errno == ECHILD)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  } while (std::chrono::steady_clock::now() < end);
+  return false;
+}
+}  // namespace
+
+std::optional<std::string> findRedisServer() {
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    std::string dir;
+    while (std::getline(ss, dir, ':')) {
+      if (dir.empty()) continue;
+      const std::string p = dir + "/redis-server";
+      if (::access(p.c_str(), X_OK) == 0) return p;
+    }
+  }
+  if (::access("/usr/bin/redis-server", X_OK) == 0) return std::string("/usr/bin/redis-server");
+  return std::nullopt;
+}
+
+void installServerSignalCleanup() {
+  struct sigaction sa{};
+  sa.sa_handler = onTerminatingSignal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+Result<ManagedRedisServer> ManagedRedisServer::start(const ManagedServerOptions& options) {
+  ManagedRedisServer s;
+  if (!options.executable.empty()) {
+    s.executable_ = options.executable;
+  } else if (auto found = findRedisServer()) {
+    s.executable_ = *found;
+  } else {
+    return unavailable("redis-server not found in PATH or /usr/bin: install it (Debian: apt install "
+                       "redis-server) or pass --redis URL");
+  }
+  s.extraArgs_ = options.extraArgs;
+  s.startTimeout_ = options.startTimeout;
+  std::string tmpl = (std::filesystem::temp_directory_path() / "ratelab-redis-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data()))
+    return unavailable("cannot create a temp dir for redis-server: " + std::string(std::strerror(errno)));
+  s.dir_ = tmpl;
+  // A port picked free can be taken before redis binds it: try a few.
+  Result<void> started = unavailable("redis-server did not start");
+  for (int attempt = 0; attempt < 3 && !started; ++attempt) {
+    if (options.port != 0) {
+      s.port_ = options.port;
+    } else {
+      auto p = freeLoopbackPort();
+      if (!p) return p.error();
+      s.port_ = *p;
+    }
+    started = s.spawn();
+    if (options.port != 0) break;
+  }
+  if (!started) return started.error();
+  return s;
+}
+
+Result<void> ManagedRedisServer::spawn() {
+  const std::string port = std::to_string(port_);
+  const std::string log = dir_ + "/redis.log";
+  std::vector<std::string> args = {executable_, "--port", port, "--bind", "127.0.0.1",
+                                   "--save", "", "--appendonly", "no", "--dir", dir_,
+                                   "--logfile", log, "--daemonize", "no"};
+  args.insert(args.end(), extraArgs_.begin(), extraArgs_.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) return unavailable(std::string("cannot fork redis-server: ") + std::strerror(errno));
+  if (pid == 0) {
+    // Child: only async-signal-safe calls until exec.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // the owner died before prctl
+    const int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 1);
+      ::dup2(devnull, 2);
+    }
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  pid_ = pid;
+  registerChild(pid, dir_);
+  const auto deadline = std::chrono::steady_clock::now() + startTimeout_;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(pid, nullptr, WNOHANG) == pid) {
+      unregisterChild(pid);
+      pid_ = 0;
+      return unavailable("redis-server on 127.0.0.1:" + port + " exited at start: " + tailOf(log));
+    }
+    if (answersPing(port_, Micros{200'000})) return {};
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  (void)stop();
+  return unavailable("redis-server on 127.0.0.1:" + port + " did not answer PING within " +
+                     std::to_string(startTimeout_.count() / 1000) + " ms: " + tailOf(log));
+}
+
+Result<void> ManagedRedisServer::stop() {
+  if (pid_ <= 0) return {};
+  const int pid = pid_;
+  ::kill(pid, SIGTERM);
+  if (!waitExit(pid, std::chrono::milliseconds(2000))) {
+    ::kill(pid, SIGKILL);
+    waitExit(pid, std::chrono::milliseconds(2000));
+  }
+  unregisterChild(pid);
+  pid_ = 0;
+  return {};
+}
+
+Result<void> ManagedRedisServer::restart() {
+  if (auto ok = stop(); !ok) return ok;
+  if (dir_.empty()) return unavailable("this managed server was moved from or released");
+  return spawn();
+}
+
+RedisEndpoint ManagedRedisServer::endpoint() const {
+  RedisEndpoint ep;
+  ep.host = "127.0.0.1";
+  ep.port = port_;
+  return ep;
+}
+
+void ManagedRedisServer::release() {
+  (void)stop();
+  if (!dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+    dir_.clear();
+  }
+}
+
+ManagedRedisServer::ManagedRedisServer(ManagedRedisServer&& o) noexcept
+    : executable_(std::move(o.executable_)),
+      extraArgs_(std::move(o.extraArgs_)),
+      startTimeout_(o.startTimeout_),
+      dir_(std::exchange(o.dir_, {})),
+      port_(o.port_),
+      pid_(std::exchange(o.pid_, 0)) {}
+
+ManagedRedisServer& ManagedRedisServer::operator=(ManagedRedisServer&& o) noexcept {
+  if (this != &o) {
+    release();
+    executable_ = std::move(o.executable_);
+    extraArgs_ = std::move(o.extraArgs_);
+    startTimeout_ = o.startTimeout_;
+    dir_ = std::exchange(o.dir_, {});
+    port_ = o.port_;
+    pid_ = std::exchange(o.pid_, 0);
+  }
+  return *this;
+}
+
+ManagedRedisServer::~ManagedRedisServer() { release(); }
+
+Result<EmbeddedRedis> resolveEmbeddedDefault(int probePort, const ManagedServerOptions& options) {
+  EmbeddedRedis out;
+  if (probePort > 0 && answersPing(probePort, Micros{100'000})) {
+    out.endpoint.port = probePort;
+    out.description = "using the Redis at 127.0.0.1:" + std::to_string(probePort);
+    return out;
+  }
+  auto server = ManagedRedisServer::start(options);
+  if (!server)
+    return unavailable("no Redis at 127.0.0.1:" + std::to_string(probePort) +
+                       " and no private redis-server could be started (" + server.error().message +
+                       "): using the memory store; the distributed demos need Redis");
+  out.endpoint = server->endpoint();
+  out.description = "started a private redis-server on 127.0.0.1:" + std::to_string(server->port()) +
+                    " (stopped on exit)";
+  out.server.emplace(std::move(server).value());
+  return out;
+}
+
+}  // namespace rl

@@ -1,0 +1,276 @@
+#include "redis/redis_connection.hpp"
+
+#include <hiredis/hiredis.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <sys/time.h>
+
+namespace rl {
+
+namespace {
+constexpr std::chrono::milliseconds kMinBackoff{10};
+constexpr std::chrono::milliseconds kMaxBackoff{1000};
+
+timeval toTimeval(Micros d) {
+  const auto us = std::max<std::int64_t>(d.count(), 1);
+  return timeval{static_cast<time_t>(us / 1'000'000), static_cast<suseconds_t>(us % 1'000'000)};
+}
+
+// Argument arrays for hiredis from string views (no copies of the bytes).
+struct ArgvBuf {
+  std::vector<const char*> ptrs;
+  std::vector<size_t> lens;
+  explicit ArgvBuf(std::span<const std::string_view> argv) {
+    ptrs.reserve(argv.size());
+    lens.reserve(argv.size());
+    for (auto a : argv) {
+      ptrs.push_back(a.data());
+      lens.push_back(a.size());
+    }
+  }
+};
+
+// Text of a context error, with errno's text for timeouts ("Resource temporarily unavailable").
+std::string contextError(const redisContext* c) {
+  if (!c) return "cannot allocate a redis context";
+  if (c->errstr[0] != '\0') {
+    std::string s = c->errstr;
+    if (c->err == REDIS_ERR_IO && (s == "Resource temporarily unavailable" || errno == EAGAIN))
+      return "timed out (" + s + ")";
+    return s;
+  }
+  return "unknown I/O error";
+}
+}  // namespace
+
+// ---- ReplyView --------------------------------------------------------------
+
+bool ReplyView::isNil() const { return !r_ || r_->type == REDIS_REPLY_NIL; }
+bool ReplyView::isString() const {
+  return r_ && (r_->type == REDIS_REPLY_STRING || r_->type == REDIS_REPLY_STATUS);
+}
+bool ReplyView::isInteger() const { return r_ && r_->type == REDIS_REPLY_INTEGER; }
+bool ReplyView::isArray() const { return r_ && r_->type == REDIS_REPLY_ARRAY; }
+bool ReplyView::isError() const { return r_ && r_->type == REDIS_REPLY_ERROR; }
+
+std::string_view ReplyView::str() const {
+  if (!r_ || !(isString() || isError()) || !r_->str) return {};
+  return {r_->str, static_cast<std::size_t>(r_->len)};
+}
+
+std::int64_t ReplyView::integer() const { return isInteger() ? r_->integer : 0; }
+std::size_t ReplyView::size() const { return isArray() ? r_->elements : 0; }
+
+ReplyView ReplyView::operator[](std::size_t i) const {
+  return ReplyView(i < size() ? r_->element[i] : nullptr);
+}
+
+std::optional<std::int64_t> ReplyView::toInt() const {
+  if (isInteger()) return r_->integer;
+  if (!isString()) return std::nullopt;
+  const auto s = str();
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::string ReplyView::describe() const {
+  if (!r_) return "(no reply)";
+  switch (r_->type) {
+    case REDIS_REPLY_NIL: return "(nil)";
+    case REDIS_REPLY_INTEGER: return "(integer) " + std::to_string(r_->integer);
+    case REDIS_REPLY_ARRAY: return "(array of " + std::to_string(r_->elements) + ")";
+    case REDIS_REPLY_ERROR: return "(error) " + std::string(str());
+    default: return "\"" + std::string(str().substr(0, 80)) + "\"";
+  }
+}
+
+// ---- RedisReply ---------------------------------------------------------------
+
+RedisReply::RedisReply(redisReply* r) : ReplyView(r) {}
+RedisReply::RedisReply(RedisReply&& o) noexcept : ReplyView(o.r_) { o.r_ = nullptr; }
+RedisReply& RedisReply::operator=(RedisReply&& o) noexcept {
+  if (this != &o) {
+    if (r_) freeReplyObject(const_cast<redisReply*>(r_));
+    r_ = o.r_;
+    o.r_ = nullptr;
+  }
+  return *this;
+}
+RedisReply::~RedisReply() {
+  if (r_) freeReplyObject(const_cast<redisReply*>(r_));
+}
+
+// ---- RedisConnection ------------------------------------------------------------
+
+RedisConnection::RedisConnection(redisContext* ctx, RedisEndpoint endpoint)
+    : ctx_(ctx), endpoint_(std::move(endpoint)) {}
+
+RedisConnection::RedisConnection(RedisConnection&& o) noexcept
+    : ctx_(std::exchange(o.ctx_, nullptr)),
+      endpoint_(std::move(o.endpoint_)),
+      reconnects_(o.reconnects_),
+      pending_(o.pending_),
+      backoff_(o.backoff_),
+      nextAttempt_(o.nextAttempt_),
+      lastError_(std::move(o.lastError_)) {}
+
+RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
+  if (this != &o) {
+    free();
+    ctx_ = std::exchange(o.ctx_, nullptr);
+    endpoint_ = std::move(o.endpoint_);
+    reconnects_ = o.reconnects_;
+    pending_ = o.pending_;
+    backoff_ = o.backoff_;
+    nextAttempt_ = o.nextAttempt_;
+    lastError_ = std::move(o.lastError_);
+  }
+  return *this;
+}
+
+RedisConnection::~RedisConnection() { free(); }
+
+void RedisConnection::free() {
+  if (ctx_) redisFree(ctx_);
+  ctx_ = nullptr;
+  pending_ = 0;
+}
+
+namespace {
+// Opens a socket, sets the command timeout, AUTH and SELECT. Owns the context on success.
+Result<redisContext*> openContext(const RedisEndpoint& ep) {
+  redisContext* c = redisConnectWithTimeout(ep.host.c_str(), ep.port, toTimeval(ep.connectTimeout));
+  if (!c || c->err) {
+    std::string why = contextError(c);
+    if (c) redisFree(c);
+    return unavailable("cannot connect to " + ep.address() + ": " + why);
+  }
+  if (redisSetTimeout(c, toTimeval(ep.commandTimeout)) != REDIS_OK) {
+    std::string why = contextError(c);
+    redisFree(c);
+    return unavailable("cannot set the command timeout on " + ep.address() + ": " + why);
+  }
+  auto run = [&](std::vector<std::string> argv, const char* what) -> Result<void> {
+    std::vector<std::string_view> views(argv.begin(), argv.end());
+    ArgvBuf buf(views);
+    auto* r = static_cast<redisReply*>(
+        redisCommandArgv(c, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()));
+    if (!r) return unavailable(std::string(what) + " on " + ep.address() + " failed: " + contextError(c));
+    RedisReply reply(r);
+    if (reply.isError())
+      return protocolError(std::string(what) + " on " + ep.address() + " refused: " + std::string(reply.str()));
+    return {};
+  };
+  Result<void> ok;
+  if (!ep.password.empty()) {
+    ok = ep.user.empty() ? run({"AUTH", ep.password}, "AUTH")
+                         : run({"AUTH", ep.user, ep.password}, "AUTH");
+  }
+  if (ok && ep.db != 0) ok = run({"SELECT", std::to_string(ep.db)}, "SELECT");
+  if (!ok) {
+    redisFree(c);
+    return ok.error();
+  }
+  return c;
+}
+}  // namespace
+
+Result<RedisConnection> RedisConnection::connect(const RedisEndpoint& endpoint) {
+  auto c = openContext(endpoint);
+  if (!c) return c.error();
+  return RedisConnection(*c, endpoint);
+}
+
+bool RedisConnection::connected() const { return ctx_ && ctx_->err == 0; }
+
+Result<void> RedisConnection::reconnect() {
+  free();
+  auto c = openContext(endpoint_);
+  if (!c) {
+    lastError_ = c.error().message;
+    backoff_ = std::clamp(backoff_ * 2, kMinBackoff, kMaxBackoff);
+    nextAttempt_ = std::chrono::steady_clock::now() + backoff_;
+    return c.error();
+  }
+  ctx_ = *c;
+  ++reconnects_;
+  backoff_ = std::chrono::milliseconds{0};
+  lastError_.clear();
+  return {};
+}
+
+Result<void> RedisConnection::ensureConnected() {
+  if (connected()) return {};
+  if (std::chrono::steady_clock::now() < nextAttempt_)
+    return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ +
+                       "); next reconnect attempt in " +
+                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          nextAttempt_ - std::chrono::steady_clock::now())
+                                          .count() + 1) +
+                       " ms");
+  return reconnect();
+}
+
+Error RedisConnection::ioError(std::string_view what) {
+  lastError_ = contextError(ctx_);
+  Error e = unavailable(std::string(what) + " on " + endpoint_.address() + " failed: " + lastError_);
+  free();  // a broken or timed-out socket cannot be reused: replies would desynchronise
+  backoff_ = kMinBackoff;
+  nextAttempt_ = std::chrono::steady_clock::now();  // first reconnect attempt right away
+  return e;
+}
+
+Result<RedisReply> RedisConnection::command(std::span<const std::string_view> argv) {
+  if (argv.empty()) return invalidArgument("empty Redis command");
+  if (pending_ != 0) return Error{ErrorCode::Internal, "command() while pipelined replies are pending"};
+  if (auto ok = ensureConnected(); !ok) return ok.error();
+  ArgvBuf buf(argv);
+  auto* r = static_cast<redisReply*>(
+      redisCommandArgv(ctx_, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()));
+  if (!r) return ioError(argv.front());
+  RedisReply reply(r);
+  if (reply.isError()) return protocolError(std::string(reply.str()));
+  return reply;
+}
+
+Result<RedisReply> RedisConnection::command(std::initializer_list<std::string_view> argv) {
+  return command(std::span<const std::string_view>(argv.begin(), argv.size()));
+}
+
+Result<RedisReply> RedisConnection::command(const std::vector<std::string>& argv) {
+  std::vector<std::string_view> views(argv.begin(), argv.end());
+  return command(std::span<const std::string_view>(views));
+}
+
+Result<void> RedisConnection::append(std::span<const std::string_view> argv) {
+  if (argv.empty()) return invalidArgument("empty Redis command");
+  if (pending_ == 0)
+    if (auto ok = ensureConnected(); !ok) return ok.error();
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  ArgvBuf buf(argv);
+  if (redisAppendCommandArgv(ctx_, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()) !=
+      REDIS_OK)
+    return ioError(argv.front());
+  ++pending_;
+  return {};
+}
+
+Result<void> RedisConnection::append(std::initializer_list<std::string_view> argv) {
+  return append(std::span<const std::string_view>(argv.begin(), argv.size()));
+}
+
+Result<RedisReply> RedisConnection::getReply() {
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  if (pending_ == 0) return Error{ErrorCode::Internal, "getReply() with no queued command"};
+  void* r = nullptr;
+  if (redisGetReply(ctx_, &r) != REDIS_OK || !r) return ioError("pipelined command");
+  --pending_;
+  return RedisReply(static_cast<redisReply*>(r));
+}
+
+}  // namespace rl

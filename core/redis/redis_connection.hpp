@@ -1,0 +1,120 @@
+#pragma once
+// RedisConnection: one hiredis connection with RAII, timeouts, AUTH, SELECT,
+// pipelining and reconnect-with-backoff. Errors are values.
+//
+// Threading: a connection belongs to ONE thread at a time (a redisContext is
+// not thread-safe). Every worker opens its own; moving a connection to another
+// thread between calls is fine, sharing it is not.
+//
+// After an I/O error or a timeout the connection is broken; the next call
+// reconnects (respecting an exponential backoff from 10 ms to 1 s) and fails
+// fast with Unavailable while the backoff lasts, so no call blocks much longer
+// than the connect plus the command timeout.
+
+#include <chrono>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.hpp"
+#include "redis/redis_url.hpp"
+
+struct redisContext;
+struct redisReply;
+
+namespace rl {
+
+/// A non-owning view of one reply (or one element of an array reply).
+class ReplyView {
+ public:
+  explicit ReplyView(const redisReply* r = nullptr) : r_(r) {}
+  bool isNil() const;      ///< nil bulk or nil array (also: no reply)
+  bool isString() const;   ///< bulk or status string
+  bool isInteger() const;  ///< integer reply
+  bool isArray() const;    ///< array reply
+  bool isError() const;    ///< error reply
+  std::string_view str() const;  ///< string, status or error text ("" otherwise)
+  std::int64_t integer() const;  ///< integer value (0 otherwise)
+  std::size_t size() const;      ///< array length (0 otherwise)
+  ReplyView operator[](std::size_t i) const;  ///< array element i (nil view if out of range)
+  /// The value as an integer: an integer reply or a decimal string; nullopt otherwise.
+  std::optional<std::int64_t> toInt() const;
+  /// One-line rendering for error messages ("(integer) 3", "(nil)", ...).
+  std::string describe() const;
+
+ protected:
+  const redisReply* r_;  ///< not owned
+};
+
+/// An owned reply; frees it on destruction. Move-only.
+class RedisReply : public ReplyView {
+ public:
+  explicit RedisReply(redisReply* r = nullptr);
+  RedisReply(RedisReply&& o) noexcept;
+  RedisReply& operator=(RedisReply&& o) noexcept;
+  RedisReply(const RedisReply&) = delete;
+  RedisReply& operator=(const RedisReply&) = delete;
+  ~RedisReply();
+};
+
+/// One connection to one Redis server; see the file comment for threading.
+class RedisConnection {
+ public:
+  /// Connects (connect timeout), sets the command timeout, AUTHs when a
+  /// password is set, SELECTs the db. Unavailable: "cannot connect to
+  /// 127.0.0.1:6390: Connection refused"; Protocol: AUTH/SELECT refused.
+  static Result<RedisConnection> connect(const RedisEndpoint& endpoint);
+
+  RedisConnection(RedisConnection&& o) noexcept;
+  RedisConnection& operator=(RedisConnection&& o) noexcept;
+  RedisConnection(const RedisConnection&) = delete;
+  RedisConnection& operator=(const RedisConnection&) = delete;
+  ~RedisConnection();
+
+  /// Sends one command and waits for its reply. A Redis error reply becomes
+  /// Error{Protocol, "<redis error text>"}; I/O errors and timeouts Unavailable.
+  Result<RedisReply> command(std::initializer_list<std::string_view> argv);
+  /// Same, for an argument vector built at run time.
+  Result<RedisReply> command(std::span<const std::string_view> argv);
+  /// Same, for owned strings.
+  Result<RedisReply> command(const std::vector<std::string>& argv);
+
+  /// Pipelining: queues a command (nothing is sent until getReply()).
+  Result<void> append(std::initializer_list<std::string_view> argv);
+  /// Queues a command built at run time.
+  Result<void> append(std::span<const std::string_view> argv);
+  /// Sends what is queued (once) and reads the next reply, in order. Error
+  /// replies are returned as replies (check isError()): one failed command
+  /// must not desynchronise the rest of the pipeline.
+  Result<RedisReply> getReply();
+
+  /// Drops the socket and connects again now (ignores the backoff).
+  Result<void> reconnect();
+  /// True while the socket is usable (no I/O error seen).
+  bool connected() const;
+  /// Successful reconnects since connect().
+  std::int64_t reconnects() const { return reconnects_; }
+  /// The endpoint this connection talks to.
+  const RedisEndpoint& endpoint() const { return endpoint_; }
+
+ private:
+  RedisConnection(redisContext* ctx, RedisEndpoint endpoint);
+  Result<void> ensureConnected();
+  Error ioError(std::string_view what);
+  void free();
+
+  redisContext* ctx_ = nullptr;  ///< owned; null or broken after an I/O error
+  RedisEndpoint endpoint_;       ///< where to (re)connect
+  std::int64_t reconnects_ = 0;  ///< successful reconnects
+  int pending_ = 0;              ///< replies queued by append() and not yet read
+  std::chrono::milliseconds backoff_{0};                ///< next wait before a reconnect attempt
+  std::chrono::steady_clock::time_point nextAttempt_{};  ///< no reconnect attempt before this
+  std::string lastError_;        ///< why the connection broke (for fail-fast messages)
+};
+
+}  // namespace rl

@@ -1,0 +1,108 @@
+#include "redis/redis_store.hpp"
+
+#include <cstdlib>
+
+#include "redis/lua_scripts.hpp"
+
+namespace rl {
+
+namespace {
+constexpr std::int64_t kExactLimit = std::int64_t{1} << 53;  // Lua doubles are exact below this
+
+// Parses the script's {allowed, remaining, retryAfter, resetAfter, delay, level}.
+Result<Decision> parseDecision(ReplyView r, const Quota& q) {
+  if (r.size() != 6) return protocolError("limiter script returned " + r.describe() + ", expected 6 fields");
+  for (std::size_t i = 0; i < 5; ++i)
+    if (!r[i].isInteger())
+      return protocolError("limiter script field " + std::to_string(i) + " is " + r[i].describe());
+  const std::string level(r[5].str());
+  char* end = nullptr;
+  const double lv = std::strtod(level.c_str(), &end);
+  if (level.empty() || end != level.c_str() + level.size())
+    return protocolError("limiter script level '" + level + "' is not a number");
+  Decision d;
+  d.allowed = r[0].integer() == 1;
+  d.remaining = r[1].integer();
+  d.limit = q.limit;
+  d.retryAfter = Micros{r[2].integer()};
+  d.resetAfter = Micros{r[3].integer()};
+  d.delay = Micros{r[4].integer()};
+  d.level = lv;
+  return d;
+}
+}  // namespace
+
+Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) {
+  if (auto ok = r.quota.validate(r.algorithm); !ok) return ok;
+  if (auto ok = validateCost(r.cost, r.quota); !ok) return ok;
+  if (r.algorithm == Algorithm::SlidingCounter && r.quota.limit > kExactLimit / 2 / r.quota.window.count())
+    return invalidArgument("sliding_counter on Redis needs 2 x limit x window (us) below 2^53 for exact "
+                           "arithmetic: limit " + std::to_string(r.quota.limit) + " with window " +
+                           std::to_string(r.quota.window.count() / 1000) + " ms is too large");
+  if (r.now.count() < 0 || r.now.count() > kExactLimit / 2)
+    return invalidArgument("now " + std::to_string(r.now.count()) + " us is out of range: allowed 0 to 2^52");
+  return {};
+}
+
+// ---- redis-lua ------------------------------------------------------------------
+
+Result<std::unique_ptr<RedisLuaStore>> RedisLuaStore::make(const RedisStoreOptions& options) {
+  auto conn = RedisConnection::connect(options.endpoint);
+  if (!conn) return conn.error();
+  std::unique_ptr<RedisLuaStore> s(new RedisLuaStore(std::move(conn).value(), options));
+  if (auto ok = s->loadScripts(); !ok) return ok.error();
+  return s;
+}
+
+Result<void> RedisLuaStore::loadScripts() {
+  for (Algorithm a : kAllAlgorithms) {
+    auto r = conn_.command({"SCRIPT", "LOAD", luaScript(a)});
+    if (!r) return Error{r.error().code, "SCRIPT LOAD " + std::string(algorithmName(a)) + ": " +
+                                             r.error().message};
+    sha_[static_cast<int>(a)] = std::string(r->str());
+  }
+  return {};
+}
+
+Result<Decision> RedisLuaStore::decide(const DecisionRequest& req) {
+  if (auto ok = validateRequest(req); !ok) return ok.error();
+  const std::string key = limiterKey(options_.prefix, req.algorithm, req.client);
+  const std::string now = options_.serverClock ? std::string() : std::to_string(req.now.count());
+  const std::string limit = std::to_string(req.quota.limit);
+  const std::string window = std::to_string(req.quota.window.count());
+  const std::string interval = std::to_string(req.quota.interval().count());
+  const std::string cost = std::to_string(req.cost);
+  const std::string& sha = sha_[static_cast<int>(req.algorithm)];
+  auto r = conn_.command({"EVALSHA", sha, "1", key, now, limit, window, interval, cost});
+  if (!r && r.error().code == ErrorCode::Protocol && r.error().message.starts_with("NOSCRIPT")) {
+    // The server lost its scripts (SCRIPT FLUSH, restart): run the source, then load them again.
+    ++reloads_;
+    r = conn_.command({"EVAL", luaScript(req.algorithm), "1", key, now, limit, window, interval, cost});
+    if (r) (void)loadScripts();
+  }
+  if (!r) return r.error();
+  return parseDecision(*r, req.quota);
+}
+
+// ---- factory ----------------------------------------------------------------------
+
+Result<std::unique_ptr<Store>> makeRedisStore(Backend backend, const RedisStoreOptions& options) {
+  auto wrap = [](auto made) -> Result<std::unique_ptr<Store>> {
+    if (!made) return made.error();
+    return std::unique_ptr<Store>(std::move(made).value());
+  };
+  switch (backend) {
+    case Backend::RedisLua: return wrap(RedisLuaStore::make(options));
+    case Backend::RedisNaive: return wrap(RedisNaiveStore::make(options));
+    case Backend::RedisWatch: return wrap(RedisWatchStore::make(options));
+    default:
+      return invalidArgument("backend is not a Redis backend: allowed redis-lua, redis-naive, redis-watch");
+  }
+}
+
+std::int64_t redisRetries(const Store& store) {
+  const auto* s = dynamic_cast<const RedisStoreBase*>(&store);
+  return s ? s->retries() : 0;
+}
+
+}  // namespace rl

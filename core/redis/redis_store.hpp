@@ -1,0 +1,114 @@
+#pragma once
+// Redis stores: limiter state in a shared Redis, in the three access variants
+// of the race lab (ARCHITECTURE.md):
+//   redis-lua    one EVALSHA per decision (NOSCRIPT -> EVAL, then reload): atomic
+//   redis-naive  read state, decide in C++, write it back: separate round trips, races
+//   redis-watch  WATCH / read / decide / MULTI..EXEC, retried on a nil EXEC: atomic
+// All three use the same keys (`<prefix>{<algorithm>:<client>}[:suffix]`) and
+// the same math (core/limiter), and set PEXPIRE ceil(Step::ttl / 1 ms) on every write.
+//
+// Clock: with `serverClock` the time is Redis TIME (inside the script, or read
+// in the same round trip as the state); otherwise DecisionRequest::now is used.
+//
+// Threading: a Redis store owns one connection and belongs to ONE thread.
+// Create one store per worker thread.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/result.hpp"
+#include "redis/redis_connection.hpp"
+#include "redis/redis_url.hpp"
+#include "store/store.hpp"
+#include "storm/storm_spec.hpp"
+
+namespace rl {
+
+/// How a Redis store connects and behaves.
+struct RedisStoreOptions {
+  RedisEndpoint endpoint;               ///< the server (timeouts included)
+  std::string prefix{kDefaultPrefix};   ///< key prefix
+  bool serverClock = true;              ///< true: Redis TIME; false: DecisionRequest::now
+  /// RACE DEMO ONLY (redis-naive): pause between reading the state and writing
+  /// it back, widening the check-then-write race window. 0 in production.
+  Micros thinkTime{0};
+  int watchRetries = 100;               ///< redis-watch: EXEC attempts before Conflict
+};
+
+/// What the Redis stores share: the connection, options and counters.
+class RedisStoreBase : public Store {
+ public:
+  /// WATCH transactions retried after a nil EXEC (0 for lua and naive).
+  std::int64_t retries() const { return retries_; }
+  /// Successful reconnects of this store's connection.
+  std::int64_t reconnects() const { return conn_.reconnects(); }
+  /// This store's connection (same thread only): for key inspection in tests and tools.
+  RedisConnection& connection() { return conn_; }
+  /// The options the store was made with.
+  const RedisStoreOptions& options() const { return options_; }
+
+ protected:
+  RedisStoreBase(RedisConnection conn, RedisStoreOptions options)
+      : conn_(std::move(conn)), options_(std::move(options)) {}
+  /// Validates quota and cost (and the exact-arithmetic bound of the scripts).
+  static Result<void> validateRequest(const DecisionRequest& r);
+
+  RedisConnection conn_;        ///< owned, one thread
+  RedisStoreOptions options_;   ///< as made
+  std::int64_t retries_ = 0;    ///< WATCH retries
+};
+
+/// redis-lua: one EVALSHA per decision.
+class RedisLuaStore final : public RedisStoreBase {
+ public:
+  /// Connects and loads the six scripts (SCRIPT LOAD).
+  static Result<std::unique_ptr<RedisLuaStore>> make(const RedisStoreOptions& options);
+  std::string_view name() const override { return "redis-lua"; }
+  Result<Decision> decide(const DecisionRequest& request) override;
+  /// EVALs that were needed because the server had lost a script (NOSCRIPT).
+  std::int64_t scriptReloads() const { return reloads_; }
+
+ private:
+  RedisLuaStore(RedisConnection conn, RedisStoreOptions options)
+      : RedisStoreBase(std::move(conn), std::move(options)) {}
+  Result<void> loadScripts();
+
+  std::string sha_[6];          ///< SHA1 per algorithm, indexed by Algorithm
+  std::int64_t reloads_ = 0;    ///< NOSCRIPT fallbacks
+};
+
+/// redis-naive: read, decide in C++, write back (deliberately racy).
+class RedisNaiveStore final : public RedisStoreBase {
+ public:
+  /// Connects.
+  static Result<std::unique_ptr<RedisNaiveStore>> make(const RedisStoreOptions& options);
+  std::string_view name() const override { return "redis-naive"; }
+  Result<Decision> decide(const DecisionRequest& request) override;
+
+ private:
+  using RedisStoreBase::RedisStoreBase;
+};
+
+/// redis-watch: optimistic transaction, retried on conflict.
+class RedisWatchStore final : public RedisStoreBase {
+ public:
+  /// Connects.
+  static Result<std::unique_ptr<RedisWatchStore>> make(const RedisStoreOptions& options);
+  std::string_view name() const override { return "redis-watch"; }
+  /// Conflict after `watchRetries` failed EXECs.
+  Result<Decision> decide(const DecisionRequest& request) override;
+
+ private:
+  using RedisStoreBase::RedisStoreBase;
+};
+
+/// Builds the store for `backend` (RedisLua, RedisNaive or RedisWatch) and
+/// connects it; InvalidArgument for other backends, Unavailable when Redis
+/// cannot be reached ("cannot connect to 127.0.0.1:6390: Connection refused").
+Result<std::unique_ptr<Store>> makeRedisStore(Backend backend, const RedisStoreOptions& options);
+
+/// WATCH retries of a store made by makeRedisStore (0 for any other store).
+std::int64_t redisRetries(const Store& store);
+
+}  // namespace rl
