@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <type_traits>
 
 namespace rl {
 
@@ -17,44 +18,66 @@ const std::string& mapKey(Algorithm a, std::string_view client) {
 }
 }  // namespace
 
-MemoryStore::Shard& MemoryStore::shardFor(const std::string& key) {
-  return shards_[std::hash<std::string>{}(key) % kShards];
-}
-
-const MemoryStore::Shard& MemoryStore::shardFor(const std::string& key) const {
-  return shards_[std::hash<std::string>{}(key) % kShards];
-}
+namespace {
+// Shards take hash bits 52..57; the table inside a shard indexes with the low bits.
+std::size_t shardIndex(std::uint64_t h) { return (h >> 52) & 63; }
+std::uint64_t hashKey(const std::string& key) { return std::hash<std::string>{}(key); }
+}  // namespace
 
 std::size_t MemoryStore::sweep(Shard& shard, std::int64_t now) {
-  return std::erase_if(shard.entries, [now](const auto& kv) { return kv.second.expiresAt <= now; });
+  return shard.entries.retain([now](const Entry& e) { return e.expiresAt > now; });
+}
+
+MemoryStore::CompactState MemoryStore::freshCompact(Algorithm a) {
+  return std::visit(
+      [](auto&& s) -> CompactState {
+        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, SlidingLogState>)
+          return std::make_unique<SlidingLogState>();
+        else
+          return s;
+      },
+      freshState(a));
+}
+
+Step MemoryStore::decideCompact(CompactState& state, const DecisionRequest& r) {
+  if (state.index() != static_cast<std::size_t>(r.algorithm)) state = freshCompact(r.algorithm);
+  return std::visit(
+      [&](auto& s) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(s)>, std::unique_ptr<SlidingLogState>>)
+          return rl::decide(*s, r.now, r.cost, r.quota);
+        else
+          return rl::decide(s, r.now, r.cost, r.quota);
+      },
+      state);
 }
 
 Result<Decision> MemoryStore::decide(const DecisionRequest& r) {
   if (auto ok = validateCost(r.cost, r.quota); !ok) return ok.error();
   const std::string& key = mapKey(r.algorithm, r.client);
-  Shard& shard = shardFor(key);
+  const std::uint64_t h = hashKey(key);
+  Shard& shard = shards_[shardIndex(h)];
   const std::int64_t now = r.now.count();
 
   std::lock_guard lock(shard.mutex);
-  // Amortised O(1): a full sweep of the shard every max(256, size / 2) operations.
-  if (++shard.opsSinceSweep >= std::max<std::size_t>(256, shard.entries.size() / 2)) {
+  // Amortised O(1): a full sweep of the shard every max(256, 2 x size) operations,
+  // so a shard holds at most its live keys plus those written since the last sweep.
+  if (++shard.opsSinceSweep >= std::max<std::size_t>(256, 2 * shard.entries.size())) {
     sweep(shard, now);
     shard.opsSinceSweep = 0;
   }
-  auto it = shard.entries.find(key);
-  if (it != shard.entries.end() && it->second.expiresAt <= now)
-    it->second.state = freshState(r.algorithm);
-  if (it == shard.entries.end()) {
-    Entry fresh{freshState(r.algorithm), 0};
-    Step step = rl::decide(r.algorithm, fresh.state, r.now, r.cost, r.quota);
+  Entry* entry = shard.entries.find(h, key);
+  if (entry != nullptr && entry->expiresAt <= now) entry->state = freshCompact(r.algorithm);
+  if (entry == nullptr) {
+    Entry fresh{freshCompact(r.algorithm), 0};
+    Step step = decideCompact(fresh.state, r);
     if (step.wrote) {
       fresh.expiresAt = now + step.ttl.count();
-      shard.entries.emplace(key, std::move(fresh));
+      shard.entries.insert(h, key, std::move(fresh));
     }
     return step.decision;
   }
-  Step step = rl::decide(r.algorithm, it->second.state, r.now, r.cost, r.quota);
-  if (step.wrote) it->second.expiresAt = now + step.ttl.count();
+  Step step = decideCompact(entry->state, r);
+  if (step.wrote) entry->expiresAt = now + step.ttl.count();
   return step.decision;
 }
 
@@ -79,11 +102,12 @@ std::size_t MemoryStore::purgeExpired(Micros now) {
 
 std::optional<Micros> MemoryStore::ttl(Algorithm a, std::string_view client, Micros now) const {
   const std::string& key = mapKey(a, client);
-  const Shard& shard = shardFor(key);
+  const std::uint64_t h = hashKey(key);
+  const Shard& shard = shards_[shardIndex(h)];
   std::lock_guard lock(shard.mutex);
-  auto it = shard.entries.find(key);
-  if (it == shard.entries.end() || it->second.expiresAt <= now.count()) return std::nullopt;
-  return Micros{it->second.expiresAt - now.count()};
+  const Entry* entry = shard.entries.find(h, key);
+  if (entry == nullptr || entry->expiresAt <= now.count()) return std::nullopt;
+  return Micros{entry->expiresAt - now.count()};
 }
 
 }  // namespace rl

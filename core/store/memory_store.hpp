@@ -7,11 +7,14 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
+#include <optional>
+#include <variant>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "limiter/limiter_state.hpp"
+#include "store/flat_table.hpp"
 #include "store/store.hpp"
 
 namespace rl {
@@ -30,19 +33,25 @@ class MemoryStore final : public Store {
   std::optional<Micros> ttl(Algorithm a, std::string_view client, Micros now) const;
 
  private:
+  // LimiterState holds a sliding log inline (a deque, 80 bytes); here it is
+  // kept out of line so every entry stays small (40 bytes) and a lookup in a
+  // million keys touches fewer cache lines.
+  using CompactState = std::variant<FixedWindowState, std::unique_ptr<SlidingLogState>,
+                                    SlidingCounterState, TokenBucketState, LeakyBucketState,
+                                    GcraState>;
   struct Entry {
-    LimiterState state;         ///< the algorithm's state
-    std::int64_t expiresAt = 0; ///< us; the key is fresh again from then on
+    CompactState state;          ///< the algorithm's state
+    std::int64_t expiresAt = 0;  ///< us; the key is fresh again from then on
   };
+  static CompactState freshCompact(Algorithm a);
+  static Step decideCompact(CompactState& state, const DecisionRequest& r);
   struct Shard {
-    mutable std::mutex mutex;                       ///< guards everything below
-    std::unordered_map<std::string, Entry> entries; ///< key -> state
-    std::size_t opsSinceSweep = 0;                  ///< sweep when this reaches max(256, size / 2)
+    mutable std::mutex mutex;               ///< guards everything below
+    detail::FlatTable<Entry> entries;       ///< key -> state
+    std::size_t opsSinceSweep = 0;          ///< sweep when this reaches max(256, 2 x size)
   };
   static constexpr std::size_t kShards = 64;
 
-  Shard& shardFor(const std::string& key);
-  const Shard& shardFor(const std::string& key) const;
   static std::size_t sweep(Shard& shard, std::int64_t now);
 
   std::array<Shard, kShards> shards_;  ///< keys spread by hash
