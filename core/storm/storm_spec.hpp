@@ -52,6 +52,7 @@ struct StormSpec {
   Backend backend = Backend::Memory;                          ///< where state lives
   std::string redisUrl;              ///< redis://[user:password@]host:port[/db]; empty = embedded default
   std::string prefix = "ratelab:";   ///< key prefix
+  std::string keyTag;                ///< prepended to client names ("<tag>client-<i>"): a fresh key space per run
   Quota quota;                       ///< limit, window, optional refill rate
   std::int64_t cost = 1;             ///< weight of each request
   int replicas = 1;                  ///< simulated API replicas behind round-robin

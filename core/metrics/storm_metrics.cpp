@@ -1,0 +1,88 @@
+#include "metrics/storm_metrics.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "metrics/window_truth.hpp"
+
+namespace rl {
+
+Micros chooseBinSize(Micros span) {
+  const std::int64_t target = std::max<std::int64_t>(span.count() / 100, 1);
+  std::int64_t unit = 1000;  // 1 ms
+  for (;;) {
+    for (std::int64_t m : {1, 2, 5})
+      if (unit * m >= target) return Micros{unit * m};
+    unit *= 10;
+  }
+}
+
+namespace {
+
+// Max admitted cost in any window, over the clients of one algorithm.
+std::int64_t worstWindow(std::span<const DecisionRecord> records, int algo, std::int64_t windowUs) {
+  std::unordered_map<std::uint32_t, std::vector<std::int64_t>> byClient;
+  for (const DecisionRecord& r : records)
+    if (r.algorithm == algo && r.allowed()) byClient[r.client].push_back(r.atUs);
+  std::int64_t best = 0;
+  for (auto& [client, times] : byClient) {
+    std::sort(times.begin(), times.end());
+    best = std::max(best, maxInAnyWindow(times, windowUs));
+  }
+  return best;
+}
+
+void fillBins(AlgorithmMetrics& m, std::span<const DecisionRecord> records, int algo, std::int64_t spanUs) {
+  m.binUs = chooseBinSize(Micros{spanUs}).count();
+  m.bins.resize(static_cast<std::size_t>(spanUs / m.binUs + 1));
+  for (std::size_t i = 0; i < m.bins.size(); ++i) m.bins[i].startUs = static_cast<std::int64_t>(i) * m.binUs;
+  for (const DecisionRecord& r : records) {
+    if (r.algorithm != algo) continue;
+    auto& bin = m.bins[static_cast<std::size_t>(std::clamp<std::int64_t>(r.atUs / m.binUs, 0, static_cast<std::int64_t>(m.bins.size()) - 1))];
+    (r.allowed() ? bin.admitted : bin.denied) += 1;
+    bin.errors += r.error() ? 1 : 0;
+  }
+}
+
+}  // namespace
+
+std::vector<AlgorithmMetrics> computeMetrics(const StormSpec& spec, std::span<const DecisionRecord> records,
+                                             Micros wallDuration) {
+  std::int64_t spanUs = 0;
+  for (const DecisionRecord& r : records) spanUs = std::max(spanUs, r.atUs);
+  std::vector<AlgorithmMetrics> out;
+  for (std::size_t a = 0; a < spec.algorithms.size(); ++a) {
+    const int algo = static_cast<int>(a);
+    AlgorithmMetrics m;
+    m.algorithm = spec.algorithms[a];
+    std::vector<std::int64_t> latencies;
+    for (const DecisionRecord& r : records) {
+      if (r.algorithm != algo) continue;
+      ++m.offered;
+      (r.allowed() ? m.admitted : m.denied) += 1;
+      m.errors += r.error() ? 1 : 0;
+      m.late += r.late() ? 1 : 0;
+      latencies.push_back(r.latencyUs);
+    }
+    m.latency = summarizeLatency(latencies);
+    m.maxAdmittedInWindow = worstWindow(records, algo, spec.quota.window.count()) * spec.cost;
+    m.overshoot = static_cast<double>(m.maxAdmittedInWindow) / static_cast<double>(spec.quota.limit);
+    if (wallDuration.count() > 0)
+      m.throughputRps = static_cast<double>(m.offered) * 1e6 / static_cast<double>(wallDuration.count());
+    fillBins(m, records, algo, spanUs);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<ChartPoint> levelSeries(std::span<const DecisionRecord> records, int algo, int client) {
+  std::vector<ChartPoint> out;
+  for (const DecisionRecord& r : records)
+    if (r.algorithm == algo && (client < 0 || r.client == static_cast<std::uint32_t>(client)) && !r.error())
+      out.push_back({static_cast<double>(r.atUs) / 1e6, static_cast<double>(r.level)});
+  std::stable_sort(out.begin(), out.end(), [](const ChartPoint& p, const ChartPoint& q) { return p.x < q.x; });
+  return out;
+}
+
+}  // namespace rl

@@ -1,0 +1,30 @@
+#include "storm/store_factory.hpp"
+
+#include "store/memory_store.hpp"
+
+namespace rl {
+
+namespace {
+// A worker's handle on its replica's shared memory store.
+class SharedStoreView final : public Store {
+ public:
+  explicit SharedStoreView(std::shared_ptr<MemoryStore> store) : store_(std::move(store)) {}
+  std::string_view name() const override { return store_->name(); }
+  Result<Decision> decide(const DecisionRequest& r) override { return store_->decide(r); }
+
+ private:
+  std::shared_ptr<MemoryStore> store_;  ///< shared by the replica's workers
+};
+}  // namespace
+
+StoreFactory memoryStoreFactory(int replicas) {
+  auto stores = std::make_shared<std::vector<std::shared_ptr<MemoryStore>>>();
+  for (int i = 0; i < std::max(replicas, 1); ++i) stores->push_back(std::make_shared<MemoryStore>());
+  return [stores](int replica, int) -> Result<std::unique_ptr<Store>> {
+    if (replica < 0 || static_cast<std::size_t>(replica) >= stores->size())
+      return invalidArgument("memory store: replica " + std::to_string(replica) + " does not exist");
+    return std::unique_ptr<Store>(std::make_unique<SharedStoreView>((*stores)[static_cast<std::size_t>(replica)]));
+  };
+}
+
+}  // namespace rl

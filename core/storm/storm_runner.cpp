@@ -1,0 +1,133 @@
+#include "storm/storm_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "clock/clock.hpp"
+#include "storm/storm_runner_detail.hpp"
+#include "storm/traffic_plan.hpp"
+
+namespace rl {
+
+namespace {
+bool isRateDriven(Pattern p) { return p == Pattern::Constant || p == Pattern::Ramp || p == Pattern::Poisson; }
+}  // namespace
+
+StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
+    : spec_(std::move(spec)),
+      factory_(std::move(factory)),
+      recorder_(std::max(spec_.concurrency, 1)),
+      quota_(spec_.quota) {
+  for (int i = 0; i < std::max(spec_.concurrency, 1); ++i)
+    workers_.push_back(std::make_unique<Worker>(spec_.algorithms.size()));
+  for (int c = 0; c < std::max(spec_.clients, 1); ++c)
+    clientNames_.push_back(spec_.keyTag + "client-" + std::to_string(c));
+}
+
+StormRunner::~StormRunner() {
+  cancel();
+  if (driver_.joinable()) driver_.join();
+}
+
+void StormRunner::setOnData(std::function<void()> cb, Micros interval) {
+  onData_ = std::move(cb);
+  onDataInterval_ = std::max(interval, Micros{1000});
+}
+
+void StormRunner::setRetryCounter(RetryCounter counter) { retryCounter_ = std::move(counter); }
+
+Result<void> StormRunner::start() {
+  if (auto ok = validate(spec_); !ok) return ok;
+  if (!factory_) return invalidArgument("storm: no store factory");
+  if (started_.exchange(true)) return invalidArgument("storm: already started");
+  startSteadyUs_ = steadyNowUs();
+  driver_ = std::thread([this] { drive(); });
+  return {};
+}
+
+void StormRunner::cancel() {
+  cancel_.store(true, std::memory_order_release);
+  { std::lock_guard lock(mutex_); }
+  goCv_.notify_all();
+  doneCv_.notify_all();
+}
+
+void StormRunner::wait() {
+  std::unique_lock lock(mutex_);
+  doneCv_.wait(lock, [this] { return finished_.load() || !started_.load(); });
+}
+
+bool StormRunner::finished() const { return finished_.load(std::memory_order_acquire); }
+
+std::int64_t StormRunner::steadyNowUs() const {
+  return std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::int64_t StormRunner::elapsedUs() const {
+  if (finished()) return finishedAtUs_.load();
+  return steadyNowUs() - startSteadyUs_;
+}
+
+void StormRunner::drive() {
+  running_.store(static_cast<int>(workers_.size()));
+  for (std::size_t i = 0; i < workers_.size(); ++i)
+    workers_[i]->thread = std::thread([this, i] { runWorker(static_cast<int>(i)); });
+  {
+    std::unique_lock lock(mutex_);
+    doneCv_.wait(lock, [this] { return ready_.load() == static_cast<int>(workers_.size()) || cancel_.load(); });
+  }
+  if (!cancel_.load()) plan();
+  {
+    std::lock_guard lock(mutex_);
+    go_ = true;
+  }
+  goCv_.notify_all();
+  monitorUntilDone();
+  for (auto& w : workers_) w->thread.join();
+  finishedAtUs_.store(steadyNowUs() - startSteadyUs_);
+  {
+    std::lock_guard lock(mutex_);
+    finished_.store(true, std::memory_order_release);
+  }
+  doneCv_.notify_all();
+  if (onData_) onData_();
+}
+
+void StormRunner::plan() {
+  const bool virt = spec_.clock == ClockMode::Virtual;
+  startSteadyUs_ = steadyNowUs();
+  startUs_ = virt ? kVirtualEpoch.count() : SystemClock{}.now().count();
+  const auto requests = planRequests(spec_, Micros{startUs_});
+  spanUs_ = requests.empty() ? 0 : requests.back().intendedUs;
+  if (!virt && isRateDriven(spec_.pattern)) deadlineUs_ = spanUs_ + std::max(kSecond.count(), spanUs_ / 10);
+  const std::size_t algos = spec_.algorithms.size();
+  const std::size_t nWorkers = workers_.size();
+  if (!virt) sends_.reserve(requests.size() * algos);
+  for (const PlannedRequest& r : requests) {
+    for (std::size_t a = 0; a < algos; ++a) {
+      const Send s{r.intendedUs, r.client, r.replica, static_cast<std::uint8_t>(a)};
+      if (virt)  // one owner per (algorithm, client) key: decisions stay in intended order
+        workers_[(a * clientNames_.size() + r.client) % nWorkers]->own.push_back(s);
+      else
+        sends_.push_back(s);
+    }
+  }
+  planned_.store(static_cast<std::int64_t>(requests.size() * algos));
+}
+
+void StormRunner::monitorUntilDone() {
+  std::size_t seen = 0;
+  std::unique_lock lock(mutex_);
+  while (running_.load() > 0) {
+    doneCv_.wait_for(lock, onDataInterval_, [this] { return running_.load() == 0; });
+    if (!onData_) continue;
+    const std::size_t now = recorder_.published();
+    if (now == seen) continue;
+    seen = now;
+    lock.unlock();
+    onData_();
+    lock.lock();
+  }
+}
+
+}  // namespace rl

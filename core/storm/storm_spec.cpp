@@ -1,0 +1,120 @@
+#include "storm/storm_spec.hpp"
+
+#include <array>
+#include <cmath>
+#include <set>
+#include <utility>
+
+namespace rl {
+
+namespace {
+
+template <class E, std::size_t N>
+std::optional<E> findByName(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view s) {
+  for (const auto& [value, name] : table)
+    if (name == s) return value;
+  return std::nullopt;
+}
+
+template <class E, std::size_t N>
+std::string_view nameOf(const std::array<std::pair<E, std::string_view>, N>& table, E e) {
+  for (const auto& [value, name] : table)
+    if (value == e) return name;
+  return "?";
+}
+
+constexpr std::array<std::pair<Backend, std::string_view>, 5> kBackends{{
+    {Backend::Memory, "memory"}, {Backend::RedisLua, "redis-lua"}, {Backend::RedisNaive, "redis-naive"},
+    {Backend::RedisWatch, "redis-watch"}, {Backend::Http, "http"}}};
+constexpr std::array<std::pair<Pattern, std::string_view>, 5> kPatterns{{
+    {Pattern::Burst, "burst"}, {Pattern::Constant, "constant"}, {Pattern::Boundary, "boundary"},
+    {Pattern::Ramp, "ramp"}, {Pattern::Poisson, "poisson"}}};
+constexpr std::array<std::pair<ClockMode, std::string_view>, 3> kClocks{{
+    {ClockMode::Server, "server"}, {ClockMode::Client, "client"}, {ClockMode::Virtual, "virtual"}}};
+constexpr std::array<std::pair<FailurePolicy, std::string_view>, 2> kPolicies{{
+    {FailurePolicy::Open, "open"}, {FailurePolicy::Closed, "closed"}}};
+
+constexpr std::int64_t kMaxDecisions = 20'000'000;  // 48 B each: under 1 GB recorded
+constexpr int kMaxReplicas = 64;
+constexpr int kMaxClients = 1'000'000;
+constexpr int kMaxConcurrency = 512;
+constexpr double kMaxRate = 10'000'000;
+constexpr Micros kMaxSkew{24LL * 3600 * 1'000'000};
+
+Result<void> fail(std::string msg) { return invalidArgument(std::move(msg)); }
+
+// Quota messages start with the field ("limit ...", "window ...", "refill rate ...").
+Result<void> quotaError(const Error& e) {
+  const std::string& m = e.message;
+  const char* flag = m.rfind("window", 0) == 0 ? "--window-ms" : m.rfind("refill", 0) == 0 ? "--refill-rate" : "--limit";
+  return fail(std::string(flag) + ": " + m);
+}
+
+Result<void> validateTraffic(const StormSpec& s) {
+  if (s.requests < 0 || s.requests > kMaxDecisions)
+    return fail("--requests " + std::to_string(s.requests) + " is out of range: allowed 1 to 20000000");
+  if (!std::isfinite(s.rate) || s.rate < 0 || s.rate > kMaxRate)
+    return fail("--rate " + std::to_string(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
+  if (s.duration.count() < 0 || s.duration > kYear)
+    return fail("--duration-ms is out of range: allowed 0 to 31536000000 ms");
+  const bool rateDriven = s.pattern == Pattern::Constant || s.pattern == Pattern::Ramp || s.pattern == Pattern::Poisson;
+  if (rateDriven && s.rate <= 0)
+    return fail(std::string("--rate is required by --pattern ") + std::string(patternName(s.pattern)) +
+                ": allowed a rate > 0 requests/s");
+  if (s.requests == 0 && (s.duration.count() <= 0 || s.rate <= 0))
+    return fail("--requests is missing: give --requests N (1 to 20000000), or --duration-ms with --rate");
+  const double total = s.requests > 0 ? static_cast<double>(s.requests)
+                                      : static_cast<double>(s.duration.count()) / 1e6 * s.rate;
+  if (total < 1)
+    return fail("--duration-ms with --rate offers no request: allowed duration x rate >= 1");
+  if (total * static_cast<double>(s.algorithms.size()) > static_cast<double>(kMaxDecisions))
+    return fail("--requests x algorithms is " + std::to_string(static_cast<std::int64_t>(total)) + " x " +
+                std::to_string(s.algorithms.size()) + ": allowed at most 20000000 decisions per run");
+  return {};
+}
+
+Result<void> validateTopology(const StormSpec& s) {
+  if (s.replicas < 1 || s.replicas > kMaxReplicas)
+    return fail("--replicas " + std::to_string(s.replicas) + " is out of range: allowed 1 to 64");
+  if (s.clients < 1 || s.clients > kMaxClients)
+    return fail("--clients " + std::to_string(s.clients) + " is out of range: allowed 1 to 1000000");
+  if (s.concurrency < 1 || s.concurrency > kMaxConcurrency)
+    return fail("--concurrency " + std::to_string(s.concurrency) + " is out of range: allowed 1 to 512");
+  if (!s.skew.empty() && s.skew.size() != static_cast<std::size_t>(s.replicas))
+    return fail("--skew-ms has " + std::to_string(s.skew.size()) + " values: allowed one per replica (" +
+                std::to_string(s.replicas) + ")");
+  for (Micros k : s.skew)
+    if (k > kMaxSkew || k < -kMaxSkew) return fail("--skew-ms is out of range: allowed -86400000 to 86400000 ms");
+  if (!s.skew.empty() && s.clock == ClockMode::Server)
+    return fail("--skew-ms needs --clock client or virtual: the server clock is one clock for all replicas");
+  if (s.thinkTime.count() < 0 || s.thinkTime > kSecond * 10)
+    return fail("--think-ms is out of range: allowed 0 to 10000 ms");
+  if (s.prefix.empty() || s.prefix.size() > 200) return fail("--prefix must have 1 to 200 characters");
+  return {};
+}
+
+}  // namespace
+
+std::string_view backendName(Backend b) { return nameOf(kBackends, b); }
+std::optional<Backend> parseBackend(std::string_view s) { return findByName(kBackends, s); }
+std::string_view patternName(Pattern p) { return nameOf(kPatterns, p); }
+std::optional<Pattern> parsePattern(std::string_view s) { return findByName(kPatterns, s); }
+std::string_view clockModeName(ClockMode c) { return nameOf(kClocks, c); }
+std::optional<ClockMode> parseClockMode(std::string_view s) { return findByName(kClocks, s); }
+std::string_view failurePolicyName(FailurePolicy p) { return nameOf(kPolicies, p); }
+std::optional<FailurePolicy> parseFailurePolicy(std::string_view s) { return findByName(kPolicies, s); }
+
+Result<void> validate(const StormSpec& spec) {
+  if (spec.algorithms.empty())
+    return fail("--algorithm is empty: allowed one or more of fixed_window, sliding_log, sliding_counter, "
+                "token_bucket, leaky_bucket, gcra, or all");
+  if (std::set<Algorithm>(spec.algorithms.begin(), spec.algorithms.end()).size() != spec.algorithms.size())
+    return fail("--algorithm lists an algorithm twice: allowed each at most once");
+  for (Algorithm a : spec.algorithms)
+    if (auto ok = spec.quota.validate(a); !ok) return quotaError(ok.error());
+  if (auto ok = validateCost(spec.cost, spec.quota); !ok) return fail("--cost: " + ok.error().message);
+  if (auto ok = validateTraffic(spec); !ok) return ok;
+  return validateTopology(spec);
+}
+
+}  // namespace rl
