@@ -25,7 +25,10 @@ std::uint64_t hashKey(const std::string& key) { return std::hash<std::string>{}(
 }  // namespace
 
 std::size_t MemoryStore::sweep(Shard& shard, std::int64_t now) {
-  return shard.entries.retain([now](const Entry& e) { return e.expiresAt > now; });
+  const std::size_t removed = shard.entries.retain([now](const Entry& e) { return e.expiresAt > now; });
+  shard.opsSinceSweep = 0;
+  shard.sweepAfter = std::max<std::size_t>(256, shard.entries.size());
+  return removed;
 }
 
 MemoryStore::CompactState MemoryStore::freshCompact(Algorithm a) {
@@ -59,12 +62,10 @@ Result<Decision> MemoryStore::decide(const DecisionRequest& r) {
   const std::int64_t now = r.now.count();
 
   std::lock_guard lock(shard.mutex);
-  // Amortised O(1): a full sweep of the shard every max(256, 2 x size) operations,
-  // so a shard holds at most its live keys plus those written since the last sweep.
-  if (++shard.opsSinceSweep >= std::max<std::size_t>(256, 2 * shard.entries.size())) {
-    sweep(shard, now);
-    shard.opsSinceSweep = 0;
-  }
+  // Amortised O(1): a sweep costs O(size) and runs once the operations since
+  // the last one reach max(256, the size it left), so a shard holds at most
+  // about twice its live keys plus 256.
+  if (++shard.opsSinceSweep >= shard.sweepAfter) sweep(shard, now);
   Entry* entry = shard.entries.find(h, key);
   if (entry != nullptr && entry->expiresAt <= now) entry->state = freshCompact(r.algorithm);
   if (entry == nullptr) {
@@ -95,7 +96,6 @@ std::size_t MemoryStore::purgeExpired(Micros now) {
   for (auto& s : shards_) {
     std::lock_guard lock(s.mutex);
     n += sweep(s, now.count());
-    s.opsSinceSweep = 0;
   }
   return n;
 }

@@ -48,7 +48,8 @@ class MemoryStore final : public Store {
   struct Shard {
     mutable std::mutex mutex;               ///< guards everything below
     detail::FlatTable<Entry> entries;       ///< key -> state
-    std::size_t opsSinceSweep = 0;          ///< sweep when this reaches max(256, 2 x size)
+    std::size_t opsSinceSweep = 0;          ///< operations since the last sweep
+    std::size_t sweepAfter = 256;           ///< sweep when opsSinceSweep reaches this
   };
   static constexpr std::size_t kShards = 64;
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "clock/clock.hpp"
+#include "store/flat_table.hpp"
 #include "store/memory_store.hpp"
 
 using namespace rl;
@@ -21,6 +22,7 @@ class MemoryStoreTest : public QObject {
   void replicasLeak();
   void threadsShareOneLimit();
   void clocks();
+  void flatTableCollisionsAndRetain();
 };
 
 void MemoryStoreTest::keyScheme() {
@@ -111,6 +113,24 @@ void MemoryStoreTest::clocks() {
   QCOMPARE(v.now(), Micros{50});
   SystemClock sys;
   QVERIFY(sys.now() > Micros{1'600'000'000'000'000});
+}
+
+void MemoryStoreTest::flatTableCollisionsAndRetain() {
+  // Every key on the same hash: lookups must still compare keys and find each one.
+  detail::FlatTable<int> t;
+  for (int i = 0; i < 1000; ++i) t.insert(42, "key-" + std::to_string(i), i);
+  QCOMPARE(t.size(), std::size_t{1000});
+  for (int i = 0; i < 1000; ++i) {
+    const int* v = t.find(42, "key-" + std::to_string(i));
+    QVERIFY(v != nullptr);
+    QCOMPARE(*v, i);
+  }
+  QVERIFY(t.find(42, "key-1000") == nullptr);
+  QVERIFY(t.find(43, "key-1") == nullptr);
+  QCOMPARE(t.retain([](int v) { return v % 3 == 0; }), std::size_t{666});
+  QCOMPARE(t.size(), std::size_t{334});
+  QVERIFY(t.find(42, "key-1") == nullptr);
+  QCOMPARE(*t.find(42, "key-999"), 999);
 }
 
 QTEST_APPLESS_MAIN(MemoryStoreTest)
