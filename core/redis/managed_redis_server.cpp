@@ -102,7 +102,8 @@ std::string tailOf(const std::string& file, std::size_t maxChars = 400) {
   return s;
 }
 
-bool answersPing(int port, Micros timeout) {
+// True when the server answers PING with PONG, or (with `authOk`) with an AUTH demand.
+bool answersPing(int port, Micros timeout, bool authOk = false) {
   RedisEndpoint ep;
   ep.port = port;
   ep.connectTimeout = timeout;
@@ -110,7 +111,8 @@ bool answersPing(int port, Micros timeout) {
   auto c = RedisConnection::connect(ep);
   if (!c) return false;
   auto r = c->command({"PING"});
-  return r && r->str() == "PONG";
+  if (r) return r->str() == "PONG";
+  return authOk && r.error().message.starts_with("NOAUTH");
 }
 
 // Waits for `pid` to exit for up to `timeout`; true if it did (and was reaped).
@@ -215,7 +217,7 @@ Result<void> ManagedRedisServer::spawn() {
       pid_ = 0;
       return unavailable("redis-server on 127.0.0.1:" + port + " exited at start: " + tailOf(log));
     }
-    if (answersPing(port_, Micros{200'000})) return {};
+    if (answersPing(port_, Micros{200'000}, true)) return {};
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   (void)stop();

@@ -1,0 +1,219 @@
+// Redis URLs and the hiredis connection: parsing, errors, AUTH, SELECT,
+// pipelining, command timeout and reconnect, against a private redis-server.
+
+#include <QtTest>
+
+#include <chrono>
+
+#include "redis/redis_connection.hpp"
+#include "redis/redis_url.hpp"
+#include "support/redis_test_server.hpp"
+
+using namespace rl;
+
+class RedisConnectionTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void parsesUrls_data();
+  void parsesUrls();
+  void rejectsBadUrls_data();
+  void rejectsBadUrls();
+  void toStringHidesPassword();
+  void refusedConnectionNamesAddress();
+  void commandsAndReplies();
+  void pipelines();
+  void errorReplyIsProtocolError();
+  void selectsDatabase();
+  void authenticates();
+  void timeoutThenReconnect();
+
+ private:
+  std::unique_ptr<test::RedisTestServer> redis_;
+};
+
+void RedisConnectionTest::initTestCase() {
+  redis_ = std::make_unique<test::RedisTestServer>();
+  RL_REQUIRE_REDIS(*redis_);
+}
+
+void RedisConnectionTest::parsesUrls_data() {
+  QTest::addColumn<QString>("url");
+  QTest::addColumn<QString>("host");
+  QTest::addColumn<int>("port");
+  QTest::addColumn<QString>("user");
+  QTest::addColumn<QString>("password");
+  QTest::addColumn<int>("db");
+  QTest::newRow("plain") << "redis://127.0.0.1:6390" << "127.0.0.1" << 6390 << "" << "" << 0;
+  QTest::newRow("db") << "redis://localhost:7000/3" << "localhost" << 7000 << "" << "" << 3;
+  QTest::newRow("password") << "redis://:s3cret@10.0.0.1:6379" << "10.0.0.1" << 6379 << "" << "s3cret" << 0;
+  QTest::newRow("acl user") << "redis://alice:pw@h:1/15" << "h" << 1 << "alice" << "pw" << 15;
+  QTest::newRow("ipv6") << "redis://[::1]:6380/2" << "::1" << 6380 << "" << "" << 2;
+  QTest::newRow("@ in password") << "redis://u:p@ss@h:2" << "h" << 2 << "u" << "p@ss" << 0;
+}
+
+void RedisConnectionTest::parsesUrls() {
+  QFETCH(QString, url);
+  auto ep = parseRedisUrl(url.toStdString());
+  QVERIFY2(ep.ok(), ep.ok() ? "" : ep.error().message.c_str());
+  QTEST(QString::fromStdString(ep->host), "host");
+  QTEST(ep->port, "port");
+  QTEST(QString::fromStdString(ep->user), "user");
+  QTEST(QString::fromStdString(ep->password), "password");
+  QTEST(ep->db, "db");
+  QCOMPARE(ep->connectTimeout, Micros{100'000});
+  QCOMPARE(ep->commandTimeout, Micros{100'000});
+}
+
+void RedisConnectionTest::rejectsBadUrls_data() {
+  QTest::addColumn<QString>("url");
+  QTest::addColumn<QString>("names");
+  QTest::newRow("scheme") << "http://h:1" << "scheme";
+  QTest::newRow("no port") << "redis://h" << "port is missing";
+  QTest::newRow("port 0") << "redis://h:0" << "port '0' must be 1 to 65535";
+  QTest::newRow("port big") << "redis://h:70000" << "port '70000'";
+  QTest::newRow("port text") << "redis://h:abc" << "port 'abc'";
+  QTest::newRow("empty host") << "redis://:6379" << "host is empty";
+  QTest::newRow("db text") << "redis://h:1/x" << "db 'x'";
+  QTest::newRow("db negative") << "redis://h:1/-1" << "db '-1'";
+  QTest::newRow("no password") << "redis://user@h:1" << "credentials";
+  QTest::newRow("ipv6 no port") << "redis://[::1]" << "IPv6";
+}
+
+void RedisConnectionTest::rejectsBadUrls() {
+  QFETCH(QString, url);
+  QFETCH(QString, names);
+  auto ep = parseRedisUrl(url.toStdString());
+  QVERIFY(!ep.ok());
+  QCOMPARE(ep.error().code, ErrorCode::InvalidArgument);
+  const QString msg = QString::fromStdString(ep.error().message);
+  QVERIFY2(msg.contains(names), qPrintable(msg));
+  QVERIFY2(msg.contains("redis://[user:password@]host:port[/db]"), qPrintable(msg));
+}
+
+void RedisConnectionTest::toStringHidesPassword() {
+  auto ep = parseRedisUrl("redis://alice:topsecret@h:6390/2");
+  QVERIFY(ep.ok());
+  QCOMPARE(QString::fromStdString(ep->toString()), QString("redis://alice@h:6390/2"));
+}
+
+void RedisConnectionTest::refusedConnectionNamesAddress() {
+  // Stop a second private server to get a port where nothing listens.
+  test::RedisTestServer other;
+  RL_REQUIRE_REDIS(other);
+  RedisEndpoint ep = other.endpoint();
+  QVERIFY(other.server().stop().ok());
+  auto c = RedisConnection::connect(ep);
+  QVERIFY(!c.ok());
+  QCOMPARE(c.error().code, ErrorCode::Unavailable);
+  const std::string expected = "cannot connect to 127.0.0.1:" + std::to_string(ep.port) + ": Connection refused";
+  QCOMPARE(QString::fromStdString(c.error().message), QString::fromStdString(expected));
+}
+
+void RedisConnectionTest::commandsAndReplies() {
+  auto c = redis_->connect();
+  QVERIFY(c.ok());
+  auto set = c->command({"SET", "t:conn:k", std::string_view("a\0b", 3)});
+  QVERIFY(set.ok());
+  QCOMPARE(set->str(), std::string_view("OK"));
+  auto get = c->command({"GET", "t:conn:k"});
+  QVERIFY(get.ok());
+  QCOMPARE(get->str().size(), std::size_t{3});  // binary-safe
+  auto incr = c->command(std::vector<std::string>{"INCRBY", "t:conn:n", "41"});
+  QCOMPARE(incr->integer(), 41);
+  QCOMPARE(incr->toInt(), std::optional<std::int64_t>(41));
+  auto nil = c->command({"GET", "t:conn:missing"});
+  QVERIFY(nil->isNil());
+  QCOMPARE(QString::fromStdString(nil->describe()), QString("(nil)"));
+}
+
+void RedisConnectionTest::pipelines() {
+  auto c = redis_->connect();
+  QVERIFY(c.ok());
+  for (int i = 0; i < 100; ++i) QVERIFY(c->append({"INCR", "t:conn:pipe"}).ok());
+  for (int i = 1; i <= 100; ++i) {
+    auto r = c->getReply();
+    QVERIFY(r.ok());
+    QCOMPARE(r->integer(), i);
+  }
+  auto none = c->getReply();
+  QVERIFY(!none.ok());
+  QCOMPARE(none.error().code, ErrorCode::Internal);
+  // An error reply inside a pipeline is a reply, and the pipeline stays in step.
+  QVERIFY(c->append({"HGET", "t:conn:pipe", "f"}).ok());
+  QVERIFY(c->append({"GET", "t:conn:pipe"}).ok());
+  auto wrong = c->getReply();
+  QVERIFY(wrong.ok() && wrong->isError());
+  QCOMPARE(c->getReply()->str(), std::string_view("100"));
+}
+
+void RedisConnectionTest::errorReplyIsProtocolError() {
+  auto c = redis_->connect();
+  QVERIFY(c.ok());
+  auto r = c->command({"NOSUCHCOMMAND", "x"});
+  QVERIFY(!r.ok());
+  QCOMPARE(r.error().code, ErrorCode::Protocol);
+  QVERIFY2(r.error().message.starts_with("ERR unknown command"), r.error().message.c_str());
+  QVERIFY(c->command({"PING"}).ok());  // still usable
+}
+
+void RedisConnectionTest::selectsDatabase() {
+  RedisEndpoint ep = redis_->endpoint();
+  ep.db = 3;
+  auto c3 = RedisConnection::connect(ep);
+  QVERIFY(c3.ok());
+  QVERIFY(c3->command({"SET", "t:conn:db", "three"}).ok());
+  auto c0 = redis_->connect();
+  QVERIFY(c0->command({"GET", "t:conn:db"})->isNil());
+  ep.db = 99;  // redis has 16 databases by default
+  auto bad = RedisConnection::connect(ep);
+  QVERIFY(!bad.ok());
+  QCOMPARE(bad.error().code, ErrorCode::Protocol);
+  QVERIFY2(bad.error().message.find("SELECT") != std::string::npos, bad.error().message.c_str());
+}
+
+void RedisConnectionTest::authenticates() {
+  test::RedisTestServer secured({"--requirepass", "pw1", "--user", "alice", "on", ">pw2", "~*", "+@all"});
+  RL_REQUIRE_REDIS(secured);
+  RedisEndpoint ep = secured.endpoint();
+  auto anonymous = RedisConnection::connect(ep);
+  QVERIFY(anonymous.ok());  // connecting works; commands need AUTH
+  auto denied = anonymous->command({"GET", "x"});
+  QVERIFY(!denied.ok());
+  QVERIFY2(denied.error().message.starts_with("NOAUTH"), denied.error().message.c_str());
+  ep.password = "pw1";
+  auto withPassword = RedisConnection::connect(ep);
+  QVERIFY(withPassword.ok());
+  QVERIFY(withPassword->command({"PING"}).ok());
+  ep.user = "alice";
+  ep.password = "pw2";
+  auto acl = RedisConnection::connect(ep);
+  QVERIFY(acl.ok());
+  QCOMPARE(acl->command({"ACL", "WHOAMI"})->str(), std::string_view("alice"));
+  ep.password = "wrong";
+  auto bad = RedisConnection::connect(ep);
+  QVERIFY(!bad.ok());
+  QCOMPARE(bad.error().code, ErrorCode::Protocol);
+  QVERIFY2(bad.error().message.find("AUTH on 127.0.0.1:") != std::string::npos, bad.error().message.c_str());
+}
+
+void RedisConnectionTest::timeoutThenReconnect() {
+  RedisEndpoint ep = redis_->endpoint();
+  ep.commandTimeout = Micros{100'000};
+  auto c = RedisConnection::connect(ep);
+  QVERIFY(c.ok());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto slow = c->command({"BLPOP", "t:conn:never", "2"});  // blocks 2 s server-side
+  const auto took = std::chrono::steady_clock::now() - t0;
+  QVERIFY(!slow.ok());
+  QCOMPARE(slow.error().code, ErrorCode::Unavailable);
+  QVERIFY2(slow.error().message.find("timed out") != std::string::npos, slow.error().message.c_str());
+  QVERIFY(took < std::chrono::milliseconds(1900));  // generous: the 2 s block was not awaited
+  QVERIFY(!c->connected());
+  auto again = c->command({"PING"});  // reconnects on use
+  QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
+  QCOMPARE(c->reconnects(), 1);
+}
+
+QTEST_GUILESS_MAIN(RedisConnectionTest)
+#include "test_redis_connection.moc"
