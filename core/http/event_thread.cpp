@@ -1,0 +1,23 @@
+#include "http/event_thread.hpp"
+
+#include <QMetaObject>
+
+namespace rl {
+
+EventThread::EventThread(const std::string& name) : context_(new QObject) {
+  thread_.setObjectName(QString::fromStdString(name));
+  context_->moveToThread(&thread_);
+  thread_.start();
+}
+
+EventThread::~EventThread() {
+  runBlocking([this] { delete context_; });
+  thread_.quit();
+  thread_.wait();
+}
+
+void EventThread::runBlocking(const std::function<void()>& f) {
+  QMetaObject::invokeMethod(context_, f, Qt::BlockingQueuedConnection);
+}
+
+}  // namespace rl

@@ -1,0 +1,192 @@
+#include "http/front_proxy.hpp"
+
+#include <QHostAddress>
+#include <QPointer>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <algorithm>
+
+#include "http/limit_response.hpp"
+#include "http/replica_server.hpp"
+
+namespace rl {
+
+/// The proxy's state on its thread: idle upstream connections per replica and the round-robin cursor.
+class ProxyCore final : public QObject {
+ public:
+  ProxyCore(const FrontOptions& options, std::atomic<std::int64_t>& errors)
+      : options_(options), errors_(errors), idle_(options.replicaPorts.size()),
+        upstream_(QString::fromStdString(options.upstreamAddress)) {}
+
+  void handle(HttpConnection& connection, HttpRequest&& request);
+  void release(std::size_t replica, QTcpSocket* socket);
+  std::atomic<std::int64_t>& errors() { return errors_; }
+
+ private:
+  QTcpSocket* take(std::size_t replica);
+
+  const FrontOptions& options_;                    ///< the front's options
+  std::atomic<std::int64_t>& errors_;              ///< 502/504 counter
+  std::vector<std::vector<QTcpSocket*>> idle_;     ///< pooled keep-alive sockets per replica
+  std::size_t next_ = 0;                           ///< round-robin cursor
+  QHostAddress upstream_;                          ///< replicas' address
+};
+
+namespace {
+
+bool isHopByHop(std::string_view name) {
+  for (const auto* h : {"connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
+                        "upgrade", "x-forwarded-for"})
+    if (equalsIgnoreCase(name, h)) return true;
+  return false;
+}
+
+/// One request in flight to one replica; deletes itself when answered.
+class UpstreamCall final : public QObject {
+ public:
+  UpstreamCall(ProxyCore& core, std::size_t replica, QTcpSocket* socket, HttpConnection& downstream,
+               bool head, const HttpLimits& limits)
+      : QObject(&core), core_(core), replica_(replica), socket_(socket), downstream_(&downstream),
+        head_(head), limits_(limits) {}
+
+  void send(const std::string& bytes, Micros timeout) {
+    connect(socket_, &QTcpSocket::readyRead, this, [this] { onReadable(); });
+    connect(socket_, &QTcpSocket::disconnected, this, [this] { fail(502, "closed the connection"); });
+    connect(socket_, &QTcpSocket::errorOccurred, this,
+            [this] { fail(502, "is unreachable: " + socket_->errorString().toStdString()); });
+    timer_.setSingleShot(true);
+    connect(&timer_, &QTimer::timeout, this, [this] { fail(504, "did not answer in time"); });
+    timer_.start(static_cast<int>(std::max<std::int64_t>(1, ceilMillis(timeout))));
+    socket_->write(bytes.data(), static_cast<qint64>(bytes.size()));
+  }
+
+ private:
+  void onReadable() {
+    buffer_.append(socket_->readAll().toStdString());
+    HttpResponse response;
+    const auto outcome = parseResponse(buffer_, limits_, head_, response);
+    if (outcome.state == ParseState::NeedMore) return;
+    if (outcome.state == ParseState::Failed) return fail(502, outcome.error);
+    const bool reuse = response.keepAlive && outcome.consumed == buffer_.size();
+    finish(std::move(response), reuse);
+  }
+
+  void fail(int status, const std::string& what) {
+    if (done_) return;
+    core_.errors().fetch_add(1);
+    finish(errorResponse(status, "replica " + std::to_string(replica_) + " " + what), false);
+  }
+
+  void finish(HttpResponse response, bool reuse) {
+    done_ = true;
+    timer_.stop();
+    QObject::disconnect(socket_, nullptr, this, nullptr);
+    if (reuse) {
+      core_.release(replica_, socket_);
+    } else {
+      socket_->abort();
+      socket_->deleteLater();
+    }
+    if (downstream_) downstream_->respond(std::move(response));
+    deleteLater();
+  }
+
+  ProxyCore& core_;                      ///< the pool
+  std::size_t replica_;                  ///< target replica
+  QTcpSocket* socket_;                   ///< upstream connection (owned by core_)
+  QPointer<HttpConnection> downstream_;  ///< the waiting client, if still connected
+  bool head_;                            ///< HEAD request: no body in the answer
+  const HttpLimits& limits_;             ///< response size limits
+  std::string buffer_;                   ///< received bytes
+  QTimer timer_;                         ///< upstream deadline
+  bool done_ = false;                    ///< answered
+};
+
+}  // namespace
+
+HttpRequest forwardedRequest(const HttpRequest& request, const std::string& peer) {
+  HttpRequest out;
+  out.method = request.method;
+  out.target = request.target;
+  out.minorVersion = 1;
+  out.body = request.body;
+  for (const auto& h : request.headers)
+    if (!isHopByHop(h.name)) out.headers.push_back(h);
+  out.headers.push_back({"X-Forwarded-For", peer});
+  return out;
+}
+
+QTcpSocket* ProxyCore::take(std::size_t replica) {
+  auto& pool = idle_[replica];
+  while (!pool.empty()) {
+    QTcpSocket* s = pool.back();
+    pool.pop_back();
+    QObject::disconnect(s, nullptr, this, nullptr);
+    if (s->state() == QAbstractSocket::ConnectedState) return s;
+    s->abort();
+    s->deleteLater();
+  }
+  auto* s = new QTcpSocket(this);
+  s->connectToHost(upstream_, static_cast<quint16>(options_.replicaPorts[replica]));
+  return s;
+}
+
+void ProxyCore::release(std::size_t replica, QTcpSocket* socket) {
+  auto& pool = idle_[replica];
+  if (static_cast<int>(pool.size()) >= options_.maxIdlePerReplica) {
+    socket->disconnectFromHost();
+    socket->deleteLater();
+    return;
+  }
+  pool.push_back(socket);
+  const auto drop = [this, replica, socket] {
+    auto& p = idle_[replica];
+    p.erase(std::remove(p.begin(), p.end(), socket), p.end());
+    QObject::disconnect(socket, nullptr, this, nullptr);
+    socket->abort();
+    socket->deleteLater();
+  };
+  connect(socket, &QTcpSocket::disconnected, this, drop);
+  connect(socket, &QTcpSocket::readyRead, this, drop);  // an idle upstream must not talk
+}
+
+void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {
+  const std::size_t replica = next_++ % idle_.size();
+  const auto bytes = forwardedRequest(request, connection.peerAddress()).serialize();
+  auto* call = new UpstreamCall(*this, replica, take(replica), connection, request.method == "HEAD",
+                                options_.limits.message);
+  call->send(bytes, options_.upstreamTimeout);
+}
+
+FrontProxy::FrontProxy(FrontOptions options) : options_(std::move(options)), thread_("rl-front") {}
+
+FrontProxy::~FrontProxy() {
+  thread_.runBlocking([this] {
+    listener_.reset();
+    core_.reset();
+  });
+}
+
+Result<std::unique_ptr<FrontProxy>> FrontProxy::start(FrontOptions options) {
+  if (options.replicaPorts.empty()) return invalidArgument("the front needs at least one replica");
+  std::unique_ptr<FrontProxy> front(new FrontProxy(std::move(options)));
+  FrontProxy* f = front.get();
+  Result<int> bound = Error{ErrorCode::Internal, "front did not start"};
+  f->thread_.runBlocking([f, &bound] {
+    f->core_ = std::make_unique<ProxyCore>(f->options_, f->upstreamErrors_);
+    ProxyCore* core = f->core_.get();
+    f->listener_ = std::make_unique<HttpListener>(
+        f->options_.limits, [core](HttpConnection& c, HttpRequest&& r) { core->handle(c, std::move(r)); });
+    bound = f->listener_->listen(f->options_.bindAddress, f->options_.port);
+  });
+  if (!bound) return bound.error();
+  f->port_ = *bound;
+  return front;
+}
+
+std::string FrontProxy::url() const { return httpUrl(options_.bindAddress, port_); }
+
+const ListenerStats& FrontProxy::listenerStats() const { return listener_->stats(); }
+
+}  // namespace rl

@@ -1,0 +1,193 @@
+#include "http/http_client.hpp"
+
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <charconv>
+#include <cstring>
+
+namespace rl {
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// Waits until `fd` is ready for `events` or the deadline passes; false on timeout.
+bool waitFor(int fd, short events, SteadyClock::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+    if (left.count() < 0) return false;
+    pollfd p{fd, events, 0};
+    const int n = ::poll(&p, 1, static_cast<int>(left.count()) + 1);
+    if (n > 0) return true;
+    if (n < 0 && errno != EINTR) return true;  // let the following call report the error
+  }
+}
+
+}  // namespace
+
+std::string HttpTarget::toString() const {
+  const bool v6 = host.find(':') != std::string::npos;
+  return "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + path;
+}
+
+Result<HttpTarget> parseHttpUrl(std::string_view url) {
+  const std::string shown(url);
+  if (url.substr(0, 7) != "http://")
+    return invalidArgument("URL '" + shown + "' must start with http:// (https is not supported)");
+  url.remove_prefix(7);
+  HttpTarget t;
+  const auto slash = url.find('/');
+  std::string_view authority = url.substr(0, slash);
+  t.path = slash == std::string_view::npos ? "/" : std::string(url.substr(slash));
+  std::string_view port;
+  if (!authority.empty() && authority.front() == '[') {
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return invalidArgument("URL '" + shown + "': unclosed [ in the IPv6 host");
+    t.host = std::string(authority.substr(1, close - 1));
+    if (close + 1 < authority.size()) {
+      if (authority[close + 1] != ':') return invalidArgument("URL '" + shown + "': expected :port after ]");
+      port = authority.substr(close + 2);
+    }
+  } else {
+    const auto colon = authority.find(':');
+    t.host = std::string(authority.substr(0, colon));
+    if (colon != std::string_view::npos) port = authority.substr(colon + 1);
+  }
+  if (t.host.empty()) return invalidArgument("URL '" + shown + "' has no host: expected http://host:port");
+  if (!port.empty() || authority.find(':') != std::string_view::npos) {
+    const auto [ptr, ec] = std::from_chars(port.data(), port.data() + port.size(), t.port);
+    if (port.empty() || ec != std::errc{} || ptr != port.data() + port.size() || t.port < 1 || t.port > 65535)
+      return invalidArgument("URL '" + shown + "': port must be a number in 1..65535");
+  }
+  return t;
+}
+
+HttpClient::HttpClient(HttpTarget target, Micros timeout) : target_(std::move(target)), timeout_(timeout) {
+  limits_.maxBodyBytes = 1 << 20;
+  limits_.maxHeaderBytes = 64 * 1024;
+}
+
+HttpClient::~HttpClient() { close(); }
+
+void HttpClient::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  buffer_.clear();
+}
+
+Error HttpClient::failure(const std::string& what) const {
+  return unavailable("HTTP " + target_.toString() + ": " + what);
+}
+
+Result<void> HttpClient::connect() {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const auto port = std::to_string(target_.port);
+  if (const int rc = ::getaddrinfo(target_.host.c_str(), port.c_str(), &hints, &found); rc != 0)
+    return failure(std::string("cannot resolve host: ") + ::gai_strerror(rc));
+  std::string lastError = "no address";
+  const auto deadline = SteadyClock::now() + timeout_;
+  for (addrinfo* a = found; a != nullptr && fd_ < 0; a = a->ai_next) {
+    const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    if (fd < 0) continue;
+    int err = ::connect(fd, a->ai_addr, a->ai_addrlen) == 0 ? 0 : errno;
+    if (err == EINPROGRESS) {
+      err = ETIMEDOUT;
+      if (waitFor(fd, POLLOUT, deadline)) {
+        socklen_t len = sizeof err;
+        ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+      }
+    }
+    if (err != 0) {
+      lastError = std::strerror(err);
+      ::close(fd);
+      continue;
+    }
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    fd_ = fd;
+  }
+  ::freeaddrinfo(found);
+  if (fd_ < 0) return failure("cannot connect: " + lastError);
+  return {};
+}
+
+Result<void> HttpClient::writeAll(std::string_view bytes) {
+  const auto deadline = SteadyClock::now() + timeout_;
+  while (!bytes.empty()) {
+    const auto n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n > 0) {
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (!waitFor(fd_, POLLOUT, deadline)) return failure("timed out sending the request");
+    } else {
+      peerClosed_ = errno == EPIPE || errno == ECONNRESET;
+      return failure(std::string("send failed: ") + std::strerror(errno));
+    }
+  }
+  return {};
+}
+
+Result<HttpResponse> HttpClient::readResponse(bool head, bool& gotBytes) {
+  const auto deadline = SteadyClock::now() + timeout_;
+  char chunk[16384];
+  for (;;) {
+    HttpResponse response;
+    if (!buffer_.empty()) {
+      const auto outcome = parseResponse(buffer_, limits_, head, response);
+      if (outcome.state == ParseState::Complete) {
+        buffer_.erase(0, outcome.consumed);
+        return response;
+      }
+      if (outcome.state == ParseState::Failed) return protocolError("HTTP " + target_.toString() + ": " + outcome.error);
+    }
+    const auto n = ::recv(fd_, chunk, sizeof chunk, 0);
+    if (n > 0) {
+      gotBytes = true;
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    } else if (n == 0 || errno == ECONNRESET) {
+      peerClosed_ = true;
+      return failure("the server closed the connection before answering");
+    } else if (errno == EAGAIN || errno == EINTR) {
+      if (!waitFor(fd_, POLLIN, deadline))
+        return failure("no answer within " + std::to_string(ceilMillis(timeout_)) + " ms");
+    } else {
+      return failure(std::string("receive failed: ") + std::strerror(errno));
+    }
+  }
+}
+
+Result<HttpResponse> HttpClient::send(const HttpRequest& request) {
+  HttpRequest r = request;
+  if (findHeader(r.headers, "host") == nullptr) r.headers.insert(r.headers.begin(), {"Host", target_.host});
+  const auto bytes = r.serialize();
+  const bool head = r.method == "HEAD";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const bool reused = fd_ >= 0;
+    if (!reused)
+      if (auto c = connect(); !c) return c.error();
+    bool gotBytes = false;
+    peerClosed_ = false;
+    auto sent = writeAll(bytes);
+    auto response = sent ? readResponse(head, gotBytes) : Result<HttpResponse>(sent.error());
+    if (response) {
+      if (!response->keepAlive || !r.keepAlive()) close();
+      return response;
+    }
+    close();
+    // Only a kept-alive connection closed by the server before any answer byte is retried.
+    if (!reused || gotBytes || !peerClosed_) return response.error();
+  }
+  return failure("the server closed the connection twice");
+}
+
+}  // namespace rl

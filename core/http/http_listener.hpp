@@ -1,0 +1,111 @@
+#pragma once
+// HttpListener: a bounded HTTP/1.1 server on one address and port, on the Qt
+// event loop of the thread that creates it (see EventThread). It owns its
+// connections; a handler answers each parsed request through
+// HttpConnection::respond(), at once or later (same thread).
+//
+// Robustness, all configurable (HttpServerLimits):
+//   malformed request            400 and close   (Bad Request)
+//   header section too large     431 and close
+//   body too large               413 and close
+//   headers/body not complete    408 and close after `headerTimeout`
+//   idle keep-alive connection   closed after `idleTimeout`
+//   more than `maxConnections`   503 and close at once
+// Requests on one connection are answered in order (pipelining is allowed);
+// a client that does not read its responses stops being read from.
+
+#include <QPointer>
+#include <QTcpServer>
+#include <QTimer>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "common/result.hpp"
+#include "http/http_message.hpp"
+#include "limiter/time.hpp"
+
+class QTcpSocket;
+
+namespace rl {
+
+/// Limits of one listener; see the file comment.
+struct HttpServerLimits {
+  HttpLimits message;                 ///< header and body size limits
+  int maxConnections = 512;           ///< open connections at once; more are refused with 503
+  Micros headerTimeout{10'000'000};   ///< a started request must complete within this (408)
+  Micros idleTimeout{60'000'000};     ///< an idle keep-alive connection is closed after this
+};
+
+/// Counters of one listener, readable from any thread.
+struct ListenerStats {
+  std::atomic<int> open{0};               ///< connections open now
+  std::atomic<std::int64_t> accepted{0};  ///< connections accepted so far
+  std::atomic<std::int64_t> refused{0};   ///< connections refused over maxConnections
+  std::atomic<std::int64_t> malformed{0}; ///< requests answered 400/413/431/501/505
+  std::atomic<std::int64_t> timedOut{0};  ///< requests answered 408
+};
+
+class HttpConnection;
+/// Answers one request; must call `connection.respond()` exactly once, now or later.
+using HttpHandler = std::function<void(HttpConnection& connection, HttpRequest&& request)>;
+
+/// One accepted connection; lives on the listener's thread. Deletes itself when closed.
+class HttpConnection final : public QObject {
+ public:
+  HttpConnection(QTcpSocket* socket, const HttpServerLimits& limits, const HttpHandler& handler,
+                 ListenerStats& stats, QObject* parent);
+  ~HttpConnection() override;
+
+  /// Sends the answer to the current request (keep-alive only if both sides want it).
+  void respond(HttpResponse response);
+  /// The peer's address ("127.0.0.1").
+  const std::string& peerAddress() const { return peer_; }
+
+ private:
+  enum class Phase { Idle, Partial, Busy, Closing };
+  void processBuffer();
+  void fail(int status, const std::string& message);
+  void onTimeout();
+  void enter(Phase phase);
+
+  QTcpSocket* socket_;              ///< owned (child)
+  const HttpServerLimits& limits_;  ///< the listener's limits
+  const HttpHandler& handler_;      ///< the listener's handler
+  ListenerStats& stats_;            ///< the listener's counters
+  std::string peer_;                ///< peer address
+  std::string buffer_;              ///< received, not yet parsed bytes
+  QTimer timer_;                    ///< idle / header / closing deadline
+  Phase phase_ = Phase::Idle;       ///< what the connection waits for
+  bool inLoop_ = false;             ///< processBuffer() is on the stack
+  bool requestKeepAlive_ = true;    ///< the current request allows keep-alive
+  bool requestHead_ = false;        ///< the current request is HEAD (no body in the answer)
+};
+
+/// A listening socket and its connections; see the file comment.
+class HttpListener final : public QObject {
+ public:
+  HttpListener(HttpServerLimits limits, HttpHandler handler);
+  ~HttpListener() override;
+
+  /// Binds `address` ("127.0.0.1", "::1", "0.0.0.0") and `port` (0 = any free port).
+  /// Returns the bound port; InvalidArgument for a bad address, Unavailable when binding fails.
+  Result<int> listen(const std::string& address, int port);
+  /// Counters (any thread).
+  ListenerStats& stats() { return stats_; }
+
+ private:
+  void onNewConnection();
+
+  HttpServerLimits limits_;  ///< applied to every connection
+  HttpHandler handler_;      ///< answers requests
+  ListenerStats stats_;      ///< counters
+  QTcpServer server_;        ///< the listening socket
+};
+
+/// Bytes of a 503 answer sent to a connection over the limit (shared with tests).
+std::string refusedConnectionResponse();
+
+}  // namespace rl

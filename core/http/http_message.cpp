@@ -1,0 +1,268 @@
+#include "http/http_message.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+
+namespace rl {
+namespace {
+
+constexpr std::string_view kCrlf = "\r\n";
+constexpr std::string_view kHeadEnd = "\r\n\r\n";
+
+bool isTchar(char c) {
+  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+  return c != '\0' && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
+}
+
+bool isToken(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), isTchar); }
+
+bool isFieldValueChar(char ch) {
+  const auto c = static_cast<unsigned char>(ch);
+  return c == '\t' || (c >= 0x20 && c != 0x7f);
+}
+
+std::string_view trimSpaces(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+ParseOutcome failure(int status, std::string message) {
+  return {ParseState::Failed, 0, status, std::move(message)};
+}
+
+// "HTTP/1.0" or "HTTP/1.1" -> minor version; other well-formed versions -> 505; else 400.
+ParseOutcome parseVersion(std::string_view v, int& minor) {
+  const bool wellFormed = v.size() == 8 && v.substr(0, 5) == "HTTP/" && v[6] == '.' &&
+                          v[5] >= '0' && v[5] <= '9' && v[7] >= '0' && v[7] <= '9';
+  if (!wellFormed) return failure(400, "bad HTTP version: expected HTTP/1.1 or HTTP/1.0");
+  if (v[5] != '1') return failure(505, "HTTP version not supported: only HTTP/1.1 and HTTP/1.0");
+  minor = v[7] - '0';
+  if (minor > 1) return failure(505, "HTTP version not supported: only HTTP/1.1 and HTTP/1.0");
+  return {};
+}
+
+ParseOutcome parseRequestLine(std::string_view line, HttpRequest& out) {
+  const auto sp1 = line.find(' ');
+  const auto sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
+  if (sp2 == std::string_view::npos || line.find(' ', sp2 + 1) != std::string_view::npos)
+    return failure(400, "malformed request line: expected 'METHOD /target HTTP/1.1'");
+  const auto method = line.substr(0, sp1);
+  const auto target = line.substr(sp1 + 1, sp2 - sp1 - 1);
+  if (!isToken(method)) return failure(400, "malformed request line: bad method token");
+  const bool targetChars = std::all_of(target.begin(), target.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c > 0x20 && c < 0x7f;
+  });
+  const bool targetForm = target == "*" || (!target.empty() && target.front() == '/') ||
+                          target.substr(0, 7) == "http://" || target.substr(0, 8) == "https://";
+  if (!targetChars || !targetForm)
+    return failure(400, "malformed request target: expected an absolute path such as /ping");
+  out.method.assign(method);
+  out.target.assign(target);
+  return parseVersion(line.substr(sp2 + 1), out.minorVersion);
+}
+
+// Parses "Name: value\r\n..." lines of `block` (no trailing CRLF) into `out`.
+ParseOutcome parseHeaderLines(std::string_view block, const HttpLimits& limits, HttpHeaders& out) {
+  out.clear();
+  while (!block.empty()) {
+    const auto end = block.find(kCrlf);
+    const auto line = block.substr(0, end);
+    block.remove_prefix(end == std::string_view::npos ? block.size() : end + 2);
+    if (line.empty()) continue;
+    if (line.front() == ' ' || line.front() == '\t')
+      return failure(400, "obsolete header line folding is not allowed");
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos || !isToken(line.substr(0, colon)))
+      return failure(400, "malformed header line: expected 'Name: value'");
+    const auto value = trimSpaces(line.substr(colon + 1));
+    if (!std::all_of(value.begin(), value.end(), isFieldValueChar))
+      return failure(400, "malformed header value: control characters are not allowed");
+    if (out.size() == limits.maxHeaderCount)
+      return failure(431, "too many header fields: at most " + std::to_string(limits.maxHeaderCount));
+    out.push_back({std::string(line.substr(0, colon)), std::string(value)});
+  }
+  return {};
+}
+
+// Body length from Content-Length; `failStatus` replaces 4xx/5xx codes for responses.
+ParseOutcome bodyLength(const HttpHeaders& headers, const HttpLimits& limits, std::size_t& length,
+                        bool& present) {
+  if (findHeader(headers, "transfer-encoding") != nullptr)
+    return failure(501, "Transfer-Encoding is not supported: send a Content-Length body");
+  present = false;
+  length = 0;
+  for (const auto& h : headers) {
+    if (!equalsIgnoreCase(h.name, "content-length")) continue;
+    std::uint64_t n = 0;
+    const auto* first = h.value.data();
+    const auto* last = first + h.value.size();
+    const auto [ptr, ec] = std::from_chars(first, last, n);
+    if (h.value.empty() || ec != std::errc{} || ptr != last || (present && n != length))
+      return failure(400, "bad Content-Length: expected one non-negative decimal number");
+    if (n > limits.maxBodyBytes)
+      return failure(413, "body too large: at most " + std::to_string(limits.maxBodyBytes) + " bytes");
+    present = true;
+    length = static_cast<std::size_t>(n);
+  }
+  return {};
+}
+
+// Finds the end of the header block; fails with 431 past the limit.
+ParseOutcome findHeadEnd(std::string_view data, const HttpLimits& limits, std::size_t& headEnd) {
+  headEnd = data.find(kHeadEnd);
+  const std::size_t headSize = headEnd == std::string_view::npos ? data.size() : headEnd + 4;
+  if (headSize > limits.maxHeaderBytes)
+    return failure(431, "header section too large: at most " + std::to_string(limits.maxHeaderBytes) +
+                            " bytes");
+  return {};
+}
+
+bool connectionHas(const HttpHeaders& headers, std::string_view token) {
+  for (const auto& h : headers) {
+    if (!equalsIgnoreCase(h.name, "connection")) continue;
+    std::string_view v = h.value;
+    while (!v.empty()) {
+      const auto comma = v.find(',');
+      if (equalsIgnoreCase(trimSpaces(v.substr(0, comma)), token)) return true;
+      v.remove_prefix(comma == std::string_view::npos ? v.size() : comma + 1);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           const auto lx = (x >= 'A' && x <= 'Z') ? static_cast<char>(x + 32) : x;
+           const auto ly = (y >= 'A' && y <= 'Z') ? static_cast<char>(y + 32) : y;
+           return lx == ly;
+         });
+}
+
+const std::string* findHeader(const HttpHeaders& headers, std::string_view name) {
+  for (const auto& h : headers)
+    if (equalsIgnoreCase(h.name, name)) return &h.value;
+  return nullptr;
+}
+
+bool HttpRequest::keepAlive() const {
+  if (connectionHas(headers, "close")) return false;
+  return minorVersion >= 1 || connectionHas(headers, "keep-alive");
+}
+
+std::string HttpRequest::serialize() const {
+  std::string out;
+  out.reserve(64 + body.size() + headers.size() * 32);
+  out.append(method).append(" ").append(target).append(minorVersion == 0 ? " HTTP/1.0" : " HTTP/1.1");
+  out.append(kCrlf);
+  for (const auto& h : headers) out.append(h.name).append(": ").append(h.value).append(kCrlf);
+  if (!body.empty() && findHeader(headers, "content-length") == nullptr)
+    out.append("Content-Length: ").append(std::to_string(body.size())).append(kCrlf);
+  out.append(kCrlf).append(body);
+  return out;
+}
+
+HttpResponse& HttpResponse::set(std::string name, std::string value) {
+  headers.push_back({std::move(name), std::move(value)});
+  return *this;
+}
+
+std::string HttpResponse::serialize(bool headOnly) const {
+  std::string out;
+  out.reserve(128 + body.size() + headers.size() * 40);
+  out.append("HTTP/1.1 ").append(std::to_string(status)).append(" ").append(httpReason(status));
+  out.append(kCrlf);
+  for (const auto& h : headers) out.append(h.name).append(": ").append(h.value).append(kCrlf);
+  out.append("Content-Length: ").append(std::to_string(body.size())).append(kCrlf);
+  out.append(keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n");
+  out.append(kCrlf);
+  if (!headOnly) out.append(body);
+  return out;
+}
+
+std::string_view httpReason(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+  }
+}
+
+ParseOutcome parseRequest(std::string_view data, const HttpLimits& limits, HttpRequest& out) {
+  const auto lineEnd = data.find(kCrlf);
+  if (lineEnd == std::string_view::npos) {
+    if (data.find('\n') != std::string_view::npos)
+      return failure(400, "malformed request line: lines must end with CRLF");
+    std::size_t ignored = 0;
+    return findHeadEnd(data, limits, ignored);
+  }
+  if (auto line = parseRequestLine(data.substr(0, lineEnd), out); line.state == ParseState::Failed)
+    return line;
+  std::size_t headEnd = 0;
+  if (auto head = findHeadEnd(data, limits, headEnd); head.state == ParseState::Failed) return head;
+  if (headEnd == std::string_view::npos) return {};
+  const auto block = headEnd > lineEnd ? data.substr(lineEnd + 2, headEnd - lineEnd - 2) : std::string_view{};
+  if (auto h = parseHeaderLines(block, limits, out.headers); h.state == ParseState::Failed) return h;
+  const auto hosts = std::count_if(out.headers.begin(), out.headers.end(),
+                                   [](const HttpHeader& h) { return equalsIgnoreCase(h.name, "host"); });
+  if ((out.minorVersion == 1 && hosts == 0) || hosts > 1)
+    return failure(400, "an HTTP/1.1 request needs exactly one Host header");
+  std::size_t length = 0;
+  bool present = false;
+  if (auto b = bodyLength(out.headers, limits, length, present); b.state == ParseState::Failed) return b;
+  const std::size_t total = headEnd + 4 + length;
+  if (data.size() < total) return {};
+  out.body.assign(data.substr(headEnd + 4, length));
+  return {ParseState::Complete, total, 0, {}};
+}
+
+ParseOutcome parseResponse(std::string_view data, const HttpLimits& limits, bool headRequest,
+                           HttpResponse& out) {
+  std::size_t headEnd = 0;
+  if (auto head = findHeadEnd(data, limits, headEnd); head.state == ParseState::Failed)
+    return failure(502, "upstream " + head.error);
+  if (headEnd == std::string_view::npos) return {};
+  const auto lineEnd = data.find(kCrlf);
+  const auto line = data.substr(0, lineEnd);
+  int status = 0;
+  const bool statusOk = line.size() >= 12 && line.substr(0, 7) == "HTTP/1." && line[8] == ' ' &&
+                        std::from_chars(line.data() + 9, line.data() + 12, status).ptr == line.data() + 12 &&
+                        status >= 100 && status <= 599;
+  if (!statusOk) return failure(502, "upstream sent a malformed status line");
+  out.status = status;
+  const auto block = headEnd > lineEnd ? data.substr(lineEnd + 2, headEnd - lineEnd - 2) : std::string_view{};
+  if (auto h = parseHeaderLines(block, limits, out.headers); h.state == ParseState::Failed)
+    return failure(502, "upstream " + h.error);
+  out.keepAlive = !connectionHas(out.headers, "close") && line[7] == '1';
+  std::size_t length = 0;
+  bool present = false;
+  if (auto b = bodyLength(out.headers, limits, length, present); b.state == ParseState::Failed)
+    return failure(502, "upstream " + b.error);
+  const bool noBody = headRequest || status < 200 || status == 204 || status == 304;
+  if (noBody) length = 0;
+  else if (!present) return failure(502, "upstream response has no Content-Length");
+  const std::size_t total = headEnd + 4 + length;
+  if (data.size() < total) return {};
+  out.body.assign(data.substr(headEnd + 4, length));
+  std::erase_if(out.headers, [](const HttpHeader& h) {
+    return equalsIgnoreCase(h.name, "content-length") || equalsIgnoreCase(h.name, "connection");
+  });
+  return {ParseState::Complete, total, 0, {}};
+}
+
+}  // namespace rl

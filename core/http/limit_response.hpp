@@ -1,0 +1,63 @@
+#pragma once
+// The limiter's HTTP face: a Decision becomes a response, and back.
+//
+//   admitted  200  X-RateLimit-Limit, X-RateLimit-Remaining, RateLimit-Policy,
+//                  RateLimit (IETF draft-ietf-httpapi-ratelimit-headers, the
+//                  structured-field form: `"token_bucket";q=10;w=10` and
+//                  `"token_bucket";r=9;t=1`), X-RateLimit-Delay-Ms when shaped
+//   denied    429  the same, plus Retry-After (whole seconds, rounded up, never
+//                  0) and Retry-After-Ms (milliseconds, rounded up, never 0)
+//   store down     fail-open 200 / fail-closed 503 with Retry-After: 1; both
+//                  carry X-RateLimit-Failure-Policy: open | closed
+//
+// Bodies are small JSON objects whose numeric fields are integer
+// microseconds, so an HTTP client store reads back the exact Decision.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/result.hpp"
+#include "http/http_message.hpp"
+#include "limiter/algorithm.hpp"
+#include "limiter/decision.hpp"
+#include "limiter/quota.hpp"
+#include "storm/storm_spec.hpp"
+
+namespace rl {
+
+/// Header naming the failure policy that decided when the store could not answer.
+inline constexpr std::string_view kFailurePolicyHeader = "X-RateLimit-Failure-Policy";
+
+/// What the middleware knows about the request it answers.
+struct LimitContext {
+  Algorithm algorithm = Algorithm::TokenBucket;  ///< the deciding algorithm
+  Quota quota;                                   ///< its quota
+  std::string_view client;                       ///< the client key (x-api-key or address)
+  int replica = 0;                               ///< index of the answering replica
+};
+
+/// Retry-After seconds: `d` rounded up to whole seconds, at least 1.
+std::int64_t retryAfterSeconds(Micros d);
+/// Retry-After-Ms: `d` rounded up to whole milliseconds, at least 1.
+std::int64_t retryAfterMillis(Micros d);
+/// RateLimit-Policy value: `"<algorithm>";q=<limit>;w=<seconds to refill or window>`.
+std::string rateLimitPolicyField(Algorithm a, const Quota& q);
+/// RateLimit value: `"<algorithm>";r=<remaining>;t=<seconds until full, rounded up>`.
+std::string rateLimitField(Algorithm a, const Decision& d);
+
+/// 200 for an admitted decision, 429 for a denied one; see the file comment.
+HttpResponse decisionResponse(const Decision& d, const LimitContext& c);
+/// The response when the store failed: fail-open 200 or fail-closed 503.
+HttpResponse storeFailureResponse(FailurePolicy policy, const Error& error, const LimitContext& c);
+/// A JSON error response: `{"error":"<message>"}`.
+HttpResponse errorResponse(int status, std::string_view message);
+
+/// Reads a Decision back from a 200/429 decisionResponse (HTTP client store).
+/// A store-failure response becomes an Unavailable error naming the policy applied.
+Result<Decision> decisionFromResponse(const HttpResponse& r);
+
+/// `s` as the inside of a JSON string (quotes, backslashes, control characters escaped).
+std::string jsonEscape(std::string_view s);
+
+}  // namespace rl

@@ -1,0 +1,66 @@
+#pragma once
+// ServeCluster: what `ratelab-cli serve` (and the GUI's serve toggle) stands
+// up: K ReplicaServers, each on its own thread with its own store, and a
+// FrontProxy balancing round-robin over them. All bind loopback unless an
+// address is given explicitly.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/result.hpp"
+#include "http/front_proxy.hpp"
+#include "http/replica_server.hpp"
+
+namespace rl {
+
+/// How a cluster is set up.
+struct ServeOptions {
+  Algorithm algorithm = Algorithm::TokenBucket;      ///< the limiter's algorithm
+  Quota quota;                                       ///< its quota (validated at start)
+  int replicas = 1;                                  ///< 1..64 replica servers
+  FailurePolicy onStoreError = FailurePolicy::Open;  ///< answer when a store fails
+  std::string bindAddress = "127.0.0.1";             ///< front and replicas
+  int frontPort = 0;                                 ///< 0 = any free port
+  std::vector<int> replicaPorts;                     ///< empty = any free ports; else one per replica
+  HttpServerLimits limits;                           ///< per listener (front and each replica)
+  DecisionObserver observer;                         ///< optional; called on replica threads
+};
+
+/// Totals over the cluster at one moment.
+struct ServeTally {
+  std::int64_t admitted = 0;       ///< 200 by the limiter
+  std::int64_t denied = 0;         ///< 429
+  std::int64_t failedOpen = 0;     ///< store failed, fail-open admitted
+  std::int64_t failedClosed = 0;   ///< store failed, fail-closed refused (503)
+  std::int64_t badRequests = 0;    ///< 400/408/413/431/501/505 from any listener or the limiter
+  std::int64_t upstreamErrors = 0; ///< front answered 502/504
+  std::int64_t refusedConnections = 0;  ///< over maxConnections (front and replicas)
+  int openConnections = 0;         ///< front downstream connections open now
+  std::vector<std::int64_t> perReplica;  ///< decisions per replica
+};
+
+/// Replicas plus front; see the file comment. Destroying it stops everything.
+class ServeCluster {
+ public:
+  /// Validates, starts the replicas (calling `factory` on each replica's thread), then the front.
+  static Result<std::unique_ptr<ServeCluster>> start(ServeOptions options, const ReplicaStoreFactory& factory);
+  ~ServeCluster();
+
+  /// `http://127.0.0.1:<front port>`.
+  std::string frontUrl() const;
+  /// The replicas' URLs, in round-robin order.
+  std::vector<std::string> replicaUrls() const;
+  /// Current totals (any thread).
+  ServeTally tally() const;
+  /// One line: "200: 10  429: 10  503: 0  bad: 0  502/504: 0  conns: 3  per replica: 5/5/5/5".
+  std::string tallyLine() const;
+
+ private:
+  ServeCluster() = default;
+  std::vector<std::unique_ptr<ReplicaServer>> replicas_;  ///< the replicas
+  std::unique_ptr<FrontProxy> front_;                     ///< the front (destroyed first)
+};
+
+}  // namespace rl

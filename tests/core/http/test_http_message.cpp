@@ -1,0 +1,225 @@
+// HTTP/1.1 parsing with limits, and the limiter's response headers: tables of
+// exact bytes and numbers (no sockets).
+
+#include <QtTest>
+
+#include "http/http_message.hpp"
+#include "http/limit_response.hpp"
+
+using namespace rl;
+
+class HttpMessageTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void parsesRequests_data();
+  void parsesRequests();
+  void refusesBadRequests_data();
+  void refusesBadRequests();
+  void keepAlive();
+  void retryAfterRoundsUp_data();
+  void retryAfterRoundsUp();
+  void admittedResponse();
+  void deniedResponse();
+  void failurePolicyResponses();
+  void decisionRoundTrip();
+  void parsesResponses();
+};
+
+void HttpMessageTest::parsesRequests_data() {
+  QTest::addColumn<QByteArray>("bytes");
+  QTest::addColumn<int>("consumed");
+  QTest::addColumn<QByteArray>("target");
+  QTest::addColumn<QByteArray>("apiKey");
+  QTest::addColumn<QByteArray>("body");
+  QTest::newRow("curl") << QByteArray("GET /ping HTTP/1.1\r\nHost: x\r\nx-api-key: test-client\r\n\r\n")
+                        << 55 << QByteArray("/ping") << QByteArray("test-client") << QByteArray();
+  QTest::newRow("trimmed value") << QByteArray("GET / HTTP/1.1\r\nHost: x\r\nX-API-KEY:  \t k \r\n\r\n")
+                                 << 45 << QByteArray("/") << QByteArray("k") << QByteArray();
+  QTest::newRow("body, pipelined rest") << QByteArray("POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabcGET")
+                                        << 51 << QByteArray("/a") << QByteArray() << QByteArray("abc");
+  QTest::newRow("http/1.0 without host") << QByteArray("GET /x?y=1 HTTP/1.0\r\n\r\n")
+                                         << 23 << QByteArray("/x?y=1") << QByteArray() << QByteArray();
+}
+
+void HttpMessageTest::parsesRequests() {
+  QFETCH(QByteArray, bytes);
+  QFETCH(int, consumed);
+  QFETCH(QByteArray, target);
+  QFETCH(QByteArray, apiKey);
+  QFETCH(QByteArray, body);
+  HttpRequest r;
+  const auto o = parseRequest(bytes.toStdString(), HttpLimits{}, r);
+  QCOMPARE(o.state, ParseState::Complete);
+  QCOMPARE(o.consumed, std::size_t(consumed));
+  QCOMPARE(QByteArray::fromStdString(r.target), target);
+  const auto* key = findHeader(r.headers, "x-api-key");
+  QCOMPARE(QByteArray::fromStdString(key ? *key : std::string()), apiKey);
+  QCOMPARE(QByteArray::fromStdString(r.body), body);
+  // Every proper prefix is incomplete, never an error.
+  for (qsizetype n = 0; n < consumed; ++n) {
+    HttpRequest part;
+    QCOMPARE(parseRequest(bytes.left(n).toStdString(), HttpLimits{}, part).state, ParseState::NeedMore);
+  }
+}
+
+void HttpMessageTest::refusesBadRequests_data() {
+  QTest::addColumn<QByteArray>("bytes");
+  QTest::addColumn<int>("status");
+  QTest::newRow("garbage line") << QByteArray("GARBAGE\r\n") << 400;
+  QTest::newRow("LF only") << QByteArray("GET / HTTP/1.1\nHost: x\n\n") << 400;
+  QTest::newRow("no version") << QByteArray("GET /\r\n") << 400;
+  QTest::newRow("double space") << QByteArray("GET  / HTTP/1.1\r\n") << 400;
+  QTest::newRow("relative target") << QByteArray("GET ping HTTP/1.1\r\n") << 400;
+  QTest::newRow("bad method") << QByteArray("G(T / HTTP/1.1\r\n") << 400;
+  QTest::newRow("http/2.0") << QByteArray("GET / HTTP/2.0\r\n") << 505;
+  QTest::newRow("http/1.2") << QByteArray("GET / HTTP/1.2\r\n") << 505;
+  QTest::newRow("no host") << QByteArray("GET / HTTP/1.1\r\nA: b\r\n\r\n") << 400;
+  QTest::newRow("two hosts") << QByteArray("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n") << 400;
+  QTest::newRow("space before colon") << QByteArray("GET / HTTP/1.1\r\nHost : a\r\n\r\n") << 400;
+  QTest::newRow("folded header") << QByteArray("GET / HTTP/1.1\r\nHost: a\r\n b\r\n\r\n") << 400;
+  QTest::newRow("no colon") << QByteArray("GET / HTTP/1.1\r\nHost a\r\n\r\n") << 400;
+  QTest::newRow("bad length") << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n") << 400;
+  QTest::newRow("two lengths") << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n") << 400;
+  QTest::newRow("chunked") << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n") << 501;
+  QTest::newRow("body too large") << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 65537\r\n\r\n") << 413;
+  QTest::newRow("headers too large") << ("GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + QByteArray(8200, 'a')) << 431;
+  QTest::newRow("endless first line") << QByteArray(8193, 'A') << 431;
+  QByteArray many = "GET / HTTP/1.1\r\nHost: a\r\n";
+  for (int i = 0; i < 100; ++i) many += "A: b\r\n";
+  QTest::newRow("101 fields") << many + "\r\n" << 431;
+}
+
+void HttpMessageTest::refusesBadRequests() {
+  QFETCH(QByteArray, bytes);
+  QFETCH(int, status);
+  HttpRequest r;
+  const auto o = parseRequest(bytes.toStdString(), HttpLimits{}, r);
+  QCOMPARE(o.state, ParseState::Failed);
+  QCOMPARE(o.status, status);
+  QVERIFY(!o.error.empty());
+}
+
+void HttpMessageTest::keepAlive() {
+  HttpRequest r;
+  r.headers = {{"Connection", "keep-alive, Close"}};
+  QVERIFY(!r.keepAlive());
+  r.headers = {};
+  QVERIFY(r.keepAlive());
+  r.minorVersion = 0;
+  QVERIFY(!r.keepAlive());
+  r.headers = {{"connection", "Keep-Alive"}};
+  QVERIFY(r.keepAlive());
+}
+
+void HttpMessageTest::retryAfterRoundsUp_data() {
+  QTest::addColumn<qint64>("us");
+  QTest::addColumn<qint64>("seconds");
+  QTest::addColumn<qint64>("millis");
+  QTest::newRow("0 (never 0 while denied)") << qint64(0) << qint64(1) << qint64(1);
+  QTest::newRow("1 us") << qint64(1) << qint64(1) << qint64(1);
+  QTest::newRow("999 us") << qint64(999) << qint64(1) << qint64(1);
+  QTest::newRow("1001 us") << qint64(1001) << qint64(1) << qint64(2);
+  QTest::newRow("1 s") << qint64(1'000'000) << qint64(1) << qint64(1000);
+  QTest::newRow("1 s + 1 us") << qint64(1'000'001) << qint64(2) << qint64(1001);
+  QTest::newRow("59.5 s") << qint64(59'500'000) << qint64(60) << qint64(59'500);
+}
+
+void HttpMessageTest::retryAfterRoundsUp() {
+  QFETCH(qint64, us);
+  QFETCH(qint64, seconds);
+  QFETCH(qint64, millis);
+  QCOMPARE(retryAfterSeconds(Micros{us}), seconds);
+  QCOMPARE(retryAfterMillis(Micros{us}), millis);
+}
+
+static QByteArray header(const HttpResponse& r, const char* name) {
+  const auto* v = findHeader(r.headers, name);
+  return v ? QByteArray::fromStdString(*v) : QByteArray("<absent>");
+}
+
+void HttpMessageTest::admittedResponse() {
+  // token_bucket capacity 10, refill 1/s: one token used, 1 s until full again.
+  const Quota q = Quota::perSecond(1).withBurst(10);
+  Decision d{true, 9, 10, Micros{0}, Micros{1'000'000}, Micros{0}, 9.0};
+  const auto r = decisionResponse(d, {Algorithm::TokenBucket, q, "test-client", 2});
+  QCOMPARE(r.status, 200);
+  QCOMPARE(header(r, "X-RateLimit-Remaining"), QByteArray("9"));
+  QCOMPARE(header(r, "X-RateLimit-Limit"), QByteArray("10"));
+  QCOMPARE(header(r, "RateLimit-Policy"), QByteArray("\"token_bucket\";q=10;w=10"));
+  QCOMPARE(header(r, "RateLimit"), QByteArray("\"token_bucket\";r=9;t=1"));
+  QCOMPARE(header(r, "Retry-After"), QByteArray("<absent>"));
+  QCOMPARE(header(r, "X-RateLimit-Replica"), QByteArray("2"));
+  QCOMPARE(QByteArray::fromStdString(r.body),
+           QByteArray("{\"status\":\"ok\",\"replica\":2,\"client\":\"test-client\",\"algorithm\":\"token_bucket\","
+                      "\"allowed\":true,\"remaining\":9,\"limit\":10,\"retry_after_us\":0,"
+                      "\"reset_after_us\":1000000,\"delay_us\":0,\"level\":9}\n"));
+  // A 60 s fixed window advertises w=60; a shaped leaky-bucket answer says its delay.
+  QCOMPARE(rateLimitPolicyField(Algorithm::FixedWindow, Quota::perMinute(100)),
+           std::string("\"fixed_window\";q=100;w=60"));
+  d.delay = Micros{1'500};
+  QCOMPARE(header(decisionResponse(d, {Algorithm::LeakyBucket, q, "c", 0}), "X-RateLimit-Delay-Ms"), QByteArray("2"));
+}
+
+void HttpMessageTest::deniedResponse() {
+  const Quota q = Quota::perSecond(1).withBurst(10);
+  const Decision d{false, 0, 10, Micros{400'001}, Micros{10'000'000}, Micros{0}, 0.0};
+  const auto r = decisionResponse(d, {Algorithm::TokenBucket, q, "a\"b", 0});
+  QCOMPARE(r.status, 429);
+  QCOMPARE(header(r, "Retry-After"), QByteArray("1"));
+  QCOMPARE(header(r, "Retry-After-Ms"), QByteArray("401"));
+  QCOMPARE(header(r, "X-RateLimit-Remaining"), QByteArray("0"));
+  QCOMPARE(header(r, "RateLimit"), QByteArray("\"token_bucket\";r=0;t=10"));
+  QVERIFY(r.body.find("\"client\":\"a\\\"b\"") != std::string::npos);
+  const auto bytes = QByteArray::fromStdString(r.serialize());
+  QVERIFY(bytes.startsWith("HTTP/1.1 429 Too Many Requests\r\n"));
+  QVERIFY(bytes.contains("\r\nContent-Length: " + QByteArray::number(qsizetype(r.body.size())) + "\r\n"));
+  QVERIFY(bytes.contains("\r\nConnection: keep-alive\r\n\r\n{"));
+}
+
+void HttpMessageTest::failurePolicyResponses() {
+  const LimitContext c{Algorithm::Gcra, Quota::perSecond(5), "k", 1};
+  const auto open = storeFailureResponse(FailurePolicy::Open, unavailable("cannot connect"), c);
+  QCOMPARE(open.status, 200);
+  QCOMPARE(header(open, "X-RateLimit-Failure-Policy"), QByteArray("open"));
+  const auto closed = storeFailureResponse(FailurePolicy::Closed, unavailable("cannot connect"), c);
+  QCOMPARE(closed.status, 503);
+  QCOMPARE(header(closed, "X-RateLimit-Failure-Policy"), QByteArray("closed"));
+  QCOMPARE(header(closed, "Retry-After"), QByteArray("1"));
+  const auto back = decisionFromResponse(closed);
+  QVERIFY(!back.ok());
+  QCOMPARE(back.error().code, ErrorCode::Unavailable);
+}
+
+void HttpMessageTest::decisionRoundTrip() {
+  const Decision d{false, 0, 7, Micros{123'457}, Micros{3'000'001}, Micros{0}, 0.25};
+  const auto r = decisionResponse(d, {Algorithm::LeakyBucket, Quota::perSecond(7), "c", 0});
+  const auto back = decisionFromResponse(r);
+  QVERIFY(back.ok());
+  QCOMPARE(back->allowed, false);
+  QCOMPARE(back->limit, 7);
+  QCOMPARE(back->retryAfter, Micros{123'457});
+  QCOMPARE(back->resetAfter, Micros{3'000'001});
+  QCOMPARE(back->level, 0.25);
+  auto bad = r;
+  bad.status = 200;
+  QCOMPARE(decisionFromResponse(bad).error().code, ErrorCode::Protocol);
+}
+
+void HttpMessageTest::parsesResponses() {
+  const std::string bytes = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 2\r\n\r\n{}extra";
+  HttpResponse r;
+  const auto o = parseResponse(bytes, HttpLimits{}, false, r);
+  QCOMPARE(o.state, ParseState::Complete);
+  QCOMPARE(o.consumed, bytes.size() - 5);
+  QCOMPARE(r.status, 429);
+  QCOMPARE(r.body, std::string("{}"));
+  QVERIFY(r.keepAlive);
+  HttpResponse noLength;
+  QCOMPARE(parseResponse("HTTP/1.1 200 OK\r\n\r\n", HttpLimits{}, false, noLength).status, 502);
+  HttpResponse head;
+  QCOMPARE(parseResponse("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n", HttpLimits{}, true, head).state,
+           ParseState::Complete);
+}
+
+QTEST_GUILESS_MAIN(HttpMessageTest)
+#include "test_http_message.moc"
