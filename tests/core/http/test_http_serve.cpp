@@ -1,0 +1,270 @@
+// A served cluster hit by real clients: curl (through xargs, exactly as in
+// issue 6), the HTTP client store, and raw sockets sending malformed, oversized
+// and slow requests. Redis tests start a private redis-server (never :6379).
+
+#include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+#include "http/http_store.hpp"
+#include "http/serve_cluster.hpp"
+#include "http_test_support.hpp"
+#include "redis_test_server.hpp"
+
+using namespace rl;
+using namespace rl::test;
+
+namespace {
+
+// token_bucket, capacity 10, refill 1 token/s: the issue's configuration.
+ServeOptions issueOptions(int replicas) {
+  ServeOptions o;
+  o.algorithm = Algorithm::TokenBucket;
+  o.quota = Quota::perSecond(1).withBurst(10);
+  o.replicas = replicas;
+  return o;
+}
+
+// Records the wall time of every decision, to know whether a refill could have happened.
+struct DecisionTimes {
+  std::mutex mutex;
+  std::vector<std::int64_t> at;
+  DecisionObserver observer() {
+    return [this](const HttpDecisionEvent& e) {
+      std::lock_guard lock(mutex);
+      at.push_back(e.at.count());
+    };
+  }
+  std::int64_t spreadUs() {
+    std::lock_guard lock(mutex);
+    if (at.empty()) return 0;
+    const auto [lo, hi] = std::minmax_element(at.begin(), at.end());
+    return *hi - *lo;
+  }
+};
+
+}  // namespace
+
+class HttpServeTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void redisLuaAdmitsExactlyTen();
+  void memoryAdmitsTenPerReplica();
+  void retryAfterThenSucceeds();
+  void storeFailurePolicyHeader();
+  void httpStoreReadsExactDecisions();
+  void malformedAndOversized_data();
+  void malformedAndOversized();
+  void slowClientGets408();
+  void connectionsAreBounded();
+  void cleanupTestCase() { shared_.reset(); }
+
+ private:
+  std::unique_ptr<RedisTestServer> redis_;
+  std::unique_ptr<ServeCluster> shared_;  ///< for the malformed-request rows
+};
+
+void HttpServeTest::initTestCase() {
+  QVERIFY2(QFile::exists("/usr/bin/curl"), "these tests run the real /usr/bin/curl");
+  redis_ = std::make_unique<RedisTestServer>();
+  RL_REQUIRE_REDIS(*redis_);
+}
+
+void HttpServeTest::redisLuaAdmitsExactlyTen() {
+  DecisionTimes times;
+  auto o = issueOptions(4);
+  o.observer = times.observer();
+  auto cluster = ServeCluster::start(o, redisLuaFactory(redis_->endpoint(), "t1:"));
+  QVERIFY2(cluster.ok(), cluster.ok() ? "" : cluster.error().message.c_str());
+  const auto counts = parallelCurl((*cluster)->frontUrl() + "/ping", "test-client", 20);
+  const int ok = counts.count(200) ? counts.at(200) : 0;
+  const int limited = counts.count(429) ? counts.at(429) : 0;
+  QCOMPARE(ok + limited, 20);
+  // One shared bucket of 10 across the 4 replicas. The bucket gains a token per
+  // second, so exactly 10 pass when the 20 decisions fall within one second
+  // (they take a few ms); a machine stalled longer may add one per second.
+  const auto spread = times.spreadUs();
+  if (spread < 1'000'000) {
+    QCOMPARE(ok, 10);
+    QCOMPARE(limited, 10);
+  } else {
+    qWarning("20 decisions spread over %lld us: refills allowed", static_cast<long long>(spread));
+    QVERIFY(ok >= 10 && ok <= 10 + spread / 1'000'000);
+  }
+  const auto tally = (*cluster)->tally();
+  QCOMPARE(tally.perReplica, (std::vector<std::int64_t>{5, 5, 5, 5}));  // round-robin
+  QCOMPARE(tally.admitted, ok);
+  QCOMPARE(tally.denied, limited);
+  QCOMPARE(tally.upstreamErrors, 0);
+}
+
+void HttpServeTest::memoryAdmitsTenPerReplica() {
+  // Memory backend: each replica keeps its own bucket of 10. The front sends
+  // exactly 5 of the 20 requests to each replica (round-robin by a counter,
+  // whatever the arrival order), and 5 <= 10, so all 20 pass: exactly 20,
+  // independent of timing (refill only adds tokens).
+  auto cluster = ServeCluster::start(issueOptions(4), memoryFactory());
+  QVERIFY(cluster.ok());
+  const auto counts = parallelCurl((*cluster)->frontUrl() + "/ping", "test-client", 20);
+  QCOMPARE(counts.count(200) ? counts.at(200) : 0, 20);
+  QCOMPARE(counts.count(429), std::size_t{0});
+  // 60 more: 15 per replica; each replica's bucket holds 10 minus the 5 used,
+  // plus at most one token per elapsed second.
+  const auto more = parallelCurl((*cluster)->frontUrl() + "/ping", "test-client", 60);
+  const int ok = more.count(200) ? more.at(200) : 0;
+  QVERIFY2(ok >= 20 && ok < 60, qPrintable(QString::number(ok)));
+  QCOMPARE(ok + (more.count(429) ? more.at(429) : 0), 60);
+}
+
+void HttpServeTest::retryAfterThenSucceeds() {
+  auto cluster = ServeCluster::start(issueOptions(4), redisLuaFactory(redis_->endpoint(), "t3:"));
+  QVERIFY(cluster.ok());
+  const auto url = (*cluster)->frontUrl() + "/ping";
+  QByteArray denied;
+  for (int i = 0; i < 40 && denied.isEmpty(); ++i) {
+    const auto r = curlInclude(url, "retry-client");
+    QVERIFY2(r.startsWith("HTTP/1.1 200") || r.startsWith("HTTP/1.1 429"), r.constData());
+    if (r.startsWith("HTTP/1.1 429")) denied = r;
+  }
+  QVERIFY2(!denied.isEmpty(), "no 429 after 40 requests to a bucket of 10");
+  const int retryAfter = headerOf(denied, "Retry-After").toInt();
+  const int retryAfterMs = headerOf(denied, "Retry-After-Ms").toInt();
+  QCOMPARE(retryAfter, 1);  // refill 1/s: the next token is at most 1 s away
+  QVERIFY(retryAfterMs >= 1 && retryAfterMs <= 1000);
+  QCOMPARE(headerOf(denied, "X-RateLimit-Remaining"), QByteArray("0"));
+  QCOMPARE(headerOf(denied, "RateLimit-Policy"), QByteArray("\"token_bucket\";q=10;w=10"));
+  QVERIFY(headerOf(denied, "RateLimit").startsWith("\"token_bucket\";r=0;t="));
+  QVERIFY(denied.contains("\"status\":\"rate_limited\""));
+  QThread::sleep(static_cast<unsigned long>(retryAfter));
+  const auto again = curlInclude(url, "retry-client");
+  QVERIFY2(again.startsWith("HTTP/1.1 200"), again.constData());
+  QVERIFY(again.contains("\"status\":\"ok\""));
+}
+
+void HttpServeTest::storeFailurePolicyHeader() {
+  RedisTestServer doomed;
+  RL_REQUIRE_REDIS(doomed);
+  auto open = issueOptions(2);
+  auto closed = issueOptions(2);
+  closed.onStoreError = FailurePolicy::Closed;
+  auto a = ServeCluster::start(open, redisLuaFactory(doomed.endpoint(), "t4:"));
+  auto b = ServeCluster::start(closed, redisLuaFactory(doomed.endpoint(), "t4:"));
+  QVERIFY(a.ok() && b.ok());
+  QVERIFY(curlInclude((*a)->frontUrl() + "/ping", "k").startsWith("HTTP/1.1 200"));
+  QVERIFY(doomed.server().stop().ok());
+  const auto ra = curlInclude((*a)->frontUrl() + "/ping", "k");
+  QVERIFY2(ra.startsWith("HTTP/1.1 200"), ra.constData());
+  QCOMPARE(headerOf(ra, "X-RateLimit-Failure-Policy"), QByteArray("open"));
+  const auto rb = curlInclude((*b)->frontUrl() + "/ping", "k");
+  QVERIFY2(rb.startsWith("HTTP/1.1 503"), rb.constData());
+  QCOMPARE(headerOf(rb, "X-RateLimit-Failure-Policy"), QByteArray("closed"));
+  QCOMPARE(headerOf(rb, "Retry-After"), QByteArray("1"));
+  QCOMPARE((*a)->tally().failedOpen, 1);
+  QCOMPARE((*b)->tally().failedClosed, 1);
+}
+
+void HttpServeTest::httpStoreReadsExactDecisions() {
+  // 10 per hour: no refill can happen during the test, so every number is exact.
+  ServeOptions o;
+  o.algorithm = Algorithm::TokenBucket;
+  o.quota = Quota::perWindow(10, Micros{3600LL * 1'000'000});
+  o.replicas = 1;
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  auto store = makeHttpStore((*cluster)->frontUrl());
+  QVERIFY(store.ok());
+  DecisionRequest r{Algorithm::TokenBucket, "store-client", o.quota, 1, Micros{0}};
+  for (int i = 0; i < 10; ++i) {
+    const auto d = (*store)->decide(r);
+    QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+    QVERIFY(d->allowed);
+    QCOMPARE(d->remaining, 9 - i);
+    QCOMPARE(d->limit, 10);
+  }
+  const auto denied = (*store)->decide(r);
+  QVERIFY(denied.ok() && !denied->allowed);
+  QVERIFY(denied->retryAfter > Micros{359'000'000} && denied->retryAfter <= Micros{360'000'000});
+  r.algorithm = Algorithm::Gcra;  // another algorithm, same quota: a fresh key
+  QVERIFY((*store)->decide(r)->allowed);
+  r.cost = 11;  // more than the limit: the replica answers 400, the store says why
+  QCOMPARE((*store)->decide(r).error().code, ErrorCode::Protocol);
+  QVERIFY(!makeHttpStore("https://x").ok());
+  auto dead = makeHttpStore("http://127.0.0.1:1");
+  QCOMPARE((*dead)->decide(r).error().code, ErrorCode::Unavailable);
+}
+
+void HttpServeTest::malformedAndOversized_data() {
+  QTest::addColumn<bool>("front");
+  QTest::addColumn<QByteArray>("bytes");
+  QTest::addColumn<QByteArray>("status");
+  const QByteArray big = "GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + QByteArray(9000, 'a') + "\r\n\r\n";
+  for (const bool front : {true, false}) {
+    const char* where = front ? "front" : "replica";
+    QTest::newRow(QByteArray(where) + " garbage") << front << QByteArray("GARBAGE\r\n\r\n") << QByteArray("400");
+    QTest::newRow(QByteArray(where) + " binary") << front << QByteArray("\x16\x03\x01\x02\x00\x01\x00\r\n", 9) << QByteArray("400");
+    QTest::newRow(QByteArray(where) + " 9 KB header") << front << big << QByteArray("431");
+    QTest::newRow(QByteArray(where) + " chunked") << front
+        << QByteArray("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") << QByteArray("501");
+  }
+}
+
+void HttpServeTest::malformedAndOversized() {
+  QFETCH(bool, front);
+  QFETCH(QByteArray, bytes);
+  QFETCH(QByteArray, status);
+  if (!shared_) {
+    auto cluster = ServeCluster::start(issueOptions(2), memoryFactory());
+    QVERIFY(cluster.ok());
+    shared_ = std::move(*cluster);
+  }
+  const auto urls = front ? std::vector<std::string>{shared_->frontUrl()} : shared_->replicaUrls();
+  const int port = QUrl(QString::fromStdString(urls.front())).port();
+  const auto r = rawExchange(port, bytes);
+  QVERIFY2(r.received.startsWith("HTTP/1.1 " + status), r.received.left(200).constData());
+  QVERIFY(r.closed);
+  // Still serving.
+  QVERIFY(curlInclude(urls.front() + "/ping", "after-bad").startsWith("HTTP/1.1 200"));
+}
+
+void HttpServeTest::slowClientGets408() {
+  auto o = issueOptions(1);
+  o.limits.headerTimeout = Micros{300'000};
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  const int port = QUrl(QString::fromStdString((*cluster)->frontUrl())).port();
+  // Half a request, then silence: answered 408 and closed (10 s is only the "no hang" bound).
+  const auto r = rawExchange(port, "GET /ping HTTP/1.1\r\nHost: a\r\n", 10'000);
+  QVERIFY2(r.received.startsWith("HTTP/1.1 408"), r.received.constData());
+  QVERIFY(r.closed);
+  QCOMPARE((*cluster)->tally().badRequests, 1);
+}
+
+void HttpServeTest::connectionsAreBounded() {
+  auto o = issueOptions(1);
+  o.limits.maxConnections = 8;
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  const auto url = (*cluster)->frontUrl();
+  const int port = QUrl(QString::fromStdString(url)).port();
+  std::vector<std::unique_ptr<QTcpSocket>> held;
+  for (int i = 0; i < 8; ++i) {
+    held.push_back(std::make_unique<QTcpSocket>());
+    held.back()->connectToHost("127.0.0.1", static_cast<quint16>(port));
+    QVERIFY(held.back()->waitForConnected(5'000));
+  }
+  QTRY_COMPARE_WITH_TIMEOUT((*cluster)->tally().openConnections, 8, 10'000);
+  const auto refused = rawExchange(port, {});
+  QVERIFY2(refused.received.startsWith("HTTP/1.1 503"), refused.received.constData());
+  QVERIFY(refused.closed);
+  QCOMPARE((*cluster)->tally().refusedConnections, 1);
+  held.pop_back();  // one leaves: a new client is served again
+  QTRY_COMPARE_WITH_TIMEOUT((*cluster)->tally().openConnections, 7, 10'000);
+  QVERIFY(curlInclude(url + "/ping", "k").startsWith("HTTP/1.1 200"));
+}
+
+QTEST_GUILESS_MAIN(HttpServeTest)
+#include "test_http_serve.moc"
