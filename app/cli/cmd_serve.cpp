@@ -1,11 +1,183 @@
-// ratelab-cli serve: placeholder until core/http lands (owned by the HTTP mode work).
-#include <cstdio>
+// ratelab-cli serve: K limiter replicas behind a round-robin front on
+// loopback, for curl and wrk. Prints the URLs, then a live one-line tally;
+// SIGINT / SIGTERM stop it cleanly (exit 0).
+#include <QCoreApplication>
+#include <QTimer>
 
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+#include "cli_flags.hpp"
 #include "commands.hpp"
+#include "http/serve_cluster.hpp"
+#include "redis/redis_store.hpp"
+#include "redis_target.hpp"
+#include "store/memory_store.hpp"
 
 namespace rl::cli {
-int cmdServe(const Args&) {
-  std::fputs("ratelab-cli serve: HTTP mode is not built yet\n", stderr);
-  return kExitFailed;
+
+namespace {
+constexpr const char* kServeHelp =
+    "usage: ratelab-cli serve [options]\n"
+    "  --algorithm A        fixed_window sliding_log sliding_counter token_bucket\n"
+    "                       leaky_bucket gcra                      (default fixed_window)\n"
+    "  --backend B          memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
+    "  --limit N --window-ms MS --refill-rate R   the quota\n"
+    "  --replicas K         replica servers behind the front      (default 1)\n"
+    "  --on-redis-error E   open | closed: answer when Redis fails (default open)\n"
+    "  --prefix P           Redis key prefix                       (default ratelab:)\n"
+    "  --port P             front port; 0 = any free port          (default 0)\n"
+    "  --replica-ports a,b  one port per replica                   (default any free)\n"
+    "  --bind ADDR          listen address                         (default 127.0.0.1)\n"
+    "  --max-connections N  open connections per listener          (default 512)\n"
+    "  --header-timeout-ms MS  a started request must complete     (default 10000, else 408)\n"
+    "  --idle-timeout-ms MS    idle keep-alive connections close   (default 60000)\n"
+    "  --max-header-bytes N    header section limit                (default 8192, else 431)\n"
+    "Every request is keyed by its x-api-key header, else the client address.\n"
+    "Admitted: 200 + RateLimit-Policy / RateLimit / X-RateLimit-Remaining.\n"
+    "Denied: 429 + Retry-After (s, rounded up) + Retry-After-Ms.\n";
+
+constexpr std::string_view kStormKeys[] = {"algorithm", "backend", "redis", "limit", "window-ms",
+                                           "refill-rate", "replicas", "on-redis-error", "prefix"};
+
+volatile std::sig_atomic_t gStop = 0;
+void onStopSignal(int) { gStop = 1; }
+
+std::vector<FlagSpec> serveFlags() {
+  std::vector<FlagSpec> out;
+  for (const auto& f : stormFlags())
+    for (const auto key : kStormKeys)
+      if (f.name == key) out.push_back(f);
+  out.insert(out.end(), {{"port", true}, {"replica-ports", true}, {"bind", true}, {"max-connections", true},
+                         {"header-timeout-ms", true}, {"idle-timeout-ms", true}, {"max-header-bytes", true},
+                         {"help", false}});
+  return out;
 }
+
+Result<std::vector<int>> portList(const std::string& text) {
+  std::vector<int> ports;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const auto comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    char* end = nullptr;
+    const long p = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || p < 1 || p > 65535)
+      return invalidArgument("--replica-ports: '" + item + "' is not a port: allowed a,b,.. each 1 to 65535");
+    ports.push_back(static_cast<int>(p));
+    at = comma + 1;
+  }
+  return ports;
+}
+
+// Fills the listener limits and addresses of `o` from the serve flags.
+Result<void> applyServeFlags(const Flags& flags, ServeOptions& o) {
+  const auto port = intFlag(flags, "port", 0, 0, 65535);
+  const auto maxConn = intFlag(flags, "max-connections", o.limits.maxConnections, 1, 100'000);
+  const auto headerMs = intFlag(flags, "header-timeout-ms", 10'000, 1, 3'600'000);
+  const auto idleMs = intFlag(flags, "idle-timeout-ms", 60'000, 1, 3'600'000);
+  const auto headerBytes = intFlag(flags, "max-header-bytes", 8192, 256, 1 << 20);
+  for (const auto* r : {&port, &maxConn, &headerMs, &idleMs, &headerBytes})
+    if (!r->ok()) return r->error();
+  o.frontPort = static_cast<int>(*port);
+  o.limits.maxConnections = static_cast<int>(*maxConn);
+  o.limits.headerTimeout = *headerMs * kMillisecond;
+  o.limits.idleTimeout = *idleMs * kMillisecond;
+  o.limits.message.maxHeaderBytes = static_cast<std::size_t>(*headerBytes);
+  if (auto bind = flags.get("bind")) o.bindAddress = *bind;
+  if (auto ports = flags.get("replica-ports")) {
+    auto list = portList(*ports);
+    if (!list) return list.error();
+    o.replicaPorts = std::move(*list);
+  }
+  return {};
+}
+
+ReplicaStoreFactory factoryFor(const StormSpec& spec, const std::optional<RedisTarget>& redis) {
+  if (spec.backend == Backend::Memory)
+    return [](int) { return Result<std::unique_ptr<Store>>(std::make_unique<MemoryStore>()); };
+  RedisStoreOptions options;
+  options.endpoint = redis->endpoint;
+  options.prefix = spec.prefix;
+  return [options, backend = spec.backend](int) { return makeRedisStore(backend, options); };
+}
+
+// Runs until SIGINT / SIGTERM: a tally line every second (redrawn on a terminal).
+void runUntilStopped(const ServeCluster& cluster) {
+  int argc = 1;
+  char name[] = "ratelab-cli";
+  char* argv[] = {name, nullptr};
+  QCoreApplication app(argc, argv);
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  std::string last;
+  QTimer tally;
+  QObject::connect(&tally, &QTimer::timeout, &app, [&] {
+    if (gStop) return app.quit();
+    const auto line = cluster.tallyLine();
+    if (tty) {
+      std::fprintf(stderr, "\r%s\x1b[K", line.c_str());
+    } else if (line != last) {
+      std::printf("tally: %s\n", line.c_str());
+      std::fflush(stdout);
+    }
+    last = line;
+  });
+  tally.start(100);  // the stop flag is polled as often; the line changes at most as often
+  app.exec();
+  if (tty) std::fputs("\n", stderr);
+}
+}  // namespace
+
+int cmdServe(const Args& args) {
+  const auto allowed = serveFlags();
+  auto flags = Flags::parse(args, allowed);
+  if (!flags) return badInput("serve", flags.error());
+  if (flags->has("help")) {
+    std::fputs(kServeHelp, stdout);
+    return kExitOk;
+  }
+  auto spec = specFromFlags(*flags);
+  if (!spec) return badInput("serve", spec.error());
+  if (spec->backend == Backend::Http)
+    return badInput("serve", invalidArgument("--backend http: serve runs the limiter itself; allowed memory, "
+                                             "redis-lua, redis-naive or redis-watch"));
+  if (spec->algorithms.size() != 1)
+    return badInput("serve", invalidArgument("--algorithm: serve runs one algorithm (clients may pick another "
+                                             "per request with x-ratelab-algorithm)"));
+  ServeOptions options;
+  options.algorithm = spec->algorithms.front();
+  options.quota = spec->quota;
+  options.replicas = spec->replicas;
+  options.onStoreError = spec->onRedisError;
+  if (auto ok = applyServeFlags(*flags, options); !ok) return badInput("serve", ok.error());
+
+  std::optional<RedisTarget> redis;
+  if (spec->backend != Backend::Memory) {
+    const auto url = spec->redisUrl.empty() ? std::nullopt : std::optional(spec->redisUrl);
+    if (int rc = resolveRedisTarget(url, "serve", redis); rc != kExitOk) return rc;
+  }
+  auto cluster = ServeCluster::start(options, factoryFor(*spec, redis));
+  if (!cluster) {
+    const auto& e = cluster.error();
+    std::fprintf(stderr, "ratelab-cli serve: %s\n", e.message.c_str());
+    if (e.code == ErrorCode::InvalidArgument) return kExitBadInput;
+    return e.code == ErrorCode::Unavailable && redis && e.message.find("cannot listen") == std::string::npos
+               ? kExitNoRedis : kExitFailed;
+  }
+  std::signal(SIGINT, onStopSignal);
+  std::signal(SIGTERM, onStopSignal);
+  std::printf("serving %s %s on %s (%d replica%s, fail-%s)\n", std::string(algorithmName(options.algorithm)).c_str(),
+              options.quota.toString().c_str(), std::string(backendName(spec->backend)).c_str(), options.replicas,
+              options.replicas == 1 ? "" : "s", options.onStoreError == FailurePolicy::Open ? "open" : "closed");
+  std::printf("front %s\n", (*cluster)->frontUrl().c_str());
+  const auto urls = (*cluster)->replicaUrls();
+  for (std::size_t i = 0; i < urls.size(); ++i) std::printf("replica %zu %s\n", i, urls[i].c_str());
+  std::fflush(stdout);
+  runUntilStopped(**cluster);
+  std::printf("stopped: %s\n", (*cluster)->tallyLine().c_str());
+  return kExitOk;
+}
+
 }  // namespace rl::cli

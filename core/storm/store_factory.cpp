@@ -1,5 +1,6 @@
 #include "storm/store_factory.hpp"
 
+#include "redis/redis_store.hpp"
 #include "store/memory_store.hpp"
 
 namespace rl {
@@ -26,5 +27,28 @@ StoreFactory memoryStoreFactory(int replicas) {
     return std::unique_ptr<Store>(std::make_unique<SharedStoreView>((*stores)[static_cast<std::size_t>(replica)]));
   };
 }
+
+StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint) {
+  RedisStoreOptions options;
+  options.endpoint = endpoint;
+  options.prefix = spec.prefix;
+  options.serverClock = spec.clock == ClockMode::Server;
+  options.thinkTime = spec.thinkTime;
+  const Backend backend = spec.backend;
+  return [options, backend](int, int) { return makeRedisStore(backend, options); };
+}
+
+Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint& endpoint) {
+  switch (spec.backend) {
+    case Backend::Memory: return memoryStoreFactory(spec.replicas);
+    case Backend::RedisLua:
+    case Backend::RedisNaive:
+    case Backend::RedisWatch: return redisStoreFactory(spec, endpoint);
+    case Backend::Http: break;
+  }
+  return invalidArgument("--backend http needs the HTTP store factory of rl_http");
+}
+
+std::int64_t storeRetries(const Store& store) { return redisRetries(store); }
 
 }  // namespace rl

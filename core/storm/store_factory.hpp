@@ -2,6 +2,7 @@
 // Store factories for the storm runner, one per backend family. Redis-backed
 // factories live with the Redis store (core/redis); HTTP ones in rl_http.
 
+#include "redis/redis_url.hpp"
 #include "storm/storm_runner.hpp"
 
 namespace rl {
@@ -9,5 +10,17 @@ namespace rl {
 /// One MemoryStore per replica, shared by every worker (MemoryStore is
 /// thread-safe): N replicas keep N independent counts, as N API servers would.
 StoreFactory memoryStoreFactory(int replicas);
+
+/// Redis stores of `spec.backend` (redis-lua, redis-naive, redis-watch), one
+/// per (replica, worker), each with its own connection to `endpoint`. The
+/// server clock is used when spec.clock is server; otherwise the runner's now.
+StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint);
+
+/// The factory for spec.backend: memory or Redis (`endpoint` used by Redis
+/// backends only). InvalidArgument for http: rl_http supplies that factory.
+Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint& endpoint);
+
+/// WATCH retries of a store from these factories (0 for memory and redis-lua).
+std::int64_t storeRetries(const Store& store);
 
 }  // namespace rl

@@ -1,0 +1,127 @@
+// ratelab-cli bench: the most decisions per second per backend and algorithm.
+#include <cstdio>
+
+#include "cli_flags.hpp"
+#include "commands.hpp"
+#include "common/json.hpp"
+#include "redis_target.hpp"
+#include "storm/storm_settings.hpp"
+#include "storm/throughput_bench.hpp"
+
+namespace rl::cli {
+
+namespace {
+constexpr const char* kBenchHelp =
+    "usage: ratelab-cli bench [options]\n"
+    "  --backend B[,B..]    memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
+    "  --algorithm A[,A..]  algorithms or all                      (default token_bucket)\n"
+    "  --concurrency C      threads, one connection each           (default 2)\n"
+    "  --pipeline P         redis-lua: EVALSHA in flight per connection (default 1)\n"
+    "  --duration-ms MS     wall time per measurement              (default 2000)\n"
+    "  --clients N          distinct keys per thread               (default 100000)\n"
+    "  --limit N --window-ms MS --refill-rate R   the quota checked (default 100 per 1000 ms)\n"
+    "  --json               one JSON document on stdout\n";
+
+Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) {
+  BenchSpec s;
+  StormSpec storm;  // reuse the storm settings for algorithm and quota parsing
+  storm.algorithms = s.algorithms;
+  storm.quota = s.quota;
+  for (const char* key : {"algorithm", "limit", "window_ms", "refill_rate"}) {
+    std::string flag = key;
+    for (char& c : flag) c = c == '_' ? '-' : c;
+    if (auto v = f.get(flag))
+      if (auto ok = applyStormSetting(storm, key, *v, "--" + flag); !ok) return ok.error();
+  }
+  s.algorithms = storm.algorithms;
+  s.quota = storm.quota;
+  auto conc = intFlag(f, "concurrency", s.concurrency, 1, 512);
+  if (!conc) return conc.error();
+  auto pipe = intFlag(f, "pipeline", s.pipeline, 1, 1024);
+  if (!pipe) return pipe.error();
+  auto dur = intFlag(f, "duration-ms", s.duration.count() / 1000, 10, 3'600'000);
+  if (!dur) return dur.error();
+  auto keys = intFlag(f, "clients", s.keysPerThread, 1, 10'000'000);
+  if (!keys) return keys.error();
+  s.concurrency = static_cast<int>(conc.value());
+  s.pipeline = static_cast<int>(pipe.value());
+  s.duration = Micros{dur.value() * 1000};
+  s.keysPerThread = static_cast<int>(keys.value());
+  StormSpec b;
+  for (const std::string& name : {f.get("backend").value_or("memory")}) {
+    std::string_view rest = name;
+    while (true) {
+      const auto comma = rest.find(',');
+      if (auto ok = applyStormSetting(b, "backend", rest.substr(0, comma), "--backend"); !ok) return ok.error();
+      backends.push_back(b.backend);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  return s;
+}
+
+Json benchJson(const std::vector<BenchResult>& results) {
+  Json arr{Json::Array{}};
+  for (const BenchResult& r : results) {
+    Json j;
+    j.set("backend", backendName(r.backend));
+    j.set("algorithm", algorithmName(r.algorithm));
+    j.set("concurrency", r.concurrency);
+    j.set("pipeline", r.pipeline);
+    j.set("decisions", r.decisions);
+    j.set("errors", r.errors);
+    j.set("duration_ms", static_cast<double>(r.elapsed.count()) / 1000.0);
+    j.set("decisions_per_s", static_cast<std::int64_t>(r.perSecond));
+    arr.push(std::move(j));
+  }
+  Json doc;
+  doc.set("results", std::move(arr));
+  return doc;
+}
+}  // namespace
+
+int cmdBench(const Args& args) {
+  static constexpr FlagSpec kAllowed[] = {
+      {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
+      {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
+      {"json", false},    {"help", false}};
+  auto flags = Flags::parse(args, kAllowed);
+  if (!flags) return badInput("bench", flags.error());
+  if (flags->has("help")) {
+    std::fputs(kBenchHelp, stdout);
+    return kExitOk;
+  }
+  std::vector<Backend> backends;
+  auto spec = benchSpecFrom(flags.value(), backends);
+  if (!spec) return badInput("bench", spec.error());
+  std::optional<RedisTarget> redis;
+  std::vector<BenchResult> all;
+  for (Backend b : backends) {
+    BenchSpec s = spec.value();
+    s.backend = b;
+    if (auto ok = validate(s); !ok) return badInput("bench", ok.error());
+    if (b != Backend::Memory && !redis)
+      if (int rc = resolveRedisTarget(flags->get("redis"), "bench", redis); rc != kExitOk) return rc;
+    auto results = runBench(s, redis ? redis->endpoint : RedisEndpoint{});
+    if (!results) {
+      std::fprintf(stderr, "ratelab-cli bench: %s\n", results.error().message.c_str());
+      return results.error().code == ErrorCode::Unavailable ? kExitNoRedis : kExitFailed;
+    }
+    all.insert(all.end(), results->begin(), results->end());
+  }
+  if (flags->has("json")) {
+    std::printf("%s\n", benchJson(all).dump(2).c_str());
+    return kExitOk;
+  }
+  std::printf("%-12s %-16s %11s %8s %12s %7s %14s\n", "backend", "algorithm", "connections", "pipeline",
+              "decisions", "errors", "decisions/s");
+  for (const BenchResult& r : all)
+    std::printf("%-12s %-16s %11d %8d %12lld %7lld %14.0f\n", std::string(backendName(r.backend)).c_str(),
+                std::string(algorithmName(r.algorithm)).c_str(), r.concurrency, r.pipeline,
+                static_cast<long long>(r.decisions), static_cast<long long>(r.errors), r.perSecond);
+  return kExitOk;
+}
+
+}  // namespace rl::cli

@@ -1,0 +1,80 @@
+// ratelab-cli keys: the limiter keys under the prefix (SCAN, never KEYS):
+// type, PTTL, and the fields, value or ZSET size.
+#include <cstdio>
+
+#include "cli_flags.hpp"
+#include "commands.hpp"
+#include "common/json.hpp"
+#include "redis/key_inspector.hpp"
+#include "redis_target.hpp"
+#include "store/store.hpp"
+
+namespace rl::cli {
+
+namespace {
+Json keyJson(const KeyInfo& k) {
+  Json j;
+  j.set("name", k.name);
+  j.set("type", k.type);
+  j.set("pttl_ms", k.pttlMs);
+  if (k.type == "string") j.set("value", k.value);
+  if (k.type == "hash") {
+    Json fields;
+    for (const auto& [f, v] : k.fields) fields.set(f, v);
+    j.set("fields", std::move(fields));
+  }
+  if (k.type == "zset") j.set("zset_size", k.zsetSize);
+  return j;
+}
+
+std::string keyDetail(const KeyInfo& k) {
+  if (k.type == "string") return k.value;
+  if (k.type == "zset") return "size " + std::to_string(k.zsetSize);
+  std::string out;
+  for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + f + "=" + v;
+  return out;
+}
+}  // namespace
+
+int cmdKeys(const Args& args) {
+  static constexpr FlagSpec kAllowed[] = {
+      {"redis", true}, {"prefix", true}, {"match", true}, {"json", false}, {"help", false}};
+  auto flags = Flags::parse(args, kAllowed);
+  if (!flags) return badInput("keys", flags.error());
+  if (flags->has("help")) {
+    std::fputs("usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n", stdout);
+    return kExitOk;
+  }
+  const std::string prefix = flags->get("prefix").value_or(std::string(kDefaultPrefix));
+  if (prefix.empty()) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
+  std::optional<RedisTarget> redis;
+  if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
+  auto conn = RedisConnection::connect(redis->endpoint);
+  if (!conn) {
+    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.address().c_str(),
+                 conn.error().message.c_str());
+    return kExitNoRedis;
+  }
+  auto keys = scanAllLimiterKeys(conn.value(), prefix, flags->get("match").value_or(""));
+  if (!keys) {
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", keys.error().message.c_str());
+    return kExitFailed;
+  }
+  if (flags->has("json")) {
+    Json arr{Json::Array{}};
+    for (const KeyInfo& k : keys.value()) arr.push(keyJson(k));
+    Json doc;
+    doc.set("prefix", prefix);
+    doc.set("keys", std::move(arr));
+    std::printf("%s\n", doc.dump(2).c_str());
+    return kExitOk;
+  }
+  std::printf("%-48s %-7s %10s  %s\n", "key", "type", "pttl ms", "value");
+  for (const KeyInfo& k : keys.value())
+    std::printf("%-48s %-7s %10lld  %s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
+                keyDetail(k).c_str());
+  std::printf("%zu key(s) under '%s'\n", keys->size(), prefix.c_str());
+  return kExitOk;
+}
+
+}  // namespace rl::cli

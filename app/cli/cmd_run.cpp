@@ -1,0 +1,80 @@
+// ratelab-cli run: one storm; a summary table, --json, --csv FILE.
+#include <cstdio>
+
+#include "cli_flags.hpp"
+#include "commands.hpp"
+#include "metrics/storm_metrics.hpp"
+#include "progress_line.hpp"
+#include "redis_target.hpp"
+#include "run_report.hpp"
+#include "storm/store_factory.hpp"
+
+namespace rl::cli {
+
+namespace {
+constexpr const char* kRunHelp =
+    "usage: ratelab-cli run [options]\n"
+    "  --scenario FILE      a JSON scenario (keys as below with _); flags override it\n"
+    "  --backend B          memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
+    "  --algorithm A[,A..]  fixed_window sliding_log sliding_counter token_bucket\n"
+    "                       leaky_bucket gcra | all                          (default fixed_window)\n"
+    "  --limit N --window-ms MS --refill-rate R --cost N\n"
+    "  --replicas K --clients N --requests N --duration-ms MS --rate RPS --concurrency C\n"
+    "  --pattern burst|constant|boundary|ramp|poisson --seed N\n"
+    "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
+    "  --on-redis-error open|closed --think-ms MS --prefix P --key-tag T\n"
+    "  --json               one JSON document on stdout\n"
+    "  --csv FILE           every decision as a row\n";
+
+bool isRedis(Backend b) { return b == Backend::RedisLua || b == Backend::RedisNaive || b == Backend::RedisWatch; }
+
+int reportRun(const StormSpec& spec, const StormOutcome& outcome, const Flags& flags) {
+  const auto metrics = computeMetrics(spec, outcome.records, outcome.wallDuration);
+  if (auto csv = flags.get("csv")) {
+    if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
+  }
+  if (flags.has("json"))
+    std::printf("%s\n", runJson(spec, outcome, metrics).dump(2).c_str());
+  else
+    printRunTable(stdout, spec, outcome, metrics);
+  return kExitOk;
+}
+}  // namespace
+
+int cmdRun(const Args& args) {
+  auto allowed = stormFlags();
+  allowed.insert(allowed.end(), {{"json", false}, {"csv", true}, {"help", false}});
+  auto flags = Flags::parse(args, allowed);
+  if (!flags) return badInput("run", flags.error());
+  if (flags->has("help")) {
+    std::fputs(kRunHelp, stdout);
+    return kExitOk;
+  }
+  auto parsed = specFromFlags(flags.value());
+  if (!parsed) return badInput("run", parsed.error());
+  StormSpec spec = std::move(parsed.value());
+  if (spec.requests == 0 && spec.duration.count() == 0) spec.requests = 2 * spec.quota.limit;  // documented default
+  if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
+
+  std::optional<RedisTarget> redis;
+  if (isRedis(spec.backend)) {
+    if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
+    if (int rc = resolveRedisTarget(spec.redisUrl.empty() ? std::nullopt : std::optional(spec.redisUrl), "run", redis);
+        rc != kExitOk)
+      return rc;
+  }
+  auto factory = storeFactoryFor(spec, redis ? redis->endpoint : RedisEndpoint{});
+  if (!factory) return badInput("run", factory.error());
+  auto outcome = runStorm(spec, factory.value(), progressLine(), storeRetries);
+  endProgressLine();
+  if (!outcome) {
+    const bool down = outcome.error().code == ErrorCode::Unavailable;
+    std::fprintf(stderr, "ratelab-cli run: %s%s\n", down && redis ? ("cannot reach Redis at " + redis->endpoint.address() + ": ").c_str() : "",
+                 outcome.error().message.c_str());
+    return down ? kExitNoRedis : kExitFailed;
+  }
+  return reportRun(spec, outcome.value(), flags.value());
+}
+
+}  // namespace rl::cli

@@ -1,0 +1,47 @@
+#include "redis_target.hpp"
+
+#include <chrono>
+#include <cstdio>
+
+#include "cli_flags.hpp"
+#include "redis/redis_connection.hpp"
+
+namespace rl::cli {
+
+int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
+                       std::optional<RedisTarget>& out) {
+  RedisTarget target;
+  if (url && !url->empty()) {
+    auto endpoint = parseRedisUrl(*url);
+    if (!endpoint) return badInput(command, invalidArgument("--redis: " + endpoint.error().message));
+    target.endpoint = endpoint.value();
+  } else {
+    installServerSignalCleanup();
+    auto embedded = resolveEmbeddedDefault();
+    if (!embedded) {
+      std::fprintf(stderr, "ratelab-cli %.*s: cannot reach Redis at 127.0.0.1:6379 (embedded default): %s\n",
+                   static_cast<int>(command.size()), command.data(), embedded.error().message.c_str());
+      return kExitNoRedis;
+    }
+    target.endpoint = embedded->endpoint;
+    target.server = std::move(embedded->server);
+    if (target.server) std::fprintf(stderr, "ratelab-cli: %s\n", embedded->description.c_str());
+  }
+  auto conn = RedisConnection::connect(target.endpoint);
+  Result<RedisReply> pong = conn ? conn->command({"PING"}) : Result<RedisReply>(conn.error());
+  if (!pong) {
+    std::fprintf(stderr, "ratelab-cli %.*s: cannot reach Redis at %s: %s\n", static_cast<int>(command.size()),
+                 command.data(), target.endpoint.address().c_str(), pong.error().message.c_str());
+    return kExitNoRedis;
+  }
+  out.emplace(std::move(target));
+  return kExitOk;
+}
+
+std::string freshKeyTag(std::string_view word) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::string(word) + std::to_string(ms) + "-";
+}
+
+}  // namespace rl::cli

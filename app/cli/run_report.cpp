@@ -1,0 +1,88 @@
+#include "run_report.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+namespace rl::cli {
+
+namespace {
+double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
+}  // namespace
+
+Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<AlgorithmMetrics>& metrics) {
+  Json runs{Json::Array{}};
+  for (std::size_t a = 0; a < metrics.size(); ++a) {
+    const AlgorithmMetrics& m = metrics[a];
+    Json r;
+    r.set("algorithm", algorithmName(m.algorithm));
+    r.set("backend", backendName(spec.backend));
+    r.set("limit", spec.quota.limit);
+    r.set("window_ms", static_cast<std::int64_t>(spec.quota.window.count() / 1000));
+    if (spec.quota.refillPerSecond) r.set("refill_rate", *spec.quota.refillPerSecond);
+    r.set("replicas", spec.replicas);
+    r.set("clients", spec.clients);
+    r.set("pattern", patternName(spec.pattern));
+    r.set("clock", clockModeName(spec.clock));
+    r.set("offered", m.offered);
+    r.set("admitted", m.admitted);
+    r.set("denied", m.denied);
+    r.set("errors", m.errors);
+    r.set("late", m.late);
+    r.set("dropped", o.progress.dropped);
+    r.set("retries", a < o.counters.size() ? o.counters[a].retries : 0);
+    r.set("max_admitted_in_window", m.maxAdmittedInWindow);
+    r.set("overshoot", round3(m.overshoot));
+    r.set("duration_ms", round3(static_cast<double>(o.wallDuration.count()) / 1000.0));
+    r.set("throughput_rps", std::round(m.throughputRps));
+    Json lat;
+    lat.set("p50", m.latency.p50);
+    lat.set("p90", m.latency.p90);
+    lat.set("p99", m.latency.p99);
+    lat.set("max", m.latency.max);
+    r.set("latency_us", std::move(lat));
+    r.set("cancelled", o.cancelled);
+    runs.push(std::move(r));
+  }
+  Json doc;
+  doc.set("runs", std::move(runs));
+  return doc;
+}
+
+void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
+                   const std::vector<AlgorithmMetrics>& metrics) {
+  std::fprintf(out, "storm: %s backend, %d replica(s), %d client(s), %lld requests (%s), %s clock, quota %s\n",
+               std::string(backendName(spec.backend)).c_str(), spec.replicas, spec.clients,
+               static_cast<long long>(o.progress.planned / static_cast<std::int64_t>(std::max<std::size_t>(spec.algorithms.size(), 1))),
+               std::string(patternName(spec.pattern)).c_str(), std::string(clockModeName(spec.clock)).c_str(),
+               spec.quota.toString().c_str());
+  std::fprintf(out, "%-16s %9s %9s %9s %7s %11s %9s %8s %8s %8s %12s\n", "algorithm", "offered", "admitted",
+               "denied", "errors", "max/window", "overshoot", "p50 us", "p99 us", "max us", "decisions/s");
+  for (const AlgorithmMetrics& m : metrics)
+    std::fprintf(out, "%-16s %9lld %9lld %9lld %7lld %11lld %8.2fx %8lld %8lld %8lld %12.0f\n",
+                 std::string(algorithmName(m.algorithm)).c_str(), static_cast<long long>(m.offered),
+                 static_cast<long long>(m.admitted), static_cast<long long>(m.denied),
+                 static_cast<long long>(m.errors), static_cast<long long>(m.maxAdmittedInWindow), m.overshoot,
+                 static_cast<long long>(m.latency.p50), static_cast<long long>(m.latency.p99),
+                 static_cast<long long>(m.latency.max), m.throughputRps);
+  std::fprintf(out, "wall %.1f ms; late %lld, dropped %lld%s\n", static_cast<double>(o.wallDuration.count()) / 1000.0,
+               static_cast<long long>(o.progress.late), static_cast<long long>(o.progress.dropped),
+               o.cancelled ? "; CANCELLED" : "");
+}
+
+Result<void> writeDecisionsCsv(const std::string& path, const StormSpec& spec, const StormOutcome& o) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return invalidArgument("--csv: cannot write '" + path + "': " + std::strerror(errno));
+  std::fputs("intended_us,actual_us,replica,client,algorithm,allowed,remaining,retry_after_us,latency_us\n", f);
+  for (const DecisionRecord& r : o.records) {
+    const std::string_view algo = algorithmName(spec.algorithms[r.algorithm]);
+    std::fprintf(f, "%lld,%lld,%u,%u,%.*s,%d,%lld,%lld,%u\n", static_cast<long long>(r.intendedUs),
+                 static_cast<long long>(r.atUs), static_cast<unsigned>(r.replica), r.client,
+                 static_cast<int>(algo.size()), algo.data(), r.allowed() ? 1 : 0, static_cast<long long>(r.remaining),
+                 static_cast<long long>(r.retryAfterUs), r.latencyUs);
+  }
+  if (std::fclose(f) != 0) return invalidArgument("--csv: cannot write '" + path + "': " + std::strerror(errno));
+  return {};
+}
+
+}  // namespace rl::cli

@@ -1,0 +1,149 @@
+#include "storm/throughput_bench.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "redis/lua_scripts.hpp"
+#include "redis/redis_connection.hpp"
+#include "redis/redis_store.hpp"
+#include "store/memory_store.hpp"
+
+namespace rl {
+
+Result<void> validate(const BenchSpec& s) {
+  if (s.concurrency < 1 || s.concurrency > 512)
+    return invalidArgument("--concurrency " + std::to_string(s.concurrency) + " is out of range: allowed 1 to 512");
+  if (s.pipeline < 1 || s.pipeline > 1024)
+    return invalidArgument("--pipeline " + std::to_string(s.pipeline) + " is out of range: allowed 1 to 1024");
+  if (s.pipeline > 1 && s.backend != Backend::RedisLua)
+    return invalidArgument("--pipeline " + std::to_string(s.pipeline) + " needs --backend redis-lua");
+  if (s.duration < 10 * kMillisecond || s.duration > 3600 * kSecond)
+    return invalidArgument("--duration-ms is out of range: allowed 10 to 3600000");
+  if (s.keysPerThread < 1 || s.keysPerThread > 10'000'000)
+    return invalidArgument("--clients is out of range: allowed 1 to 10000000");
+  if (s.algorithms.empty()) return invalidArgument("--algorithm is empty: allowed one or more algorithms or all");
+  if (s.backend == Backend::Http) return invalidArgument("--backend http is not benchmarked here: use wrk on `serve`");
+  for (Algorithm a : s.algorithms)
+    if (auto ok = s.quota.validate(a); !ok) return invalidArgument("--limit: " + ok.error().message);
+  return {};
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct ThreadTally {
+  std::int64_t decisions = 0;  ///< made
+  std::int64_t errors = 0;     ///< failed
+};
+
+std::vector<std::string> keyNames(const BenchSpec& s, int thread) {
+  std::vector<std::string> keys;
+  keys.reserve(static_cast<std::size_t>(s.keysPerThread));
+  for (int i = 0; i < s.keysPerThread; ++i) keys.push_back(s.keyTag + std::to_string(thread) + "-" + std::to_string(i));
+  return keys;
+}
+
+// Decides through `store` until `stop`; `now` advances 1 us per decision (client clock).
+void loopStore(Store& store, const BenchSpec& s, Algorithm a, const std::vector<std::string>& keys,
+               const std::atomic<bool>& stop, ThreadTally& tally) {
+  DecisionRequest req{a, {}, s.quota, 1, Micros{1'700'000'000'000'000}};
+  std::size_t k = 0;
+  while (!stop.load(std::memory_order_relaxed)) {
+    for (int i = 0; i < 64; ++i) {
+      req.client = keys[k];
+      k = k + 1 == keys.size() ? 0 : k + 1;
+      req.now += Micros{1};
+      const auto d = store.decide(req);
+      ++tally.decisions;
+      tally.errors += d ? 0 : 1;
+    }
+  }
+}
+
+// redis-lua pipelined: `pipeline` EVALSHA in flight on one connection (server clock).
+void loopPipelined(RedisConnection& conn, const std::string& sha, const BenchSpec& s, Algorithm a,
+                   const std::vector<std::string>& keys, const std::atomic<bool>& stop, ThreadTally& tally) {
+  const std::string limit = std::to_string(s.quota.limit), window = std::to_string(s.quota.window.count());
+  const std::string interval = std::to_string(s.quota.interval().count());
+  std::vector<std::string> full;
+  for (const auto& k : keys) full.push_back(std::string(s.prefix) + "{" + std::string(algorithmName(a)) + ":" + k + "}");
+  std::size_t k = 0;
+  while (!stop.load(std::memory_order_relaxed)) {
+    for (int i = 0; i < s.pipeline; ++i) {
+      (void)conn.append({"EVALSHA", sha, "1", full[k], "", limit, window, interval, "1"});
+      k = k + 1 == full.size() ? 0 : k + 1;
+    }
+    for (int i = 0; i < s.pipeline; ++i) {
+      auto r = conn.getReply();
+      ++tally.decisions;
+      tally.errors += (!r || r->isError()) ? 1 : 0;
+    }
+  }
+}
+
+Result<BenchResult> benchOne(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
+  const auto n = static_cast<std::size_t>(s.concurrency);
+  std::vector<std::unique_ptr<Store>> stores(n);
+  std::vector<std::optional<RedisConnection>> conns(n);
+  std::string sha;
+  auto shared = std::make_shared<MemoryStore>();
+  for (std::size_t t = 0; t < n && s.backend != Backend::Memory; ++t) {
+    RedisStoreOptions o;
+    o.endpoint = endpoint;
+    o.prefix = s.prefix;
+    o.serverClock = true;
+    if (s.pipeline > 1) {
+      auto c = RedisConnection::connect(endpoint);
+      if (!c) return c.error();
+      auto loaded = c->command({"SCRIPT", "LOAD", luaScript(a)});
+      if (!loaded) return loaded.error();
+      sha = std::string(loaded->str());
+      conns[t].emplace(std::move(c.value()));
+    } else {
+      auto st = makeRedisStore(s.backend, o);
+      if (!st) return st.error();
+      stores[t] = std::move(st.value());
+    }
+  }
+  std::vector<std::vector<std::string>> keys;
+  for (std::size_t t = 0; t < n; ++t) keys.push_back(keyNames(s, static_cast<int>(t)));
+  std::vector<ThreadTally> tallies(n);
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  const auto start = Clock::now();
+  for (std::size_t t = 0; t < n; ++t) {
+    threads.emplace_back([&, t] {
+      if (conns[t]) loopPipelined(*conns[t], sha, s, a, keys[t], stop, tallies[t]);
+      else loopStore(stores[t] ? *stores[t] : *shared, s, a, keys[t], stop, tallies[t]);
+    });
+  }
+  std::this_thread::sleep_for(s.duration);
+  stop = true;
+  for (auto& th : threads) th.join();
+  BenchResult r{s.backend, a, s.concurrency, s.pipeline, 0, 0,
+                std::chrono::duration_cast<Micros>(Clock::now() - start), 0};
+  for (const auto& t : tallies) {
+    r.decisions += t.decisions;
+    r.errors += t.errors;
+  }
+  r.perSecond = static_cast<double>(r.decisions) * 1e6 / static_cast<double>(std::max<std::int64_t>(r.elapsed.count(), 1));
+  return r;
+}
+
+}  // namespace
+
+Result<std::vector<BenchResult>> runBench(const BenchSpec& spec, const RedisEndpoint& endpoint) {
+  if (auto ok = validate(spec); !ok) return ok.error();
+  std::vector<BenchResult> out;
+  for (Algorithm a : spec.algorithms) {
+    auto r = benchOne(spec, a, endpoint);
+    if (!r) return r.error();
+    out.push_back(r.value());
+  }
+  return out;
+}
+
+}  // namespace rl
