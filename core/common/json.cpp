@@ -32,7 +32,7 @@ Json& Json::push(Json value) {
   return arr_.back();
 }
 
-std::string jsonEscape(std::string_view s) {
+std::string Json::escape(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (char c : s) {
@@ -79,7 +79,7 @@ void Json::dumpTo(std::string& out, int indent, int depth) const {
     case Type::Number:
       if (isInt_) out += std::to_string(int_); else appendNumber(out, num_);
       return;
-    case Type::String: out += '"'; out += jsonEscape(str_); out += '"'; return;
+    case Type::String: out += '"'; out += escape(str_); out += '"'; return;
     case Type::Array:
       out += '[';
       for (std::size_t i = 0; i < arr_.size(); ++i) {
@@ -96,7 +96,7 @@ void Json::dumpTo(std::string& out, int indent, int depth) const {
         if (i) out += ',';
         newline(out, indent, depth + 1);
         out += '"';
-        out += jsonEscape(obj_[i].first);
+        out += escape(obj_[i].first);
         out += indent < 0 ? "\":" : "\": ";
         obj_[i].second.dumpTo(out, indent, depth + 1);
       }

@@ -58,6 +58,8 @@ class Json {
 
   /// Serialises; indent < 0 = compact on one line, else pretty with that many spaces.
   std::string dump(int indent = -1) const;
+  /// A string with JSON escapes, without the quotes.
+  static std::string escape(std::string_view s);
   /// Parses a whole document; the error names the line and column.
   static Result<Json> parse(std::string_view text);
 
@@ -73,8 +75,5 @@ class Json {
   Array arr_;               ///< Array
   Object obj_;              ///< Object
 };
-
-/// A string with JSON escapes, without the quotes.
-std::string jsonEscape(std::string_view s);
 
 }  // namespace rl
