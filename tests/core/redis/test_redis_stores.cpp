@@ -1,0 +1,242 @@
+// Redis stores against a live redis-server: TTLs on every write (and no key
+// left after the bound), NOSCRIPT recovery, bad input, the key inspector, and
+// MEMORY USAGE per algorithm.
+
+#include <QtTest>
+
+#include <thread>
+
+#include "redis/key_inspector.hpp"
+#include "redis/lua_scripts.hpp"
+#include "redis/redis_store.hpp"
+#include "support/redis_test_server.hpp"
+
+using namespace rl;
+
+namespace {
+const Backend kBackends[] = {Backend::RedisLua, Backend::RedisNaive, Backend::RedisWatch};
+
+// The longest TTL a write can set for `q`, in us (see each algorithm's Step::ttl).
+std::int64_t ttlBound(Algorithm a, const Quota& q) {
+  const std::int64_t w = q.window.count(), iv = q.interval().count();
+  switch (a) {
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingLog: return w;
+    case Algorithm::SlidingCounter: return 2 * w;
+    case Algorithm::TokenBucket:
+    case Algorithm::Gcra: return q.limit * iv;
+    case Algorithm::LeakyBucket: return (q.limit + 1) * iv;
+  }
+  return 0;
+}
+
+// Capacity 1, refill 3/s; the window algorithms get 1 per 333 ms.
+Quota tightQuota(Algorithm a) {
+  return isRateBased(a) ? Quota::perSecond(3).withBurst(1) : Quota::perWindow(1, 333 * kMillisecond);
+}
+
+std::unique_ptr<Store> makeStore(const RedisEndpoint& ep, Backend b, const std::string& prefix) {
+  RedisStoreOptions o;
+  o.endpoint = ep;
+  o.endpoint.commandTimeout = Micros{2'000'000};
+  o.prefix = prefix;
+  auto s = makeRedisStore(b, o);
+  return s ? std::move(s).value() : nullptr;
+}
+}  // namespace
+
+class RedisStoresTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void everyWriteSetsBoundedTtl();
+  void survivesScriptFlush();
+  void rejectsBadInput();
+  void rejectsNonRedisBackend();
+  void inspectsKeys();
+  void deleteRefusesOutsidePrefix();
+  void memoryUsagePerAlgorithm();
+
+ private:
+  std::unique_ptr<test::RedisTestServer> redis_;
+};
+
+void RedisStoresTest::initTestCase() {
+  redis_ = std::make_unique<test::RedisTestServer>();
+  RL_REQUIRE_REDIS(*redis_);
+}
+
+void RedisStoresTest::everyWriteSetsBoundedTtl() {
+  auto conn = redis_->connect();
+  QVERIFY(conn.ok());
+  std::vector<std::unique_ptr<Store>> stores;
+  for (Backend b : kBackends) {
+    stores.push_back(makeStore(redis_->endpoint(), b, "ttl:" + std::to_string(static_cast<int>(b)) + ":"));
+    QVERIFY(stores.back());
+  }
+  int writes = 0;
+  for (int step = 0; step < 8; ++step) {
+    for (auto& store : stores) {
+      for (Algorithm a : kAllAlgorithms) {
+        const Quota q = tightQuota(a);
+        auto d = store->decide({a, "c", q, 1, Micros{0}});
+        QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+        if (d->allowed) ++writes;
+        const auto prefix = static_cast<const RedisStoreBase&>(*store).options().prefix;
+        auto keys = scanAllLimiterKeys(*conn, prefix, "{" + std::string(algorithmName(a)) + ":c}*");
+        QVERIFY(keys.ok());
+        QVERIFY2(!keys->empty() || !d->allowed, "an admitted request left no key");
+        const std::int64_t boundMs = ceilMillis(Micros{ttlBound(a, q)});
+        for (const auto& k : *keys) {
+          QVERIFY2(k.pttlMs > 0 && k.pttlMs <= boundMs,
+                   qPrintable(QString("%1 PTTL %2 ms, bound %3 ms").arg(k.name.c_str()).arg(k.pttlMs).arg(boundMs)));
+        }
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));  // some requests denied, some refilled
+  }
+  QVERIFY(writes >= 3 * 6 * 2);
+  // Longest bound: sliding_counter, 2 x 333 ms; leaky bucket 2 x 333.3 ms. Wait it out, with margin.
+  std::this_thread::sleep_for(std::chrono::milliseconds(900));
+  auto left = scanAllLimiterKeys(*conn, "ttl:");
+  QVERIFY(left.ok());
+  QVERIFY2(left->empty(), left->empty() ? "" : left->front().name.c_str());
+}
+
+void RedisStoresTest::survivesScriptFlush() {
+  RedisStoreOptions o;
+  o.endpoint = redis_->endpoint();
+  o.prefix = "noscript:";
+  auto store = RedisLuaStore::make(o);
+  QVERIFY(store.ok());
+  auto admin = redis_->connect();
+  QVERIFY(admin.ok());
+  const Quota q = Quota::perMinute(1000);
+  int flushes = 0, admitted = 0;
+  for (int i = 0; i < 300; ++i) {
+    if (i % 50 == 25) {
+      QVERIFY(admin->command({"SCRIPT", "FLUSH"}).ok());
+      ++flushes;
+    }
+    const Algorithm a = kAllAlgorithms[static_cast<std::size_t>(i) % kAllAlgorithms.size()];
+    auto d = (*store)->decide({a, "c", q, 1, Micros{0}});
+    QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+    admitted += d->allowed;
+  }
+  QCOMPARE(flushes, 6);
+  QCOMPARE((*store)->scriptReloads(), 6);  // one EVAL fallback per flush, then SCRIPT LOAD again
+  QCOMPARE(admitted, 300);
+}
+
+void RedisStoresTest::rejectsBadInput() {
+  for (Backend b : kBackends) {
+    auto store = makeStore(redis_->endpoint(), b, "bad:");
+    QVERIFY(store);
+    auto cost = store->decide({Algorithm::Gcra, "c", Quota::perSecond(5), 6, Micros{0}});
+    QVERIFY(!cost.ok());
+    QCOMPARE(cost.error().code, ErrorCode::InvalidArgument);
+    QCOMPARE(QString::fromStdString(cost.error().message), QString("cost 6 is out of range: allowed 1 to 5 (the limit)"));
+    auto limit = store->decide({Algorithm::FixedWindow, "c", Quota::perSecond(0), 1, Micros{0}});
+    QVERIFY(!limit.ok());
+    QVERIFY(limit.error().message.starts_with("limit 0 is out of range"));
+    auto huge = store->decide({Algorithm::SlidingCounter, "c", Quota::perWindow(1'000'000'000, 3600 * kSecond), 1, Micros{0}});
+    QVERIFY(!huge.ok());
+    QVERIFY2(huge.error().message.find("2^53") != std::string::npos, huge.error().message.c_str());
+  }
+  auto conn = redis_->connect();
+  QVERIFY(scanAllLimiterKeys(*conn, "bad:")->empty());  // nothing was written
+}
+
+void RedisStoresTest::rejectsNonRedisBackend() {
+  RedisStoreOptions o;
+  o.endpoint = redis_->endpoint();
+  auto s = makeRedisStore(Backend::Memory, o);
+  QVERIFY(!s.ok());
+  QCOMPARE(s.error().code, ErrorCode::InvalidArgument);
+  QVERIFY(s.error().message.find("redis-lua, redis-naive, redis-watch") != std::string::npos);
+}
+
+void RedisStoresTest::inspectsKeys() {
+  const std::string prefix = "insp[1]*:";  // glob characters are matched literally
+  auto store = makeStore(redis_->endpoint(), Backend::RedisLua, prefix);
+  QVERIFY(store);
+  auto conn = redis_->connect();
+  QVERIFY(conn->command({"SET", "insp[1]-other", "x"}).ok());  // near miss: not under the prefix
+  const Quota q = Quota::perMinute(100);
+  for (Algorithm a : kAllAlgorithms)
+    for (int i = 0; i < 3; ++i) QVERIFY(store->decide({a, "alice", q, 2, Micros{0}})->allowed);
+  auto keys = scanAllLimiterKeys(*conn, prefix);
+  QVERIFY(keys.ok());
+  QCOMPARE(keys->size(), std::size_t{6});  // one key each (sliding_counter: only the current window)
+  for (const auto& k : *keys) {
+    QVERIFY(k.name.starts_with(prefix + "{"));
+    QVERIFY(k.pttlMs > 0 && k.pttlMs <= 120'000);
+    if (k.name.find("{sliding_log:alice}") != std::string::npos) {
+      QCOMPARE(QString::fromStdString(k.type), QString("zset"));
+      QCOMPARE(k.zsetSize, 6);  // one entry per unit of cost
+      QCOMPARE(k.zsetHead.size(), std::size_t{5});
+    } else if (k.name.find("{token_bucket:alice}") != std::string::npos) {
+      QCOMPARE(QString::fromStdString(k.type), QString("hash"));
+      QCOMPARE(k.fields.size(), std::size_t{2});
+      QCOMPARE(QString::fromStdString(k.fields[0].first + "=" + k.fields[0].second), QString("tokens=94"));
+    } else if (k.name.find("{leaky_bucket:alice}") != std::string::npos) {
+      QCOMPARE(QString::fromStdString(k.type), QString("hash"));
+      QCOMPARE(QString::fromStdString(k.fields.at(0).first), QString("tat"));
+    } else {
+      QCOMPARE(QString::fromStdString(k.type), QString("string"));
+      if (k.name.find("{fixed_window:alice}:") != std::string::npos) QCOMPARE(QString::fromStdString(k.value), QString("6"));
+    }
+  }
+  auto page = scanLimiterKeys(*conn, prefix, "{gcra:*", 0, 0);
+  QVERIFY(!page.ok());
+  QCOMPARE(QString::fromStdString(page.error().message), QString("count 0 is out of range: allowed 1 to 100000"));
+  auto gcra = scanAllLimiterKeys(*conn, prefix, "{gcra:*");
+  QCOMPARE(gcra->size(), std::size_t{1});
+  auto ttls = pttlOf(*conn, {gcra->front().name, "no-such-key"});
+  QVERIFY(ttls.ok());
+  QVERIFY(ttls->at(0) > 0);
+  QCOMPARE(ttls->at(1), std::int64_t{-2});
+}
+
+void RedisStoresTest::deleteRefusesOutsidePrefix() {
+  auto conn = redis_->connect();
+  QVERIFY(conn->command({"SET", "del:keep", "1"}).ok());
+  QVERIFY(conn->command({"SET", "other:keep", "1"}).ok());
+  auto refused = deleteKeys(*conn, "del:", {"del:keep", "other:keep"});
+  QVERIFY(!refused.ok());
+  QCOMPARE(QString::fromStdString(refused.error().message),
+           QString("refusing to delete 'other:keep': outside the prefix 'del:'"));
+  QCOMPARE(conn->command({"EXISTS", "del:keep", "other:keep"})->integer(), 2);  // nothing deleted
+  QVERIFY(!deleteKeys(*conn, "", {"del:keep"}).ok());
+  auto done = deleteKeys(*conn, "del:", {"del:keep", "del:missing"});
+  QCOMPARE(done.value(), std::int64_t{1});
+}
+
+void RedisStoresTest::memoryUsagePerAlgorithm() {
+  // One client, 100 requests at limit 100 (per 60 s), server clock, redis-lua.
+  auto store = makeStore(redis_->endpoint(), Backend::RedisLua, "mem:");
+  QVERIFY(store);
+  auto conn = redis_->connect();
+  const Quota q = Quota::perMinute(100);
+  QString table = "\n| algorithm | keys | MEMORY USAGE (bytes) |\n|---|---|---|\n";
+  for (Algorithm a : kAllAlgorithms) {
+    int admitted = 0;
+    for (int i = 0; i < 100; ++i) admitted += store->decide({a, "client-1", q, 1, Micros{0}})->allowed;
+    QVERIFY(admitted >= 99);  // a fixed or sliding window may turn over once during the run
+    auto keys = scanAllLimiterKeys(*conn, "mem:", "{" + std::string(algorithmName(a)) + ":*");
+    QVERIFY(keys.ok() && !keys->empty());
+    std::int64_t bytes = 0;
+    for (const auto& k : *keys) {
+      auto m = conn->command({"MEMORY", "USAGE", k.name, "SAMPLES", "0"});
+      QVERIFY(m.ok() && m->integer() > 0);
+      bytes += m->integer();
+    }
+    table += QString("| %1 | %2 | %3 |\n").arg(algorithmName(a).data()).arg(keys->size()).arg(bytes);
+    if (a == Algorithm::SlidingLog) QVERIFY(bytes > 1000);  // 100 ZSET entries
+    else QVERIFY(bytes < 500);
+  }
+  qInfo("%s", qPrintable(table));
+}
+
+QTEST_GUILESS_MAIN(RedisStoresTest)
+#include "test_redis_stores.moc"
