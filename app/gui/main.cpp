@@ -1,0 +1,81 @@
+// ratelab: the RateLab window. Wiring only: parse the command line, build the
+// controller and the window, choose Redis, and hand unattended runs
+// (--autostart/--screenshot/--exit-after-ms, --measure) to rl_ui.
+
+#include <QApplication>
+#include <QSettings>
+#include <QTextStream>
+
+#include "gui_options.hpp"
+#include "redis/managed_redis_server.hpp"
+#include "ui/demo_run.hpp"
+#include "ui/gui_measurement.hpp"
+#include "ui/main_window.hpp"
+#include "ui/storm_controller.hpp"
+
+namespace {
+constexpr int kExitBadInput = 2;
+
+void chooseRedis(rl::ui::StormController& controller, const rl::gui::GuiOptions& o) {
+  if (!o.redisUrl.isEmpty()) {
+    controller.connectRedis(o.redisUrl);
+    return;
+  }
+  if (o.managedRedis || o.measure) {
+    controller.startServer();
+    return;
+  }
+  controller.useEmbeddedRedis(6379);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("RateLab"));
+  QApplication::setApplicationName(QStringLiteral("ratelab"));
+  const auto parsed = rl::gui::parseGuiOptions(QApplication::arguments());
+  if (parsed.help) {
+    QTextStream(stdout) << rl::gui::guiUsage();
+    return 0;
+  }
+  if (!parsed.options) {
+    QTextStream(stderr) << "ratelab: " << parsed.error << '\n';
+    return kExitBadInput;
+  }
+  const rl::gui::GuiOptions& o = *parsed.options;
+  rl::installServerSignalCleanup();
+
+  rl::ui::StormController controller;
+  rl::ui::MainWindow window(controller);
+  const bool unattended = o.autostart || !o.screenshot.isEmpty() || o.exitAfterMs > 0 || o.measure;
+  if (!unattended) window.restoreSettings(QSettings());
+  if (!o.theme.isEmpty() || unattended) window.setTheme(rl::ui::parseTheme(o.theme));
+  if (unattended) window.resize(o.width, o.height);
+  const rl::ui::Preset* preset = o.preset.isEmpty() ? nullptr : rl::ui::findPreset(o.preset);
+  if (preset) window.applyPreset(*preset);
+  if (!o.scenario.isEmpty()) {
+    if (auto ok = window.loadScenario(o.scenario); !ok) {
+      QTextStream(stderr) << "ratelab: --scenario: " << QString::fromStdString(ok.error().message) << '\n';
+      return kExitBadInput;
+    }
+  }
+  chooseRedis(controller, o);
+  window.show();
+
+  if (o.measure) {
+    auto* m = new rl::ui::GuiMeasurement(window, controller, &app);
+    QObject::connect(m, &rl::ui::GuiMeasurement::done, &app, [](const QString& report, int code) {
+      QTextStream(stdout) << report;
+      QApplication::exit(code);
+    });
+    m->start();
+    return QApplication::exec();
+  }
+  if (unattended) {
+    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs};
+    auto* run = new rl::ui::DemoRun(window, controller, d, &app);
+    QObject::connect(run, &rl::ui::DemoRun::done, &app, [](int code) { QApplication::exit(code); });
+    run->start();
+  }
+  return QApplication::exec();
+}

@@ -1,0 +1,183 @@
+#include "ui/chart_lane.hpp"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace rl::ui {
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QChart* makeChart() {
+  auto* chart = new QChart;
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->setBackgroundRoundness(0);
+  chart->setAnimationOptions(QChart::NoAnimation);
+  return chart;
+}
+
+QValueAxis* makeAxis(QChart* chart, Qt::Alignment side, const QString& title) {
+  auto* axis = new QValueAxis;
+  axis->setTitleText(title);
+  QFont f = axis->labelsFont();
+  f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1));
+  axis->setLabelsFont(f);
+  f.setBold(false);
+  axis->setTitleFont(f);
+  axis->setLabelFormat(side == Qt::AlignBottom ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+  chart->addAxis(axis, side);
+  return axis;
+}
+
+void attach(QChart* chart, QAbstractSeries* s, QValueAxis* x, QValueAxis* y) {
+  chart->addSeries(s);
+  s->attachAxis(x);
+  s->attachAxis(y);
+}
+
+void setPen(QLineSeries* s, const QColor& c, qreal width, Qt::PenStyle style = Qt::SolidLine) {
+  QPen pen(c);
+  pen.setWidthF(width);
+  pen.setStyle(style);
+  s->setPen(pen);
+}
+
+int plotColumns(const QChart* chart) {
+  return std::max(100, static_cast<int>(chart->plotArea().width()));
+}
+}  // namespace
+
+LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
+    : QChartView(makeChart(), parent), algorithm_(algorithm) {
+  QChart* c = chart();
+  x_ = makeAxis(c, Qt::AlignBottom, QString());
+  y_ = makeAxis(c, Qt::AlignLeft, tr("in window"));
+  overUpper_ = new QLineSeries(this);
+  over_ = new QAreaSeries(overUpper_);
+  over_->setName(tr("over limit"));
+  admitted_ = new QLineSeries;
+  admitted_->setName(tr("admitted"));
+  denied_ = new QLineSeries;
+  denied_->setName(tr("denied"));
+  limit_ = new QLineSeries;
+  limit_->setName(tr("limit"));
+  marks_ = new QScatterSeries;
+  marks_->setName(tr("tuned"));
+  marks_->setMarkerSize(9);
+  marks_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, denied_, admitted_, limit_, marks_})
+    attach(c, s, x_, y_);
+  c->setTitle(qs(algorithmName(algorithm)));
+  c->legend()->setVisible(showLegend);
+  c->legend()->setAlignment(Qt::AlignRight);
+  setToolTip(qs(algorithmSummary(algorithm)));
+  setRenderHint(QPainter::Antialiasing, true);
+  setMinimumHeight(130);
+  styleSeries();
+}
+
+void LaneChart::styleSeries() {
+  setPen(admitted_, Palette::admitted(), 1.6);
+  setPen(denied_, Palette::denied(), 1.2);
+  setPen(limit_, Palette::limit(), 2.0, Qt::DashLine);
+  marks_->setColor(Palette::mark());
+  marks_->setBorderColor(Palette::mark());
+  over_->setBrush(Palette::overLimit());
+  over_->setPen(Qt::NoPen);
+}
+
+void LaneChart::setTheme(Theme t) {
+  chart()->setTheme(chartTheme(t));
+  styleSeries();
+}
+
+int LaneChart::columns() const { return plotColumns(chart()); }
+
+qsizetype LaneChart::admittedPoints() const { return admitted_->count(); }
+
+void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
+  const double top = std::max(1.0, p.peak * 1.1);
+  QList<QPointF> over;
+  over.reserve(static_cast<qsizetype>(p.overLimit.size()) * 4);
+  for (const Span& s : p.overLimit) over << QPointF(s.from, 0) << QPointF(s.from, top) << QPointF(s.to, top) << QPointF(s.to, 0);
+  spans_ = static_cast<qsizetype>(p.overLimit.size());
+  overUpper_->replace(over);
+  admitted_->replace(p.admittedInWindow);
+  denied_->replace(p.deniedInWindow);
+  limit_->replace(p.limit);
+  marks_->replace(p.marks);
+  x_->setRange(0, std::max(xMaxSeconds, 0.001));
+  y_->setRange(0, top);
+  chart()->setTitle(tr("%1   admitted %2  denied %3%4")
+                        .arg(qs(algorithmName(algorithm_)))
+                        .arg(p.admitted)
+                        .arg(p.denied)
+                        .arg(p.errors > 0 ? tr("  errors %1").arg(p.errors) : QString()));
+}
+
+SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QString& reference, QWidget* parent)
+    : QChartView(makeChart(), parent) {
+  chart()->setTitle(title);
+  x_ = makeAxis(chart(), Qt::AlignBottom, tr("seconds"));
+  y_ = makeAxis(chart(), Qt::AlignLeft, yTitle);
+  if (!reference.isEmpty()) {
+    reference_ = new QLineSeries;
+    reference_->setName(reference);
+    attach(chart(), reference_, x_, y_);
+  }
+  chart()->legend()->setAlignment(Qt::AlignRight);
+  setRenderHint(QPainter::Antialiasing, true);
+  setMinimumHeight(150);
+  styleSeries();
+}
+
+void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
+  for (QLineSeries* s : lines_) {
+    chart()->removeSeries(s);
+    delete s;
+  }
+  lines_.clear();
+  for (Algorithm a : algorithms) {
+    auto* s = new QLineSeries;
+    s->setName(qs(algorithmName(a)));
+    attach(chart(), s, x_, y_);
+    lines_.append(s);
+  }
+  if (reference_) reference_->clear();
+  styleSeries();
+}
+
+void SeriesChart::styleSeries() {
+  for (int i = 0; i < lines_.size(); ++i) setPen(lines_[i], Palette::lane(i), 1.5);
+  if (reference_) setPen(reference_, Palette::limit(), 2.0, Qt::DashLine);
+}
+
+void SeriesChart::setSeries(int index, const QList<QPointF>& points) {
+  if (index >= 0 && index < lines_.size()) lines_[index]->replace(points);
+}
+
+void SeriesChart::setReference(const QList<QPointF>& points) {
+  if (reference_) reference_->replace(points);
+}
+
+void SeriesChart::setRanges(double xMaxSeconds, double yMax) {
+  x_->setRange(0, std::max(xMaxSeconds, 0.001));
+  y_->setRange(0, std::max(yMax, 1.0));
+}
+
+void SeriesChart::setTheme(Theme t) {
+  chart()->setTheme(chartTheme(t));
+  styleSeries();
+}
+
+int SeriesChart::columns() const { return plotColumns(chart()); }
+
+qsizetype SeriesChart::points(int index) const {
+  return index >= 0 && index < lines_.size() ? lines_[index]->count() : 0;
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,86 @@
+#pragma once
+// Chart views of the lanes panel. LaneChart: one algorithm's admit/deny
+// timeline (admitted and denied in the trailing window, the limit as a step
+// line, tuning marks, over-limit windows shaded). SeriesChart: one line per
+// algorithm plus an optional reference line (level vs capacity, PTTL).
+// Every update is one QXYSeries::replace() per series, never append().
+
+#include <QChartView>
+#include <QList>
+#include <QPointF>
+#include <vector>
+
+#include "limiter/algorithm.hpp"
+#include "ui/lane_model.hpp"
+#include "ui/theme.hpp"
+
+class QAreaSeries;
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace rl::ui {
+
+/// One algorithm's timeline; see the file comment.
+class LaneChart : public QChartView {
+  Q_OBJECT
+ public:
+  LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent = nullptr);
+  /// Shows `points` over [0, xMaxSeconds].
+  void showPoints(const LanePoints& points, double xMaxSeconds);
+  /// Applies a theme (chart theme + fixed series colours).
+  void setTheme(Theme t);
+  /// Pixel columns of the plot area (for decimation).
+  int columns() const;
+  /// Points currently in the admitted series (tests).
+  qsizetype admittedPoints() const;
+  /// Over-limit spans shown (tests).
+  qsizetype overLimitSpans() const { return spans_; }
+  /// The algorithm of this lane.
+  Algorithm algorithm() const { return algorithm_; }
+
+ private:
+  void styleSeries();
+  Algorithm algorithm_;
+  QLineSeries* admitted_;
+  QLineSeries* denied_;
+  QLineSeries* limit_;
+  QScatterSeries* marks_;
+  QLineSeries* overUpper_;
+  QAreaSeries* over_;
+  QValueAxis* x_;
+  QValueAxis* y_;
+  qsizetype spans_ = 0;
+};
+
+/// One line per algorithm plus an optional reference line; see the file comment.
+class SeriesChart : public QChartView {
+  Q_OBJECT
+ public:
+  /// `title` on top, `yTitle` on the value axis, `reference` names the reference line ("" = none).
+  SeriesChart(const QString& title, const QString& yTitle, const QString& reference,
+              QWidget* parent = nullptr);
+  /// One line per algorithm (clears the data).
+  void setAlgorithms(const std::vector<Algorithm>& algorithms);
+  /// Replaces line `index` with `points` (one replace()).
+  void setSeries(int index, const QList<QPointF>& points);
+  /// Replaces the reference line.
+  void setReference(const QList<QPointF>& points);
+  /// Sets the axes' ranges.
+  void setRanges(double xMaxSeconds, double yMax);
+  /// Applies a theme.
+  void setTheme(Theme t);
+  /// Pixel columns of the plot area.
+  int columns() const;
+  /// Points of line `index` (tests).
+  qsizetype points(int index) const;
+
+ private:
+  void styleSeries();
+  QList<QLineSeries*> lines_;
+  QLineSeries* reference_ = nullptr;
+  QValueAxis* x_;
+  QValueAxis* y_;
+};
+
+}  // namespace rl::ui

@@ -1,0 +1,92 @@
+#include "ui/connection_panel.hpp"
+
+#include <QButtonGroup>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+
+namespace rl::ui {
+
+ConnectionPanel::ConnectionPanel(QWidget* parent)
+    : QWidget(parent),
+      url_(new QLineEdit(this)),
+      status_(new QLabel(tr("not connected"), this)),
+      server_(new QLabel(tr("no managed server"), this)),
+      connect_(new QPushButton(tr("Connect"), this)),
+      startServer_(new QPushButton(tr("Start server"), this)),
+      stopServer_(new QPushButton(tr("Stop server"), this)),
+      open_(new QRadioButton(tr("fail-open"), this)),
+      closed_(new QRadioButton(tr("fail-closed"), this)) {
+  url_->setObjectName(QStringLiteral("redisUrl"));
+  url_->setPlaceholderText(QStringLiteral("redis://127.0.0.1:6379/0"));
+  status_->setObjectName(QStringLiteral("redisStatus"));
+  status_->setWordWrap(true);
+  server_->setWordWrap(true);
+  open_->setToolTip(tr("When Redis cannot answer, admit the request: availability over protection"));
+  closed_->setToolTip(tr("When Redis cannot answer, deny the request: protection over availability"));
+  open_->setChecked(true);
+  auto* group = new QButtonGroup(this);
+  group->addButton(open_);
+  group->addButton(closed_);
+
+  auto* urlRow = new QHBoxLayout;
+  urlRow->addWidget(url_, 1);
+  urlRow->addWidget(connect_);
+  auto* serverRow = new QHBoxLayout;
+  serverRow->addWidget(startServer_);
+  serverRow->addWidget(stopServer_);
+  auto* policyRow = new QHBoxLayout;
+  policyRow->addWidget(open_);
+  policyRow->addWidget(closed_);
+  policyRow->addStretch(1);
+  auto* form = new QFormLayout(this);
+  form->addRow(tr("Redis"), urlRow);
+  form->addRow(tr("Status"), status_);
+  form->addRow(tr("Managed"), serverRow);
+  form->addRow(QString(), server_);
+  form->addRow(tr("On error"), policyRow);
+
+  connect(connect_, &QPushButton::clicked, this, [this] { emit connectRequested(url()); });
+  connect(url_, &QLineEdit::returnPressed, this, [this] { emit connectRequested(url()); });
+  connect(startServer_, &QPushButton::clicked, this, &ConnectionPanel::startServerRequested);
+  connect(stopServer_, &QPushButton::clicked, this, &ConnectionPanel::stopServerRequested);
+  connect(open_, &QRadioButton::toggled, this, [this] { emit policyChanged(policy()); });
+}
+
+QString ConnectionPanel::url() const { return url_->text().trimmed(); }
+
+void ConnectionPanel::setUrl(const QString& url) { url_->setText(url); }
+
+FailurePolicy ConnectionPanel::policy() const {
+  return closed_->isChecked() ? FailurePolicy::Closed : FailurePolicy::Open;
+}
+
+void ConnectionPanel::setPolicy(FailurePolicy p) {
+  (p == FailurePolicy::Closed ? closed_ : open_)->setChecked(true);
+}
+
+QString ConnectionPanel::statusText() const { return status_->text(); }
+
+void ConnectionPanel::showStatus(const RedisStatus& s) {
+  if (s.ok) {
+    status_->setText(tr("connected to %1, Redis %2, round trip %3 ms")
+                         .arg(s.url, s.version)
+                         .arg(s.rttMs, 0, 'f', 2));
+    status_->setStyleSheet(QStringLiteral("QLabel { color: #2ea043; }"));
+  } else {
+    status_->setText(tr("not connected: %1").arg(s.error));
+    status_->setStyleSheet(QStringLiteral("QLabel { color: #d73a49; }"));
+  }
+}
+
+void ConnectionPanel::showServer(const ServerState& s) {
+  server_->setText(s.message);
+  stopServer_->setEnabled(s.running);
+  startServer_->setText(s.port > 0 && !s.running ? tr("Restart server") : tr("Start server"));
+  if (!s.url.isEmpty()) url_->setText(s.url);
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,62 @@
+#pragma once
+// ConnectionPanel: the Redis URL, its status (connected, server version,
+// round-trip latency), start/stop of the managed redis-server and the
+// failure policy (fail-open / fail-closed). It only shows and asks: the
+// Redis work runs on the controller's Redis worker thread.
+
+#include <QWidget>
+
+#include "storm/storm_spec.hpp"
+#include "ui/redis_types.hpp"
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+
+namespace rl::ui {
+
+/// Connection settings and status; see the file comment.
+class ConnectionPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ConnectionPanel(QWidget* parent = nullptr);
+  /// The URL storms use (as typed; may hold a password).
+  QString url() const;
+  /// Sets the URL field (does not connect).
+  void setUrl(const QString& url);
+  /// The failure policy chosen.
+  FailurePolicy policy() const;
+  /// Selects a failure policy.
+  void setPolicy(FailurePolicy p);
+  /// The status line text (tests).
+  QString statusText() const;
+
+ public slots:
+  /// Shows a status check's outcome.
+  void showStatus(const rl::ui::RedisStatus& status);
+  /// Shows the managed server's state; a started server's URL becomes the URL.
+  void showServer(const rl::ui::ServerState& state);
+
+ signals:
+  /// Connect to this URL and check it.
+  void connectRequested(const QString& url);
+  /// Start (or restart) the managed redis-server.
+  void startServerRequested();
+  /// Stop the managed redis-server.
+  void stopServerRequested();
+  /// Fail-open / fail-closed changed.
+  void policyChanged(rl::FailurePolicy policy);
+
+ private:
+  QLineEdit* url_;
+  QLabel* status_;
+  QLabel* server_;
+  QPushButton* connect_;
+  QPushButton* startServer_;
+  QPushButton* stopServer_;
+  QRadioButton* open_;
+  QRadioButton* closed_;
+};
+
+}  // namespace rl::ui

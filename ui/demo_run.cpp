@@ -1,0 +1,81 @@
+#include "ui/demo_run.hpp"
+
+#include <QTextStream>
+
+#include "ui/lanes_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/storm_controller.hpp"
+#include "ui/storm_panel.hpp"
+
+namespace rl::ui {
+
+namespace {
+constexpr int kSettleMs = 400;  // the last TTL sample and refresh land
+void say(const QString& text) { QTextStream(stderr) << "ratelab: " << text << '\n'; }
+}  // namespace
+
+DemoRun::DemoRun(MainWindow& window, StormController& controller, DemoRunOptions options, QObject* parent)
+    : QObject(parent), window_(window), controller_(controller), options_(std::move(options)) {
+  deadline_.setSingleShot(true);
+  connect(&deadline_, &QTimer::timeout, this, [this] { finish(true); });
+  connect(&controller_, &StormController::redisStatus, this, &DemoRun::onRedisStatus);
+  connect(&window_, &MainWindow::stormDone, this, [this] {
+    stormDone_ = true;
+    maybeFinish();
+  });
+  connect(&window_, &MainWindow::raceDone, this, [this] {
+    raceDone_ = true;
+    maybeFinish();
+  });
+  connect(&controller_, &StormController::errorOccurred, this, [](const QString& m) { say(m); });
+}
+
+void DemoRun::start() {
+  if (options_.exitAfterMs > 0) deadline_.start(options_.exitAfterMs);
+  if (!options_.autostart) return;
+  auto spec = window_.stormPanel()->spec();
+  if (spec && spec->backend == Backend::Memory && !options_.race) startStorm();
+  // Redis backends start on the first successful status check (onRedisStatus).
+}
+
+void DemoRun::onRedisStatus(const RedisStatus& status) {
+  if (!options_.autostart || started_) return;
+  if (!status.ok) {
+    say(QStringLiteral("waiting for Redis: %1").arg(status.error));
+    return;
+  }
+  startStorm();
+}
+
+void DemoRun::startStorm() {
+  if (started_) return;
+  started_ = true;
+  if (!window_.startStorm()) {
+    say(QStringLiteral("the storm did not start: %1").arg(window_.stormPanel()->errorText()));
+    failed_ = true;
+    finish(false);
+  }
+}
+
+void DemoRun::maybeFinish() {
+  if (!stormDone_ || (options_.race && !raceDone_)) return;
+  QTimer::singleShot(kSettleMs, this, [this] { finish(false); });
+}
+
+void DemoRun::finish(bool timedOut) {
+  if (finished_) return;
+  finished_ = true;
+  if (timedOut && options_.autostart && !stormDone_) say(QStringLiteral("--exit-after-ms reached before the storm ended"));
+  window_.lanesPanel()->refresh(controller_.model(), controller_.spanUs());
+  if (!options_.screenshot.isEmpty()) {
+    if (auto ok = window_.exportWindowPng(options_.screenshot); !ok) {
+      say(QString::fromStdString(ok.error().message));
+      failed_ = true;
+    } else {
+      say(QStringLiteral("saved %1").arg(options_.screenshot));
+    }
+  }
+  emit done(failed_ ? 1 : 0);
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,56 @@
+#pragma once
+// DemoRun: the unattended run behind `ratelab --autostart --screenshot PATH
+// --exit-after-ms N`: waits until Redis answers (when the storm needs it),
+// starts the storm (and the race lab for the race preset), waits for the end,
+// lets the last TTL sample land, refreshes the lanes, saves the window as PNG
+// and reports done(exitCode). --exit-after-ms bounds the whole run.
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include "ui/redis_types.hpp"
+
+namespace rl::ui {
+
+class MainWindow;
+class StormController;
+
+/// What the unattended run does.
+struct DemoRunOptions {
+  bool autostart = false;  ///< start the storm
+  bool race = false;       ///< also wait for the race lab
+  QString screenshot;      ///< PNG path ("" = none)
+  int exitAfterMs = 0;     ///< hard limit (0 = none)
+};
+
+/// One unattended run; see the file comment.
+class DemoRun : public QObject {
+  Q_OBJECT
+ public:
+  DemoRun(MainWindow& window, StormController& controller, DemoRunOptions options, QObject* parent = nullptr);
+  /// Begins (call once the window is shown).
+  void start();
+
+ signals:
+  /// The run is over: 0 done, 1 the storm or the screenshot failed.
+  void done(int exitCode);
+
+ private:
+  void onRedisStatus(const RedisStatus& status);
+  void startStorm();
+  void maybeFinish();
+  void finish(bool timedOut);
+
+  MainWindow& window_;
+  StormController& controller_;
+  DemoRunOptions options_;
+  QTimer deadline_;
+  bool started_ = false;
+  bool stormDone_ = false;
+  bool raceDone_ = false;
+  bool finished_ = false;
+  bool failed_ = false;
+};
+
+}  // namespace rl::ui

@@ -1,0 +1,87 @@
+#pragma once
+// KeyInspectorPanel: the limiter keys in Redis. SCAN by pattern within the
+// prefix with paging; type-aware views (string counter, hash fields, ZSET
+// entries as timestamps); PTTL counting down live and re-polled; auto-refresh
+// that turns itself off above kAutoRefreshMaxKeys keys; delete a key or the
+// whole prefix after confirmation (never outside the prefix: the worker
+// refuses). The Redis calls run on the controller's Redis worker thread.
+
+#include <QDateTime>
+#include <QWidget>
+#include <functional>
+
+#include "ui/redis_types.hpp"
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTimer;
+class QTreeWidget;
+
+namespace rl::ui {
+
+/// The live key inspector; see the file comment.
+class KeyInspectorPanel : public QWidget {
+  Q_OBJECT
+ public:
+  /// Above this many keys, auto-refresh switches itself off.
+  static constexpr int kAutoRefreshMaxKeys = 500;
+  /// Keys per SCAN page (SCAN's COUNT hint).
+  static constexpr int kPageCount = 200;
+
+  explicit KeyInspectorPanel(QWidget* parent = nullptr);
+  /// The limiter prefix (never empty).
+  QString prefix() const;
+  /// Sets the prefix.
+  void setPrefix(const QString& prefix);
+  /// Replaces the confirmation dialog (tests answer without a modal dialog).
+  void setConfirm(std::function<bool(const QString&)> confirm) { confirm_ = std::move(confirm); }
+  /// The key list (tests).
+  QTreeWidget* tree() const { return tree_; }
+  /// Number of keys listed.
+  int keyCount() const;
+  /// The auto-refresh box.
+  QCheckBox* autoRefresh() const { return auto_; }
+  /// The status line.
+  QString statusText() const;
+
+ public slots:
+  /// Starts a new scan from the first page (F5).
+  void refresh();
+  /// Shows one page of keys.
+  void showPage(const rl::ui::KeyPageResult& page);
+  /// Reports a deletion and rescans.
+  void showDeleted(qint64 count);
+
+ signals:
+  /// Scan one page.
+  void scanRequested(const QString& prefix, const QString& pattern, quint64 cursor, int count);
+  /// Delete these keys (all within prefix).
+  void deleteRequested(const QString& prefix, const QStringList& keys);
+  /// Delete every key under prefix.
+  void deletePrefixRequested(const QString& prefix);
+
+ private:
+  void addKey(const InspectedKey& key);
+  void tickCountdown();
+  void deleteSelected();
+  void deleteAll();
+
+  QLineEdit* prefix_;
+  QLineEdit* pattern_;
+  QPushButton* scan_;
+  QPushButton* more_;
+  QPushButton* delete_;
+  QPushButton* deleteAll_;
+  QCheckBox* auto_;
+  QLabel* status_;
+  QTreeWidget* tree_;
+  QTimer* countdown_;
+  QTimer* autoTimer_;
+  quint64 nextCursor_ = 0;
+  QDateTime fetchedAt_;
+  std::function<bool(const QString&)> confirm_;
+};
+
+}  // namespace rl::ui

@@ -1,0 +1,96 @@
+#include "ui/lanes_panel.hpp"
+
+#include <QElapsedTimer>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/chart_lane.hpp"
+#include "ui/lane_model.hpp"
+
+namespace rl::ui {
+
+LanesPanel::LanesPanel(QWidget* parent)
+    : QWidget(parent),
+      lanesBox_(new QWidget),
+      level_(new SeriesChart(tr("Level (tokens, queue depth or window count) vs capacity"), tr("level"),
+                             tr("capacity"))),
+      ttl_(new SeriesChart(tr("PTTL of the limiter keys"), tr("ms"), QString())) {
+  new QVBoxLayout(lanesBox_);
+  lanesBox_->layout()->setContentsMargins(0, 0, 0, 0);
+  lanesBox_->layout()->setSpacing(2);
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(lanesBox_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  auto* bottom = new QSplitter(Qt::Horizontal);
+  bottom->addWidget(level_);
+  bottom->addWidget(ttl_);
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(scroll);
+  split->addWidget(bottom);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(split);
+  setAlgorithms({Algorithm::FixedWindow});
+}
+
+void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms) {
+  for (LaneChart* lane : lanes_) delete lane;
+  lanes_.clear();
+  for (std::size_t i = 0; i < algorithms.size(); ++i) {
+    auto* lane = new LaneChart(algorithms[i], i == 0, lanesBox_);
+    lane->setTheme(theme_);
+    lanesBox_->layout()->addWidget(lane);
+    lanes_.append(lane);
+  }
+  level_->setAlgorithms(algorithms);
+  ttl_->setAlgorithms(algorithms);
+  ttlPoints_.assign(algorithms.size(), {});
+  ttlMax_ = 1;
+  xMax_ = 1;
+}
+
+void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
+  QElapsedTimer timer;
+  timer.start();
+  model.absorb();
+  const std::int64_t span = std::max({spanUs, model.lastTime(), std::int64_t{1000}});
+  xMax_ = static_cast<double>(span) / 1e6;
+  double levelMax = 1;
+  const int n = std::min(static_cast<int>(model.algorithms().size()), static_cast<int>(lanes_.size()));
+  for (int i = 0; i < n; ++i) {
+    const LanePoints p = model.build(i, lanes_[i]->columns(), span);
+    lanes_[i]->showPoints(p, xMax_);
+    level_->setSeries(i, p.level);
+    if (i == 0) level_->setReference(p.limit);
+    for (const QPointF& q : p.level) levelMax = std::max(levelMax, q.y());
+    for (const QPointF& q : p.limit) levelMax = std::max(levelMax, q.y());
+  }
+  level_->setRanges(xMax_, levelMax * 1.1);
+  ttl_->setRanges(xMax_, ttlMax_ * 1.1);
+  lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+void LanesPanel::addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs) {
+  const double x = static_cast<double>(atUs) / 1e6;
+  for (int i = 0; i < pttlMs.size() && i < static_cast<int>(ttlPoints_.size()); ++i) {
+    if (pttlMs[i] < 0) continue;  // no key (or no TTL): a gap, not a zero
+    ttlPoints_[static_cast<std::size_t>(i)].append(QPointF(x, static_cast<double>(pttlMs[i])));
+    ttlMax_ = std::max(ttlMax_, static_cast<double>(pttlMs[i]));
+    ttl_->setSeries(i, ttlPoints_[static_cast<std::size_t>(i)]);
+  }
+  ttl_->setRanges(std::max(xMax_, x), ttlMax_ * 1.1);
+}
+
+void LanesPanel::setTheme(Theme t) {
+  theme_ = t;
+  for (LaneChart* lane : lanes_) lane->setTheme(t);
+  level_->setTheme(t);
+  ttl_->setTheme(t);
+}
+
+}  // namespace rl::ui

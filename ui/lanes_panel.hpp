@@ -1,0 +1,57 @@
+#pragma once
+// LanesPanel: one LaneChart per algorithm on a shared time axis, the level
+// chart (tokens, queue depth or window count against capacity) and the TTL
+// chart (PTTL of the limiter keys sampled during the storm).
+//
+// refresh() runs on the GUI thread from the controller's single-shot timer:
+// it absorbs the model's pending batches (short lock), builds each lane's
+// decimated points (about two per pixel column) and replaces each series once.
+
+#include <QList>
+#include <QWidget>
+#include <vector>
+
+#include "limiter/algorithm.hpp"
+#include "ui/theme.hpp"
+
+namespace rl::ui {
+
+class LaneModel;
+class LaneChart;
+class SeriesChart;
+
+/// The charts of a storm; see the file comment.
+class LanesPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit LanesPanel(QWidget* parent = nullptr);
+  /// Rebuilds the lanes for a new storm (one per algorithm) and clears all charts.
+  void setAlgorithms(const std::vector<Algorithm>& algorithms);
+  /// Redraws everything from `model` over [0, max(spanUs, last decision)].
+  void refresh(LaneModel& model, std::int64_t spanUs);
+  /// Adds one TTL sample (ms per algorithm lane, -2 = no key) at `atUs`.
+  void addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs);
+  /// Applies a theme to every chart.
+  void setTheme(Theme t);
+  /// The lane charts (tests).
+  const QList<LaneChart*>& lanes() const { return lanes_; }
+  /// The level chart (tests).
+  SeriesChart* levelChart() const { return level_; }
+  /// The TTL chart (tests).
+  SeriesChart* ttlChart() const { return ttl_; }
+  /// Milliseconds the last refresh took (build + replace), for the status bar and benchmarks.
+  double lastRefreshMs() const { return lastRefreshMs_; }
+
+ private:
+  QWidget* lanesBox_;
+  QList<LaneChart*> lanes_;
+  SeriesChart* level_;
+  SeriesChart* ttl_;
+  std::vector<QList<QPointF>> ttlPoints_;  ///< per lane, seconds -> ms
+  double ttlMax_ = 1;
+  double xMax_ = 1;
+  Theme theme_ = Theme::Light;
+  double lastRefreshMs_ = 0;
+};
+
+}  // namespace rl::ui

@@ -1,0 +1,333 @@
+#include "ui/main_window.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QChartView>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QThread>
+
+#include "storm/storm_settings.hpp"
+#include "ui/connection_panel.hpp"
+#include "ui/key_inspector_panel.hpp"
+#include "ui/lanes_panel.hpp"
+#include "ui/race_lab_panel.hpp"
+#include "ui/scenario_file.hpp"
+#include "ui/storm_controller.hpp"
+#include "ui/storm_panel.hpp"
+#include "ui/summary_panel.hpp"
+
+namespace rl::ui {
+
+namespace {
+Result<void> fromError(const QString& text) { return invalidArgument(text.toStdString()); }
+
+QDockWidget* dock(QMainWindow* w, const QString& title, const QString& name, QWidget* content,
+                  Qt::DockWidgetArea area) {
+  auto* d = new QDockWidget(title, w);
+  d->setObjectName(name);
+  d->setWidget(content);
+  w->addDockWidget(area, d);
+  return d;
+}
+
+Result<void> savePixmap(const QPixmap& pixmap, const QString& path) {
+  if (pixmap.isNull() || !pixmap.save(path, "PNG")) return fromError(QObject::tr("cannot write PNG %1").arg(path));
+  return {};
+}
+}  // namespace
+
+MainWindow::MainWindow(StormController& controller, QWidget* parent)
+    : QMainWindow(parent),
+      controller_(controller),
+      connection_(new ConnectionPanel),
+      storm_(new StormPanel),
+      lanes_(new LanesPanel),
+      race_(new RaceLabPanel),
+      inspector_(new KeyInspectorPanel),
+      summary_(new SummaryPanel),
+      refreshLabel_(new QLabel) {
+  setWindowTitle(tr("RateLab"));
+  setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.svg")));
+  setCentralWidget(lanes_);
+  buildDocks();
+  buildMenus();
+  wireController();
+  statusBar()->addPermanentWidget(refreshLabel_);
+  resize(1400, 900);
+}
+
+void MainWindow::buildDocks() {
+  auto* scroll = new QScrollArea;
+  scroll->setWidget(storm_);
+  scroll->setWidgetResizable(true);
+  scroll->setMinimumWidth(storm_->sizeHint().width() + 24);
+  dock(this, tr("Connection"), QStringLiteral("connectionDock"), connection_, Qt::LeftDockWidgetArea);
+  dock(this, tr("Storm"), QStringLiteral("stormDock"), scroll, Qt::LeftDockWidgetArea);
+  auto* summary = dock(this, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::BottomDockWidgetArea);
+  auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), race_, Qt::BottomDockWidgetArea);
+  auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::BottomDockWidgetArea);
+  tabifyDockWidget(summary, race);
+  tabifyDockWidget(race, keys);
+  summary->raise();
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  const auto act = [this](QMenu* menu, const QString& text, const QKeySequence& key, auto fn) {
+    QAction* a = menu->addAction(text);
+    a->setShortcut(key);
+    connect(a, &QAction::triggered, this, fn);
+    return a;
+  };
+  act(file, tr("&Load scenario..."), QKeySequence::Open, [this] {
+    fileAction(tr("Load scenario"), tr("Scenario (*.json)"), false, [this](const QString& p) { return loadScenario(p); });
+  });
+  act(file, tr("&Save scenario..."), QKeySequence(Qt::CTRL | Qt::Key_S), [this] {
+    fileAction(tr("Save scenario"), tr("Scenario (*.json)"), true, [this](const QString& p) { return saveScenario(p); });
+  });
+  file->addSeparator();
+  act(file, tr("&Export charts as PNG..."), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
+    fileAction(tr("Export charts"), tr("PNG image (*.png)"), true, [this](const QString& p) { return exportPng(p); });
+  });
+  act(file, tr("Export decisions as &CSV..."), QKeySequence(), [this] {
+    fileAction(tr("Export decisions"), tr("CSV (*.csv)"), true, [this](const QString& p) {
+      exportCsv(p);
+      return Result<void>{};
+    });
+  });
+  act(file, tr("Export summary as &JSON..."), QKeySequence(), [this] {
+    fileAction(tr("Export summary"), tr("JSON (*.json)"), true, [this](const QString& p) { return exportJson(p); });
+  });
+  file->addSeparator();
+  act(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+
+  QMenu* run = menuBar()->addMenu(tr("&Storm"));
+  act(run, tr("Start / stop storm"), QKeySequence(Qt::Key_Space), [this] { storm_->startButton()->click(); });
+  act(run, tr("Run race lab"), QKeySequence(), [this] { startRace(); });
+  act(run, tr("Refresh key inspector"), QKeySequence(Qt::Key_F5), [this] { inspector_->refresh(); });
+
+  QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
+  for (const Preset& p : presets()) {
+    QAction* a = act(presetMenu, p.title, QKeySequence(), [this, id = p.id] { applyPreset(*findPreset(id)); });
+    a->setToolTip(p.explanation);
+  }
+  presetMenu->setToolTipsVisible(true);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  auto* themes = new QActionGroup(this);
+  for (Theme t : {Theme::Light, Theme::Dark}) {
+    QAction* a = act(view, t == Theme::Dark ? tr("&Dark theme") : tr("&Light theme"), QKeySequence(), [this, t] { setTheme(t); });
+    a->setCheckable(true);
+    a->setChecked(t == theme_);
+    a->setObjectName(QStringLiteral("theme_") + themeName(t));
+    themes->addAction(a);
+  }
+  view->addSeparator();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+}
+
+void MainWindow::wireController() {
+  StormController* c = &controller_;
+  connect(connection_, &ConnectionPanel::connectRequested, c, &StormController::connectRedis);
+  connect(connection_, &ConnectionPanel::startServerRequested, c, &StormController::startServer);
+  connect(connection_, &ConnectionPanel::stopServerRequested, c, &StormController::stopServer);
+  connect(connection_, &ConnectionPanel::policyChanged, storm_, &StormPanel::setFailurePolicy);
+  connect(c, &StormController::redisStatus, connection_, &ConnectionPanel::showStatus);
+  connect(c, &StormController::serverChanged, connection_, &ConnectionPanel::showServer);
+
+  connect(storm_, &StormPanel::startRequested, this, [this] { startStorm(); });
+  connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
+  connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
+  connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
+    lanes_->setAlgorithms(s.algorithms);
+    storm_->setRunning(true);
+  });
+  connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
+  connect(c, &StormController::refreshDue, this, [this] {
+    lanes_->refresh(controller_.model(), controller_.spanUs());
+    refreshLabel_->setText(tr("%1 decisions, refresh %2 ms")
+                               .arg(controller_.model().size())
+                               .arg(lanes_->lastRefreshMs(), 0, 'f', 1));
+  });
+  connect(c, &StormController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) { lanes_->addTtlSample(at, v); });
+  connect(c, &StormController::stormFinished, this, &MainWindow::onStormFinished);
+
+  connect(race_, &RaceLabPanel::runRequested, this, [this] { startRace(); });
+  connect(c, &StormController::raceRound, race_, &RaceLabPanel::showRound);
+  connect(c, &StormController::raceFinished, this, [this](const RaceResult& r) {
+    race_->showResult(r);
+    emit raceDone();
+  });
+
+  connect(inspector_, &KeyInspectorPanel::scanRequested, c, &StormController::scanKeys);
+  connect(inspector_, &KeyInspectorPanel::deleteRequested, c, &StormController::deleteKeys);
+  connect(inspector_, &KeyInspectorPanel::deletePrefixRequested, c, &StormController::deletePrefix);
+  connect(c, &StormController::keysReady, inspector_, &KeyInspectorPanel::showPage);
+  connect(c, &StormController::keysDeleted, inspector_, &KeyInspectorPanel::showDeleted);
+
+  connect(c, &StormController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+  connect(c, &StormController::errorOccurred, this, &MainWindow::showError);
+}
+
+void MainWindow::showError(const QString& message) { statusBar()->showMessage(message, 10000); }
+
+bool MainWindow::startStorm() {
+  if (controller_.stormRunning()) return false;
+  storm_->setRedisUrl(connection_->url());
+  storm_->setFailurePolicy(connection_->policy());
+  auto spec = storm_->spec();
+  if (!spec) {
+    storm_->showError(QString::fromStdString(spec.error().message));
+    return false;
+  }
+  if (spec->backend != Backend::Memory && spec->redisUrl.empty()) {
+    storm_->showError(tr("Redis: no server to use; start the managed server or enter a redis:// URL in the "
+                         "Connection panel (or choose the memory backend)"));
+    return false;
+  }
+  static int runs = 0;
+  spec->keyTag = QStringLiteral("r%1-%2-").arg(QDateTime::currentSecsSinceEpoch() % 100000).arg(++runs).toStdString();
+  std::optional<OutagePlan> outage;
+  if (preset_ && preset_->outage && spec->backend != Backend::Memory) outage = preset_->outage;
+  storm_->showError({});
+  controller_.startStorm(*spec, outage);
+  if (preset_ && preset_->runRace) startRace();
+  return true;
+}
+
+void MainWindow::startRace() {
+  RaceRequest r = race_->request();
+  r.redisUrl = connection_->url();
+  r.prefix = inspector_->prefix();
+  if (r.redisUrl.isEmpty()) {
+    showError(tr("The race lab needs Redis: start the managed server or enter a redis:// URL"));
+    return;
+  }
+  race_->setRunning(true);
+  controller_.startRace(r);
+}
+
+void MainWindow::onStormFinished() {
+  storm_->setRunning(false);
+  summary_->setResult(controller_.lastResult());
+  if (controller_.spec().backend != Backend::Memory) inspector_->refresh();
+  emit stormDone();
+}
+
+void MainWindow::applyPreset(const Preset& preset) {
+  preset_ = preset;
+  storm_->setSpec(preset.spec);
+  connection_->setPolicy(preset.spec.onRedisError);
+  storm_->setExplanation(QStringLiteral("<b>%1.</b> %2").arg(preset.title, preset.explanation));
+  setWindowTitle(tr("RateLab - %1").arg(preset.title));
+}
+
+void MainWindow::setTheme(Theme t) {
+  theme_ = t;
+  applyTheme(*qobject_cast<QApplication*>(QCoreApplication::instance()), t);
+  lanes_->setTheme(t);
+  race_->chartView()->chart()->setTheme(chartTheme(t));
+  for (QAction* a : findChildren<QAction*>())
+    if (a->objectName() == QStringLiteral("theme_") + themeName(t)) a->setChecked(true);
+}
+
+Result<void> MainWindow::loadScenario(const QString& path) {
+  auto spec = readScenarioFile(path);
+  if (!spec) return spec.error();
+  preset_.reset();
+  storm_->setSpec(*spec);
+  connection_->setPolicy(spec->onRedisError);
+  if (!spec->redisUrl.empty()) connection_->setUrl(QString::fromStdString(spec->redisUrl));
+  storm_->setExplanation({});
+  return {};
+}
+
+Result<void> MainWindow::saveScenario(const QString& path) {
+  storm_->setFailurePolicy(connection_->policy());
+  auto spec = storm_->spec();
+  if (!spec) return spec.error();
+  spec->redisUrl.clear();  // the connection is the machine's, not the scenario's
+  return writeScenarioFile(path, *spec, preset_ ? preset_->id : QString(), preset_ ? preset_->explanation : QString());
+}
+
+Result<void> MainWindow::exportPng(const QString& path) { return savePixmap(lanes_->grab(), path); }
+
+Result<void> MainWindow::exportWindowPng(const QString& path) { return savePixmap(grab(), path); }
+
+Result<void> MainWindow::exportJson(const QString& path) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
+  file.write(summary_->toJson(QString::fromUtf8(backendName(controller_.spec().backend).data())).toJson());
+  if (!file.commit()) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
+  return {};
+}
+
+void MainWindow::exportCsv(const QString& path) {
+  const auto records = controller_.lastResult().records;
+  if (!records) return showError(tr("No storm has finished yet: nothing to export"));
+  const StormSpec spec = controller_.spec();
+  QThread* writer = QThread::create([this, path, spec, records] {
+    auto ok = writeDecisionsCsv(path, spec, *records);
+    const QString text = ok ? tr("Wrote %1 decisions to %2").arg(records->size()).arg(path)
+                            : QString::fromStdString(ok.error().message);
+    QMetaObject::invokeMethod(this, [this, text] { statusBar()->showMessage(text, 8000); }, Qt::QueuedConnection);
+  });
+  connect(writer, &QThread::finished, writer, &QObject::deleteLater);
+  writer->start();
+}
+
+template <class Fn>
+void MainWindow::fileAction(const QString& title, const QString& filter, bool save, Fn&& fn) {
+  const QString path = save ? QFileDialog::getSaveFileName(this, title, QString(), filter)
+                            : QFileDialog::getOpenFileName(this, title, QString(), filter);
+  if (path.isEmpty()) return;
+  const Result<void> ok = fn(path);
+  showError(ok ? tr("%1: %2").arg(title, path) : QString::fromStdString(ok.error().message));
+}
+
+void MainWindow::saveSettings(QSettings& s) const {
+  s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  s.setValue(QStringLiteral("window/state"), saveState());
+  s.setValue(QStringLiteral("window/theme"), themeName(theme_));
+  s.setValue(QStringLiteral("redis/url"), connection_->url());
+  s.setValue(QStringLiteral("inspector/prefix"), inspector_->prefix());
+  auto spec = storm_->spec();
+  if (spec) spec->redisUrl.clear();
+  if (spec) s.setValue(QStringLiteral("storm/scenario"), QString::fromStdString(specToJson(*spec).dump()));
+}
+
+void MainWindow::restoreSettings(const QSettings& s) {
+  restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  setTheme(parseTheme(s.value(QStringLiteral("window/theme")).toString()));
+  const QString url = s.value(QStringLiteral("redis/url")).toString();
+  if (!url.isEmpty()) connection_->setUrl(url);
+  const QString prefix = s.value(QStringLiteral("inspector/prefix")).toString();
+  if (!prefix.isEmpty()) inspector_->setPrefix(prefix);
+  const auto doc = Json::parse(s.value(QStringLiteral("storm/scenario")).toString().toStdString());
+  if (!doc) return;
+  if (auto spec = specFromJson(*doc); spec) {
+    storm_->setSpec(*spec);
+    connection_->setPolicy(spec->onRedisError);
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  saveSettings(settings);
+  controller_.stopStorm();
+  event->accept();
+}
+
+}  // namespace rl::ui

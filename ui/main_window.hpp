@@ -1,0 +1,100 @@
+#pragma once
+// MainWindow: assembles the panels around the lanes, wires them to the
+// StormController, and holds the window's habits: menus, presets, shortcuts
+// (Space start/stop, F5 inspector, Ctrl+S save scenario, Ctrl+E export PNG),
+// themes and QSettings (geometry, dock layout, last settings). Assembly
+// only: every panel is its own widget and all work runs in the controller.
+
+#include <QMainWindow>
+#include <optional>
+
+#include "common/result.hpp"
+#include "ui/presets.hpp"
+#include "ui/theme.hpp"
+
+class QSettings;
+class QLabel;
+
+namespace rl::ui {
+
+class StormController;
+class ConnectionPanel;
+class StormPanel;
+class LanesPanel;
+class RaceLabPanel;
+class KeyInspectorPanel;
+class SummaryPanel;
+
+/// The RateLab window; see the file comment.
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  /// `controller` must outlive the window.
+  explicit MainWindow(StormController& controller, QWidget* parent = nullptr);
+
+  /// Fills the forms from a preset and shows its explanation.
+  void applyPreset(const Preset& preset);
+  /// Starts a storm from the form; false (with a visible message) when the form is invalid.
+  bool startStorm();
+  /// Switches the theme of the widgets and charts.
+  void setTheme(Theme t);
+  /// The current theme.
+  Theme theme() const { return theme_; }
+
+  /// Loads a scenario file into the form.
+  Result<void> loadScenario(const QString& path);
+  /// Saves the form as a scenario file.
+  Result<void> saveScenario(const QString& path);
+  /// Saves the charts (lanes, level, TTL) as a PNG.
+  Result<void> exportPng(const QString& path);
+  /// Saves the whole window as a PNG (screenshots).
+  Result<void> exportWindowPng(const QString& path);
+  /// Saves the summary as JSON.
+  Result<void> exportJson(const QString& path);
+  /// Writes every decision of the last storm as CSV (off the GUI thread).
+  void exportCsv(const QString& path);
+
+  /// Stores geometry, dock layout, theme and the form.
+  void saveSettings(QSettings& settings) const;
+  /// Restores what saveSettings stored.
+  void restoreSettings(const QSettings& settings);
+
+  ConnectionPanel* connectionPanel() const { return connection_; }  ///< panel
+  StormPanel* stormPanel() const { return storm_; }                 ///< panel
+  LanesPanel* lanesPanel() const { return lanes_; }                 ///< panel
+  RaceLabPanel* raceLabPanel() const { return race_; }              ///< panel
+  KeyInspectorPanel* keyInspectorPanel() const { return inspector_; }  ///< panel
+  SummaryPanel* summaryPanel() const { return summary_; }           ///< panel
+
+ signals:
+  /// A storm started from this window finished (and the lanes were refreshed).
+  void stormDone();
+  /// A race started from this window finished.
+  void raceDone();
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildDocks();
+  void buildMenus();
+  void wireController();
+  void startRace();
+  void onStormFinished();
+  void showError(const QString& message);
+  template <class Fn>
+  void fileAction(const QString& title, const QString& filter, bool save, Fn&& fn);
+
+  StormController& controller_;
+  ConnectionPanel* connection_;
+  StormPanel* storm_;
+  LanesPanel* lanes_;
+  RaceLabPanel* race_;
+  KeyInspectorPanel* inspector_;
+  SummaryPanel* summary_;
+  QLabel* refreshLabel_;
+  std::optional<Preset> preset_;  ///< the preset the form was last set from
+  Theme theme_ = Theme::Light;
+};
+
+}  // namespace rl::ui

@@ -1,0 +1,165 @@
+#include "ui/race_lab_panel.hpp"
+
+#include <QChart>
+#include <QChartView>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/theme.hpp"
+
+namespace rl::ui {
+
+namespace {
+const QStringList kVariantNames = {QStringLiteral("naive"), QStringLiteral("watch"), QStringLiteral("lua")};
+
+QSpinBox* spin(int min, int max, int value, QWidget* parent) {
+  auto* s = new QSpinBox(parent);
+  s->setRange(min, max);
+  s->setValue(value);
+  return s;
+}
+
+QTableWidgetItem* cell(const QString& text) {
+  auto* item = new QTableWidgetItem(text);
+  item->setFlags(Qt::ItemIsEnabled);
+  item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  return item;
+}
+}  // namespace
+
+RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
+  capacity_ = spin(1, 100000, 10, this);
+  concurrency_ = spin(1, 256, 16, this);
+  requests_ = spin(1, 100000, 40, this);
+  rounds_ = spin(1, 1000, 5, this);
+  think_ = spin(0, 100000, 1000, this);
+  think_->setSuffix(tr(" us"));
+  think_->setToolTip(tr("naive only: pause between reading and writing the counter (widens the race)"));
+  run_ = new QPushButton(tr("Run race"), this);
+  run_->setObjectName(QStringLiteral("runRace"));
+  verdict_ = new QLabel(tr("naive reads, decides and writes back in separate round trips; watch retries "
+                           "an optimistic transaction; lua decides atomically in one script."), this);
+  verdict_->setWordWrap(true);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Capacity"), capacity_);
+  form->addRow(tr("Connections"), concurrency_);
+  form->addRow(tr("Requests / round"), requests_);
+  form->addRow(tr("Rounds"), rounds_);
+  form->addRow(tr("Think time"), think_);
+  form->addRow(run_);
+
+  table_ = new QTableWidget(3, 5, this);
+  table_->setHorizontalHeaderLabels({tr("variant"), tr("admitted min"), tr("admitted max"), tr("over-limit rounds"), tr("retries")});
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  table_->setMaximumHeight(130);
+
+  auto* chart = new QChart;
+  chart->setTitle(tr("Admitted per round vs the limit"));
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  x_ = new QValueAxis;
+  x_->setTitleText(tr("round"));
+  x_->setLabelFormat(QStringLiteral("%d"));
+  y_ = new QValueAxis;
+  y_->setTitleText(tr("admitted"));
+  y_->setLabelFormat(QStringLiteral("%d"));
+  chart->addAxis(x_, Qt::AlignBottom);
+  chart->addAxis(y_, Qt::AlignLeft);
+  for (int i = 0; i < kVariantNames.size(); ++i) {
+    auto* s = new QLineSeries;
+    s->setName(kVariantNames[i]);
+    s->setPointsVisible(true);
+    QPen pen(Palette::lane(i == 0 ? 5 : i == 1 ? 2 : 1));
+    pen.setWidthF(2);
+    s->setPen(pen);
+    chart->addSeries(s);
+    s->attachAxis(x_);
+    s->attachAxis(y_);
+    series_.append(s);
+  }
+  limit_ = new QLineSeries;
+  limit_->setName(tr("limit"));
+  QPen pen(Palette::limit());
+  pen.setStyle(Qt::DashLine);
+  pen.setWidthF(2);
+  limit_->setPen(pen);
+  chart->addSeries(limit_);
+  limit_->attachAxis(x_);
+  limit_->attachAxis(y_);
+  view_ = new QChartView(chart, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setMinimumHeight(200);
+
+  auto* top = new QHBoxLayout;
+  top->addLayout(form);
+  top->addWidget(verdict_, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(top);
+  layout->addWidget(table_);
+  layout->addWidget(view_, 1);
+  connect(run_, &QPushButton::clicked, this, [this] { emit runRequested(request()); });
+}
+
+RaceRequest RaceLabPanel::request() const {
+  RaceRequest r;
+  r.capacity = capacity_->value();
+  r.concurrency = concurrency_->value();
+  r.requests = requests_->value();
+  r.rounds = rounds_->value();
+  r.thinkTimeUs = think_->value();
+  return r;
+}
+
+void RaceLabPanel::setRunning(bool running) {
+  run_->setEnabled(!running);
+  run_->setText(running ? tr("Racing...") : tr("Run race"));
+  if (!running) return;
+  for (QLineSeries* s : series_) s->clear();
+  const int rounds = rounds_->value();
+  limit_->replace({QPointF(0, capacity_->value()), QPointF(std::max(1, rounds - 1), capacity_->value())});
+  x_->setRange(0, std::max(1, rounds - 1));
+  yMax_ = capacity_->value() * 1.5;
+  y_->setRange(0, yMax_);
+}
+
+QLineSeries* RaceLabPanel::seriesFor(const QString& variant) {
+  const auto i = kVariantNames.indexOf(variant);
+  return i >= 0 ? series_[i] : nullptr;
+}
+
+void RaceLabPanel::showRound(const QString& variant, int round, qint64 admitted) {
+  if (QLineSeries* s = seriesFor(variant)) {
+    QList<QPointF> points = s->points();
+    points.append(QPointF(round, static_cast<double>(admitted)));
+    s->replace(points);
+  }
+  yMax_ = std::max(yMax_, static_cast<double>(admitted) * 1.15);
+  y_->setRange(0, yMax_);
+}
+
+void RaceLabPanel::showResult(const RaceResult& result) {
+  setRunning(false);
+  for (int row = 0; row < static_cast<int>(result.variants.size()) && row < 3; ++row) {
+    const RaceVariantResult& v = result.variants[static_cast<std::size_t>(row)];
+    const auto [lo, hi] = std::minmax_element(v.admitted.begin(), v.admitted.end());
+    table_->setItem(row, 0, cell(v.name));
+    table_->setItem(row, 1, cell(v.admitted.empty() ? QStringLiteral("-") : QString::number(*lo)));
+    table_->setItem(row, 2, cell(v.admitted.empty() ? QStringLiteral("-") : QString::number(*hi)));
+    table_->setItem(row, 3, cell(QString::number(v.overLimitRounds(result.capacity))));
+    table_->setItem(row, 4, cell(QString::number(v.retries)));
+    QList<QPointF> points;
+    for (std::size_t r = 0; r < v.admitted.size(); ++r) points.append(QPointF(static_cast<double>(r), static_cast<double>(v.admitted[r])));
+    if (QLineSeries* s = seriesFor(v.name)) s->replace(points);
+  }
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,50 @@
+#pragma once
+// Plain values the Redis worker hands to the panels (copied across threads).
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+
+namespace rl::ui {
+
+/// What a status check found.
+struct RedisStatus {
+  bool ok = false;        ///< PING answered
+  QString url;            ///< the server checked (password hidden)
+  QString version;        ///< INFO server redis_version
+  double rttMs = 0;       ///< PING round trip
+  QString error;          ///< why not ok
+};
+
+/// The managed redis-server's state.
+struct ServerState {
+  bool running = false;   ///< the child process runs
+  int port = 0;           ///< its loopback port (0 when none was started)
+  QString url;            ///< redis://127.0.0.1:<port>
+  QString message;        ///< one line for the user
+};
+
+/// One key as the inspector shows it.
+struct InspectedKey {
+  QString name;                            ///< full key name
+  QString type;                            ///< string, hash, zset
+  std::int64_t pttlMs = -2;                ///< ms left, -1 no TTL, -2 gone
+  QString value;                           ///< string keys
+  QList<QPair<QString, QString>> entries;  ///< hash fields, or zset (member, score as time)
+  std::int64_t size = 0;                   ///< zset: ZCARD
+};
+
+/// One page of a scan.
+struct KeyPageResult {
+  QList<InspectedKey> keys;   ///< keys on this page
+  std::uint64_t nextCursor = 0;  ///< 0 = scan complete
+  bool firstPage = true;      ///< replaces (true) or extends (false) the list
+};
+
+}  // namespace rl::ui
+
+Q_DECLARE_METATYPE(rl::ui::RedisStatus)
+Q_DECLARE_METATYPE(rl::ui::ServerState)
+Q_DECLARE_METATYPE(rl::ui::KeyPageResult)

@@ -1,0 +1,237 @@
+#include "ui/redis_worker.hpp"
+
+#include <QElapsedTimer>
+#include <exception>
+
+#include "redis/key_inspector.hpp"
+#include "redis/managed_redis_server.hpp"
+#include "redis/redis_connection.hpp"
+#include "redis/redis_url.hpp"
+
+namespace rl::ui {
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+InspectedKey toInspected(const KeyInfo& k) {
+  InspectedKey out;
+  out.name = qs(k.name);
+  out.type = qs(k.type);
+  out.pttlMs = k.pttlMs;
+  out.value = qs(k.value);
+  out.size = k.zsetSize;
+  for (const auto& [f, v] : k.fields) out.entries.append({qs(f), qs(v)});
+  for (const auto& [m, s] : k.zsetHead) out.entries.append({qs(m), qs(s)});
+  return out;
+}
+
+/// The redis_version line of INFO server.
+QString versionOf(std::string_view info) {
+  const std::string_view key = "redis_version:";
+  const auto at = info.find(key);
+  if (at == std::string_view::npos) return QStringLiteral("?");
+  const auto end = info.find_first_of("\r\n", at);
+  return qs(info.substr(at + key.size(), end - at - key.size()));
+}
+}  // namespace
+
+RedisWorker::RedisWorker() = default;
+RedisWorker::~RedisWorker() = default;
+
+template <class Fn>
+void RedisWorker::guarded(const char* what, Fn&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    emit errorOccurred(tr("%1 failed: %2").arg(QLatin1String(what), QString::fromUtf8(e.what())));
+  } catch (...) {
+    emit errorOccurred(tr("%1 failed with an unknown error").arg(QLatin1String(what)));
+  }
+}
+
+RedisConnection* RedisWorker::connection() {
+  if (!endpoint_) {
+    connError_ = tr("no Redis configured");
+    return nullptr;
+  }
+  if (!conn_) {
+    auto c = RedisConnection::connect(*endpoint_);
+    if (!c) {
+      connError_ = QString::fromStdString(c.error().message);
+      return nullptr;
+    }
+    conn_ = std::make_unique<RedisConnection>(std::move(*c));
+  }
+  return conn_.get();
+}
+
+void RedisWorker::setUrl(const QString& url) {
+  guarded("Redis URL", [&] {
+    auto ep = parseRedisUrl(url.toStdString());
+    if (!ep) {
+      emit errorOccurred(QString::fromStdString(ep.error().message));
+      return;
+    }
+    endpoint_ = std::make_unique<RedisEndpoint>(*ep);
+    conn_.reset();
+    checkStatus();
+  });
+}
+
+ServerState RedisWorker::serverState(const QString& message) const {
+  ServerState s;
+  s.running = server_ && server_->running();
+  s.port = server_ ? server_->port() : 0;
+  s.url = server_ ? QStringLiteral("redis://127.0.0.1:%1").arg(s.port) : QString();
+  s.message = message;
+  return s;
+}
+
+void RedisWorker::startServer() {
+  guarded("Starting redis-server", [&] {
+    if (server_ && server_->running()) {
+      emit serverChanged(serverState(tr("redis-server already runs on port %1").arg(server_->port())));
+      return;
+    }
+    if (server_) {
+      restartServer();
+      return;
+    }
+    auto s = ManagedRedisServer::start();
+    if (!s) {
+      emit serverChanged(serverState(QString::fromStdString(s.error().message)));
+      emit errorOccurred(QString::fromStdString(s.error().message));
+      return;
+    }
+    server_ = std::make_unique<ManagedRedisServer>(std::move(*s));
+    endpoint_ = std::make_unique<RedisEndpoint>(server_->endpoint());
+    conn_.reset();
+    emit serverChanged(serverState(tr("private redis-server on 127.0.0.1:%1").arg(server_->port())));
+    checkStatus();
+  });
+}
+
+void RedisWorker::useEmbeddedDefault(int probePort) {
+  guarded("Embedded Redis", [&] {
+    auto e = resolveEmbeddedDefault(probePort);
+    if (!e) {
+      emit serverChanged(serverState(QString::fromStdString(e.error().message)));
+      emit errorOccurred(QString::fromStdString(e.error().message));
+      return;
+    }
+    endpoint_ = std::make_unique<RedisEndpoint>(e->endpoint);
+    conn_.reset();
+    if (e->server) server_ = std::make_unique<ManagedRedisServer>(std::move(*e->server));
+    ServerState st = serverState(QString::fromStdString(e->description));
+    st.url = qs(e->endpoint.toString());
+    emit serverChanged(st);
+    checkStatus();
+  });
+}
+
+void RedisWorker::stopServer() {
+  guarded("Stopping redis-server", [&] {
+    if (!server_) return;
+    if (auto ok = server_->stop(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
+    conn_.reset();
+    emit serverChanged(serverState(tr("redis-server stopped")));
+  });
+}
+
+void RedisWorker::restartServer() {
+  guarded("Restarting redis-server", [&] {
+    if (!server_) return startServer();
+    if (auto ok = server_->restart(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
+    conn_.reset();
+    emit serverChanged(serverState(tr("redis-server restarted on port %1").arg(server_->port())));
+  });
+}
+
+void RedisWorker::checkStatus() {
+  guarded("Redis status", [&] {
+    RedisStatus st;
+    st.url = endpoint_ ? qs(endpoint_->toString()) : QString();
+    RedisConnection* c = connection();
+    if (!c) {
+      st.error = connError_;
+      emit statusReady(st);
+      return;
+    }
+    QElapsedTimer timer;
+    timer.start();
+    auto pong = c->command({"PING"});
+    st.rttMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    if (!pong) {
+      st.error = QString::fromStdString(pong.error().message);
+      conn_.reset();
+      emit statusReady(st);
+      return;
+    }
+    auto info = c->command({"INFO", "server"});
+    st.version = info ? versionOf(info->str()) : QStringLiteral("?");
+    st.ok = true;
+    emit statusReady(st);
+  });
+}
+
+void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count) {
+  guarded("Key scan", [&] {
+    RedisConnection* c = connection();
+    if (!c) return emit errorOccurred(connError_);
+    auto page = scanLimiterKeys(*c, prefix.toStdString(), pattern.toStdString(), cursor, count, 20);
+    if (!page) return emit errorOccurred(QString::fromStdString(page.error().message));
+    KeyPageResult out;
+    out.firstPage = cursor == 0;
+    out.nextCursor = page->nextCursor;
+    for (const KeyInfo& k : page->keys) out.keys.append(toInspected(k));
+    emit keysReady(out);
+  });
+}
+
+void RedisWorker::deleteKeys(const QString& prefix, const QStringList& keys) {
+  guarded("Delete", [&] {
+    RedisConnection* c = connection();
+    if (!c) return emit errorOccurred(connError_);
+    std::vector<std::string> names;
+    for (const QString& k : keys) names.push_back(k.toStdString());
+    auto n = rl::deleteKeys(*c, prefix.toStdString(), names);
+    if (!n) return emit errorOccurred(QString::fromStdString(n.error().message));
+    emit keysDeleted(*n);
+  });
+}
+
+void RedisWorker::deletePrefix(const QString& prefix) {
+  guarded("Delete prefix", [&] {
+    RedisConnection* c = connection();
+    if (!c) return emit errorOccurred(connError_);
+    auto all = scanAllLimiterKeys(*c, prefix.toStdString());
+    if (!all) return emit errorOccurred(QString::fromStdString(all.error().message));
+    std::vector<std::string> names;
+    for (const KeyInfo& k : *all) names.push_back(k.name);
+    auto n = rl::deleteKeys(*c, prefix.toStdString(), names);
+    if (!n) return emit errorOccurred(QString::fromStdString(n.error().message));
+    emit keysDeleted(*n);
+  });
+}
+
+void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs) {
+  guarded("TTL sample", [&] {
+    RedisConnection* c = connection();
+    if (!c) return;  // an outage: the TTL chart simply has a gap
+    QList<qint64> out;
+    for (const QString& base : baseKeys) {
+      // Window algorithms add a ":<window start>" suffix: take the longest PTTL under the base key.
+      auto keys = scanAllLimiterKeys(*c, base.toStdString());
+      if (!keys) {
+        conn_.reset();
+        return;
+      }
+      qint64 best = -2;
+      for (const KeyInfo& k : *keys) best = std::max<qint64>(best, k.pttlMs);
+      out.append(best);
+    }
+    emit ttlSampled(atUs, out);
+  });
+}
+
+}  // namespace rl::ui

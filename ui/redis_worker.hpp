@@ -1,0 +1,82 @@
+#pragma once
+// RedisWorker: every Redis call the window makes outside a storm (status,
+// managed server, key inspector, TTL sampling), on its own thread.
+//
+// Threading: the controller moves it to a QThread and calls its slots with
+// queued connections (or QMetaObject::invokeMethod); results come back as
+// signals. It owns one connection (a redisContext belongs to one thread) and
+// the managed redis-server, which it starts on its own long-lived thread.
+// Every slot catches and reports through errorOccurred; nothing throws out.
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+
+#include "ui/redis_types.hpp"
+
+namespace rl {
+class RedisConnection;
+class ManagedRedisServer;
+struct RedisEndpoint;
+}  // namespace rl
+
+namespace rl::ui {
+
+/// Redis work off the GUI thread; see the file comment.
+class RedisWorker : public QObject {
+  Q_OBJECT
+ public:
+  RedisWorker();
+  ~RedisWorker() override;
+
+ public slots:
+  /// Talks to `url` from now on (redis://...); reports the status.
+  void setUrl(const QString& url);
+  /// Starts a private redis-server on a free loopback port and talks to it.
+  void startServer();
+  /// The embedded default: a Redis on 127.0.0.1:`probePort` if one answers, else a private server.
+  void useEmbeddedDefault(int probePort);
+  /// Stops the managed server (keeps its port for restartServer).
+  void stopServer();
+  /// Restarts the managed server on the same port.
+  void restartServer();
+  /// PING (timed) and INFO server: emits statusReady.
+  void checkStatus();
+  /// One SCAN page of keys matching prefix + pattern: emits keysReady.
+  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count);
+  /// Deletes keys (all must start with prefix): emits keysDeleted.
+  void deleteKeys(const QString& prefix, const QStringList& keys);
+  /// Deletes every key under prefix (never outside it): emits keysDeleted.
+  void deletePrefix(const QString& prefix);
+  /// Longest PTTL of the keys under each base key: emits ttlSampled (same order, -2 = none).
+  void sampleTtl(const QStringList& baseKeys, qint64 atUs);
+
+ signals:
+  /// A status check finished.
+  void statusReady(const rl::ui::RedisStatus& status);
+  /// The managed server started, stopped or restarted.
+  void serverChanged(const rl::ui::ServerState& state);
+  /// A scan page arrived.
+  void keysReady(const rl::ui::KeyPageResult& page);
+  /// Keys were deleted.
+  void keysDeleted(qint64 count);
+  /// PTTLs sampled at `atUs` (us since the storm started).
+  void ttlSampled(qint64 atUs, const QList<qint64>& pttlMs);
+  /// Something failed: one sentence for the user.
+  void errorOccurred(const QString& message);
+
+ private:
+  template <class Fn>
+  void guarded(const char* what, Fn&& fn);
+  RedisConnection* connection();
+  ServerState serverState(const QString& message) const;
+
+  std::unique_ptr<RedisEndpoint> endpoint_;       ///< where to talk; null until set
+  std::unique_ptr<RedisConnection> conn_;         ///< lazily connected
+  std::unique_ptr<ManagedRedisServer> server_;    ///< the private server, if started
+  QString connError_;                             ///< why the last connect failed
+};
+
+}  // namespace rl::ui

@@ -1,0 +1,190 @@
+#include "ui/storm_controller.hpp"
+
+#include "store/store.hpp"
+#include "ui/redis_worker.hpp"
+#include "ui/storm_worker.hpp"
+
+namespace rl::ui {
+
+namespace {
+void registerTypes() {
+  qRegisterMetaType<rl::StormSpec>("rl::StormSpec");
+  qRegisterMetaType<rl::Quota>("rl::Quota");
+  qRegisterMetaType<StormProgress>("rl::ui::StormProgress");
+  qRegisterMetaType<StormResult>("rl::ui::StormResult");
+  qRegisterMetaType<RaceRequest>("rl::ui::RaceRequest");
+  qRegisterMetaType<RaceResult>("rl::ui::RaceResult");
+  qRegisterMetaType<RedisStatus>("rl::ui::RedisStatus");
+  qRegisterMetaType<ServerState>("rl::ui::ServerState");
+  qRegisterMetaType<KeyPageResult>("rl::ui::KeyPageResult");
+}
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+}  // namespace
+
+StormController::StormController(QObject* parent)
+    : QObject(parent), storm_(new StormWorker(model_)), redis_(new RedisWorker), race_(new RaceWorker) {
+  registerTypes();
+  stormThread_.setObjectName(QStringLiteral("ratelab-storm"));
+  redisThread_.setObjectName(QStringLiteral("ratelab-redis"));
+  raceThread_.setObjectName(QStringLiteral("ratelab-race"));
+  storm_->moveToThread(&stormThread_);
+  redis_->moveToThread(&redisThread_);
+  race_->moveToThread(&raceThread_);
+  refresh_.setSingleShot(true);
+  refresh_.setInterval(kRefreshMs);
+  ttl_.setInterval(kTtlSampleMs);
+  wireWorkers();
+  stormThread_.start();
+  redisThread_.start();
+  raceThread_.start();
+}
+
+StormController::~StormController() {
+  storm_->requestCancel();
+  race_->requestCancel();
+  for (QThread* t : {&stormThread_, &redisThread_, &raceThread_}) {
+    t->quit();
+    t->wait();
+  }
+  delete storm_;
+  delete redis_;
+  delete race_;
+}
+
+void StormController::wireWorkers() {
+  connect(storm_, &StormWorker::dataReady, this, [this] {
+    if (!refresh_.isActive()) refresh_.start();
+  });
+  connect(&refresh_, &QTimer::timeout, this, &StormController::refreshDue);
+  connect(storm_, &StormWorker::started, this, [this](qint64 span) { spanUs_ = span; });
+  connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
+  connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
+  connect(storm_, &StormWorker::errorOccurred, this, &StormController::errorOccurred);
+  connect(race_, &RaceWorker::roundDone, this, &StormController::raceRound);
+  connect(race_, &RaceWorker::finished, this, [this](const RaceResult& r) {
+    raceRunning_ = false;
+    emit raceFinished(r);
+  });
+  connect(race_, &RaceWorker::errorOccurred, this, &StormController::errorOccurred);
+  connect(redis_, &RedisWorker::statusReady, this, &StormController::redisStatus);
+  connect(redis_, &RedisWorker::serverChanged, this, &StormController::serverChanged);
+  connect(redis_, &RedisWorker::keysReady, this, &StormController::keysReady);
+  connect(redis_, &RedisWorker::keysDeleted, this, &StormController::keysDeleted);
+  connect(redis_, &RedisWorker::errorOccurred, this, &StormController::errorOccurred);
+  connect(redis_, &RedisWorker::ttlSampled, this, [this](qint64 at, const QList<qint64>& v) {
+    ttlPending_ = false;
+    emit ttlSampled(at, v);
+  });
+  connect(&ttl_, &QTimer::timeout, this, &StormController::sampleTtl);
+}
+
+void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage) {
+  if (stormRunning_) {
+    emit errorOccurred(tr("A storm is already running: stop it first"));
+    return;
+  }
+  spec_ = spec;
+  spanUs_ = 0;
+  stormRunning_ = true;
+  model_.reset(spec.algorithms, spec.quota);
+  ttlKeys_.clear();
+  if (spec.backend != Backend::Memory && spec.backend != Backend::Http)
+    for (Algorithm a : spec.algorithms)
+      ttlKeys_ << qs(limiterKey(spec.prefix, a, spec.keyTag + "client-0"));
+  emit stormStarted(spec);
+  clock_.start();
+  ttlPending_ = false;
+  if (!ttlKeys_.isEmpty()) ttl_.start();
+  if (outage) armOutage(*outage);
+  QMetaObject::invokeMethod(storm_, [w = storm_, spec] { w->run(spec); }, Qt::QueuedConnection);
+}
+
+void StormController::stopStorm() { storm_->requestCancel(); }
+
+void StormController::tuneQuota(const Quota& quota) {
+  if (!stormRunning_) return;
+  if (auto ok = storm_->setQuota(quota); !ok) {
+    emit errorOccurred(QString::fromStdString(ok.error().message));
+    return;
+  }
+  emit quotaTuned(quota);
+  emit message(tr("Quota tuned to %1").arg(QString::fromStdString(quota.toString())));
+}
+
+void StormController::onStormFinished(const StormResult& result) {
+  stormRunning_ = false;
+  ttl_.stop();
+  clearOutage();
+  sampleTtl();  // one last look at the keys the storm left
+  lastResult_ = result;
+  refresh_.stop();
+  emit refreshDue();
+  emit stormFinished(result);
+}
+
+void StormController::sampleTtl() {
+  if (ttlKeys_.isEmpty() || ttlPending_) return;  // one sample in flight at most (outages)
+  ttlPending_ = true;
+  const qint64 at = clock_.nsecsElapsed() / 1000;
+  QMetaObject::invokeMethod(redis_, [w = redis_, keys = ttlKeys_, at] { w->sampleTtl(keys, at); },
+                            Qt::QueuedConnection);
+}
+
+void StormController::armOutage(const OutagePlan& plan) {
+  clearOutage();
+  const auto at = [this](int ms, auto fn, const QString& text) {
+    auto* t = new QTimer(this);
+    t->setSingleShot(true);
+    connect(t, &QTimer::timeout, this, [this, fn, text] {
+      emit message(text);
+      fn();
+    });
+    t->start(ms);
+    outage_.append(t);
+  };
+  at(plan.stopAtMs, [this] { stopServer(); }, tr("Outage: stopping the managed redis-server"));
+  at(plan.restartAtMs, [this] { startServer(); }, tr("Outage over: restarting the managed redis-server"));
+}
+
+void StormController::clearOutage() {
+  qDeleteAll(outage_);
+  outage_.clear();
+}
+
+void StormController::startRace(const RaceRequest& request) {
+  if (raceRunning_) return;
+  raceRunning_ = true;
+  QMetaObject::invokeMethod(race_, [w = race_, request] { w->run(request); }, Qt::QueuedConnection);
+}
+
+void StormController::connectRedis(const QString& url) {
+  QMetaObject::invokeMethod(redis_, [w = redis_, url] { w->setUrl(url); }, Qt::QueuedConnection);
+}
+
+void StormController::startServer() {
+  QMetaObject::invokeMethod(redis_, [w = redis_] { w->startServer(); }, Qt::QueuedConnection);
+}
+
+void StormController::useEmbeddedRedis(int probePort) {
+  QMetaObject::invokeMethod(redis_, [w = redis_, probePort] { w->useEmbeddedDefault(probePort); }, Qt::QueuedConnection);
+}
+
+void StormController::stopServer() {
+  QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopServer(); }, Qt::QueuedConnection);
+}
+
+void StormController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count) {
+  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->scanKeys(prefix, pattern, cursor, count); },
+                            Qt::QueuedConnection);
+}
+
+void StormController::deleteKeys(const QString& prefix, const QStringList& keys) {
+  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->deleteKeys(prefix, keys); }, Qt::QueuedConnection);
+}
+
+void StormController::deletePrefix(const QString& prefix) {
+  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->deletePrefix(prefix); }, Qt::QueuedConnection);
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,140 @@
+#pragma once
+// StormController: owns the worker threads of the window and everything
+// that runs on them.
+//
+// Threads: a storm thread (StormWorker: runs rl::StormRunner, which has its
+// own worker threads), a Redis thread (RedisWorker: status, managed server,
+// inspector, TTL sampling) and a race thread (RaceWorker). The controller
+// lives on the GUI thread; it only posts queued calls to the workers and
+// relays their signals, so no Redis call and no storm work ever runs on the
+// GUI thread. Workers put decisions into the LaneModel and emit a cheap
+// signal; the controller arms a single-shot timer (kRefreshMs, 30 Hz) and
+// emits refreshDue() once per tick, never once per decision.
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QThread>
+#include <QTimer>
+#include <optional>
+
+#include "storm/storm_spec.hpp"
+#include "ui/lane_model.hpp"
+#include "ui/presets.hpp"
+#include "ui/race_worker.hpp"
+#include "ui/redis_types.hpp"
+#include "ui/storm_types.hpp"
+
+namespace rl::ui {
+
+class StormWorker;
+class RedisWorker;
+
+/// Owns the worker threads; see the file comment.
+class StormController : public QObject {
+  Q_OBJECT
+ public:
+  /// Chart refresh period: one refresh at most every 33 ms (30 Hz).
+  static constexpr int kRefreshMs = 33;
+  /// TTL sampling period during a storm.
+  static constexpr int kTtlSampleMs = 100;
+
+  explicit StormController(QObject* parent = nullptr);
+  /// Cancels what runs and joins the threads.
+  ~StormController() override;
+
+  /// The decisions of the current (or last) storm.
+  LaneModel& model() { return model_; }
+  /// True while a storm runs.
+  bool stormRunning() const { return stormRunning_; }
+  /// True while the race lab runs.
+  bool raceRunning() const { return raceRunning_; }
+  /// The spec of the current (or last) storm.
+  const StormSpec& spec() const { return spec_; }
+  /// Planned span of the current storm's timeline (us; 0 = unknown).
+  std::int64_t spanUs() const { return spanUs_; }
+  /// The last finished storm's result.
+  const StormResult& lastResult() const { return lastResult_; }
+
+ public slots:
+  /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm.
+  void startStorm(const rl::StormSpec& spec, std::optional<rl::ui::OutagePlan> outage = std::nullopt);
+  /// Asks the running storm to stop.
+  void stopStorm();
+  /// Applies a quota to the running storm's next decisions (marked on the timeline).
+  void tuneQuota(const rl::Quota& quota);
+  /// Runs the race lab.
+  void startRace(const rl::ui::RaceRequest& request);
+  /// Connects the Redis worker to `url` and checks it.
+  void connectRedis(const QString& url);
+  /// Starts (or restarts) the managed redis-server.
+  void startServer();
+  /// Stops the managed redis-server.
+  void stopServer();
+  /// The embedded default: 127.0.0.1:`probePort` if it answers, else a private redis-server.
+  void useEmbeddedRedis(int probePort = 6379);
+  /// One inspector page.
+  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count);
+  /// Deletes keys within prefix.
+  void deleteKeys(const QString& prefix, const QStringList& keys);
+  /// Deletes every key under prefix.
+  void deletePrefix(const QString& prefix);
+
+ signals:
+  /// A storm started (the lanes reset for its algorithms).
+  void stormStarted(const rl::StormSpec& spec);
+  /// Progress of the running storm.
+  void stormProgress(const rl::ui::StormProgress& progress);
+  /// Time to redraw the lanes from model() (at most every kRefreshMs).
+  void refreshDue();
+  /// The storm is over.
+  void stormFinished(const rl::ui::StormResult& result);
+  /// A quota change was applied at `atUs` of the storm's timeline.
+  void quotaTuned(const rl::Quota& quota);
+  /// One race round.
+  void raceRound(const QString& variant, int round, qint64 admitted);
+  /// The race is over.
+  void raceFinished(const rl::ui::RaceResult& result);
+  /// Redis status checked.
+  void redisStatus(const rl::ui::RedisStatus& status);
+  /// The managed server changed.
+  void serverChanged(const rl::ui::ServerState& state);
+  /// An inspector page.
+  void keysReady(const rl::ui::KeyPageResult& page);
+  /// Keys deleted.
+  void keysDeleted(qint64 count);
+  /// A TTL sample (ms per lane) at `atUs` wall time since the storm started.
+  void ttlSampled(qint64 atUs, const QList<qint64>& pttlMs);
+  /// Something happened worth one line in the status bar.
+  void message(const QString& text);
+  /// Something failed: one sentence for the user.
+  void errorOccurred(const QString& message);
+
+ private:
+  void wireWorkers();
+  void onStormFinished(const StormResult& result);
+  void sampleTtl();
+  void armOutage(const OutagePlan& plan);
+  void clearOutage();
+
+  LaneModel model_;
+  QThread stormThread_;
+  QThread redisThread_;
+  QThread raceThread_;
+  StormWorker* storm_;
+  RedisWorker* redis_;
+  RaceWorker* race_;
+  QTimer refresh_;
+  QTimer ttl_;
+  QList<QTimer*> outage_;
+  QElapsedTimer clock_;
+  QStringList ttlKeys_;
+  bool ttlPending_ = false;
+  bool stormRunning_ = false;
+  bool raceRunning_ = false;
+  StormSpec spec_;
+  std::int64_t spanUs_ = 0;
+  StormResult lastResult_;
+};
+
+}  // namespace rl::ui

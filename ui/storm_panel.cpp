@@ -1,0 +1,306 @@
+#include "ui/storm_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "ui/labeled_slider.hpp"
+
+namespace rl::ui {
+
+namespace {
+constexpr std::array kBackends = {Backend::Memory, Backend::RedisLua, Backend::RedisNaive,
+                                  Backend::RedisWatch};
+constexpr std::array kPatterns = {Pattern::Burst, Pattern::Constant, Pattern::Boundary,
+                                  Pattern::Ramp, Pattern::Poisson};
+constexpr std::array kClocks = {ClockMode::Virtual, ClockMode::Server, ClockMode::Client};
+
+QString str(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+template <class E, std::size_t N, class NameFn>
+QComboBox* makeCombo(const std::array<E, N>& values, NameFn name, QWidget* parent) {
+  auto* box = new QComboBox(parent);
+  for (E v : values) box->addItem(str(name(v)), static_cast<int>(v));
+  return box;
+}
+
+template <class E>
+E comboValue(const QComboBox* box) {
+  return static_cast<E>(box->currentData().toInt());
+}
+
+template <class E>
+void setCombo(QComboBox* box, E v) {
+  box->setCurrentIndex(std::max(0, box->findData(static_cast<int>(v))));
+}
+
+QSpinBox* makeSpin(int min, int max, QWidget* parent) {
+  auto* s = new QSpinBox(parent);
+  s->setRange(min, max);
+  s->setKeyboardTracking(false);
+  return s;
+}
+}  // namespace
+
+StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  explanation_ = new QLabel(this);
+  explanation_->setWordWrap(true);
+  explanation_->setObjectName(QStringLiteral("presetExplanation"));
+  explanation_->setFrameShape(QFrame::StyledPanel);
+  explanation_->setMargin(6);
+  explanation_->hide();
+  layout->addWidget(explanation_);
+  layout->addWidget(buildAlgorithms());
+  layout->addWidget(buildQuota());
+  layout->addWidget(buildTraffic());
+
+  start_ = new QPushButton(tr("Start storm"), this);
+  start_->setObjectName(QStringLiteral("startStorm"));
+  start_->setToolTip(tr("Start or stop the storm (Space)"));
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setValue(0);
+  progressText_ = new QLabel(tr("idle"), this);
+  error_ = new QLabel(this);
+  error_->setObjectName(QStringLiteral("stormError"));
+  error_->setWordWrap(true);
+  error_->setStyleSheet(QStringLiteral("QLabel { color: #d73a49; font-weight: bold; }"));
+  error_->hide();
+  layout->addWidget(start_);
+  layout->addWidget(progress_);
+  layout->addWidget(progressText_);
+  layout->addWidget(error_);
+  layout->addStretch(1);
+
+  connect(start_, &QPushButton::clicked, this, &StormPanel::onStartClicked);
+  for (LabeledSlider* s : {limit_, window_, refill_})
+    connect(s, &LabeledSlider::valueChanged, this, &StormPanel::onQuotaEdited);
+  setSpec(StormSpec{});
+}
+
+QWidget* StormPanel::buildAlgorithms() {
+  auto* box = new QGroupBox(tr("Backend and algorithms"), this);
+  auto* grid = new QGridLayout(box);
+  backend_ = makeCombo(kBackends, backendName, box);
+  backend_->setObjectName(QStringLiteral("backend"));
+  backend_->setToolTip(tr("memory: one store per replica (leaks across replicas); redis-lua: atomic "
+                          "script; redis-naive: read then write (races); redis-watch: optimistic "
+                          "transaction with retries"));
+  grid->addWidget(new QLabel(tr("Backend"), box), 0, 0);
+  grid->addWidget(backend_, 0, 1, 1, 2);
+  int i = 0;
+  for (Algorithm a : kAllAlgorithms) {
+    auto* check = new QCheckBox(str(algorithmName(a)), box);
+    check->setObjectName(str(algorithmName(a)));
+    check->setToolTip(str(algorithmSummary(a)));
+    algorithms_[a] = check;
+    grid->addWidget(check, 1 + i / 2, i % 2 == 0 ? 0 : 1, 1, i % 2 == 0 ? 1 : 2);
+    ++i;
+  }
+  return box;
+}
+
+QWidget* StormPanel::buildQuota() {
+  auto* box = new QGroupBox(tr("Quota (tunable while running)"), this);
+  auto* form = new QFormLayout(box);
+  limit_ = new LabeledSlider(0, 1e9, 1, 10000, 0, box);
+  limit_->setToolTip(tr("Window limit, or bucket capacity / burst"));
+  window_ = new LabeledSlider(0, 31536000000.0, 10, 600000, 0, box);
+  window_->setSuffix(tr(" ms"));
+  refill_ = new LabeledSlider(0, 1e7, 0.1, 100000, 2, box);
+  refill_->setSuffix(tr(" /s"));
+  refill_->setToolTip(tr("Tokens (or leaks) per second for the buckets and GCRA; 0 = limit per window"));
+  limit_->spinBox()->setObjectName(QStringLiteral("limit"));
+  window_->spinBox()->setObjectName(QStringLiteral("windowMs"));
+  refill_->spinBox()->setObjectName(QStringLiteral("refill"));
+  form->addRow(tr("Limit"), limit_);
+  form->addRow(tr("Window"), window_);
+  form->addRow(tr("Refill"), refill_);
+  return box;
+}
+
+QWidget* StormPanel::buildTraffic() {
+  auto* box = new QGroupBox(tr("Traffic"), this);
+  auto* form = new QFormLayout(box);
+  pattern_ = makeCombo(kPatterns, patternName, box);
+  rate_ = new QDoubleSpinBox(box);
+  rate_->setRange(0, 1e7);
+  rate_->setDecimals(1);
+  rate_->setSuffix(tr(" req/s"));
+  rate_->setToolTip(tr("Offered rate; 0 = as fast as possible"));
+  requests_ = makeSpin(0, 100'000'000, box);
+  requests_->setToolTip(tr("Total requests; 0 = duration x rate"));
+  duration_ = makeSpin(0, 86'400'000, box);
+  duration_->setSuffix(tr(" ms"));
+  concurrency_ = makeSpin(0, 1024, box);
+  concurrency_->setObjectName(QStringLiteral("concurrency"));
+  replicas_ = makeSpin(0, 64, box);
+  clients_ = makeSpin(0, 1'000'000, box);
+  clock_ = makeCombo(kClocks, clockModeName, box);
+  clock_->setToolTip(tr("virtual: scheduled time, deterministic; server: Redis TIME; client: each "
+                        "replica's own (skewed) clock"));
+  skew_ = new QLineEdit(box);
+  skew_->setObjectName(QStringLiteral("skew"));
+  skew_->setPlaceholderText(tr("per-replica ms, e.g. 0,400,-400"));
+  form->addRow(tr("Pattern"), pattern_);
+  form->addRow(tr("Rate"), rate_);
+  form->addRow(tr("Requests"), requests_);
+  form->addRow(tr("Duration"), duration_);
+  form->addRow(tr("Concurrency"), concurrency_);
+  form->addRow(tr("Replicas"), replicas_);
+  form->addRow(tr("Clients"), clients_);
+  form->addRow(tr("Clock"), clock_);
+  form->addRow(tr("Skew"), skew_);
+  return box;
+}
+
+Quota StormPanel::quota() const {
+  Quota q;
+  q.limit = static_cast<std::int64_t>(std::llround(limit_->value()));
+  q.window = Micros{static_cast<std::int64_t>(std::llround(window_->value())) * 1000};
+  if (refill_->value() > 0) q.refillPerSecond = refill_->value();
+  return q;
+}
+
+Result<std::vector<Micros>> StormPanel::parseSkew() const {
+  std::vector<Micros> skew;
+  const QString text = skew_->text().trimmed();
+  if (text.isEmpty()) return skew;
+  for (const QString& part : text.split(QLatin1Char(','))) {
+    bool ok = false;
+    const qlonglong v = part.trimmed().toLongLong(&ok);
+    if (!ok)
+      return invalidArgument("skew: '" + part.trimmed().toStdString() +
+                             "' is not a whole number of milliseconds; allowed a comma-separated "
+                             "list like 0,400,-400");
+    skew.push_back(Micros{v * 1000});
+  }
+  return skew;
+}
+
+Result<StormSpec> StormPanel::spec() const {
+  StormSpec s = loaded_;
+  s.algorithms.clear();
+  for (Algorithm a : kAllAlgorithms)
+    if (algorithms_.at(a)->isChecked()) s.algorithms.push_back(a);
+  if (s.algorithms.empty())
+    return invalidArgument("algorithms: none checked; check at least one of the six algorithms");
+  s.backend = comboValue<Backend>(backend_);
+  s.quota = quota();
+  s.pattern = comboValue<Pattern>(pattern_);
+  s.rate = rate_->value();
+  s.requests = requests_->value();
+  s.duration = Micros{static_cast<std::int64_t>(duration_->value()) * 1000};
+  s.concurrency = concurrency_->value();
+  s.replicas = replicas_->value();
+  s.clients = clients_->value();
+  s.clock = comboValue<ClockMode>(clock_);
+  auto skew = parseSkew();
+  if (!skew) return skew.error();
+  s.skew = *skew;
+  s.onRedisError = policy_;
+  s.redisUrl = redisUrl_.toStdString();
+  if (auto ok = validate(s); !ok) return ok.error();
+  return s;
+}
+
+void StormPanel::setSpec(const StormSpec& s) {
+  loaded_ = s;
+  setCombo(backend_, s.backend);
+  for (auto& [a, check] : algorithms_)
+    check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
+  limit_->setValue(static_cast<double>(s.quota.limit));
+  window_->setValue(static_cast<double>(s.quota.window.count()) / 1000.0);
+  refill_->setValue(s.quota.refillPerSecond.value_or(0));
+  setCombo(pattern_, s.pattern);
+  rate_->setValue(s.rate);
+  requests_->setValue(static_cast<int>(std::min<std::int64_t>(s.requests, requests_->maximum())));
+  duration_->setValue(static_cast<int>(s.duration.count() / 1000));
+  concurrency_->setValue(s.concurrency);
+  replicas_->setValue(s.replicas);
+  clients_->setValue(s.clients);
+  setCombo(clock_, s.clock);
+  QStringList skew;
+  for (Micros m : s.skew) skew << QString::number(m.count() / 1000);
+  skew_->setText(skew.join(QLatin1Char(',')));
+  policy_ = s.onRedisError;
+  showError({});
+}
+
+void StormPanel::onStartClicked() {
+  if (running_) {
+    emit stopRequested();
+    return;
+  }
+  auto s = spec();
+  if (!s) {
+    showError(QString::fromStdString(s.error().message));
+    return;
+  }
+  showError({});
+  emit startRequested(*s);
+}
+
+void StormPanel::onQuotaEdited() {
+  if (!running_) return;
+  const Quota q = quota();
+  for (Algorithm a : kAllAlgorithms) {
+    if (!algorithms_.at(a)->isChecked()) continue;
+    if (auto ok = q.validate(a); !ok) {
+      showError(tr("Not applied: %1: %2").arg(str(algorithmName(a)), QString::fromStdString(ok.error().message)));
+      return;
+    }
+  }
+  showError({});
+  emit quotaTuned(q);
+}
+
+void StormPanel::setRunning(bool running) {
+  running_ = running;
+  start_->setText(running ? tr("Stop storm") : tr("Start storm"));
+  for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_,
+                                                    concurrency_, replicas_, clients_, clock_, skew_})
+    w->setEnabled(!running);
+  for (auto& [a, check] : algorithms_) check->setEnabled(!running);
+  if (running) progress_->setValue(0);
+}
+
+void StormPanel::setProgress(const StormProgress& p) {
+  const double fraction = p.total > 0 ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0;
+  progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
+  const QString remaining = p.remainingMs >= 0 ? tr("%1 s").arg(static_cast<double>(p.remainingMs) / 1000.0, 0, 'f', 1)
+                                               : tr("?");
+  progressText_->setText(tr("elapsed %1 s, remaining %2, %3 of %4 sent, late %5, dropped %6, errors %7")
+                             .arg(static_cast<double>(p.elapsedMs) / 1000.0, 0, 'f', 1)
+                             .arg(remaining)
+                             .arg(p.done)
+                             .arg(p.total)
+                             .arg(p.late)
+                             .arg(p.dropped)
+                             .arg(p.errors));
+}
+
+void StormPanel::showError(const QString& message) {
+  error_->setText(message);
+  error_->setVisible(!message.isEmpty());
+}
+
+QString StormPanel::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
+
+void StormPanel::setExplanation(const QString& text) {
+  explanation_->setText(text);
+  explanation_->setVisible(!text.isEmpty());
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,96 @@
+#pragma once
+// StormPanel: the form that describes a storm (backend, algorithms, quota,
+// traffic, replicas, clock), Start/Stop and the progress of the running storm.
+// Invalid input is refused here with one visible message; nothing starts.
+
+#include <QWidget>
+#include <map>
+
+#include "common/result.hpp"
+#include "storm/storm_spec.hpp"
+#include "ui/storm_types.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace rl::ui {
+
+class LabeledSlider;
+
+/// The storm form; see the file comment.
+class StormPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit StormPanel(QWidget* parent = nullptr);
+
+  /// The form as a validated spec, or the error naming the field and what is allowed.
+  Result<StormSpec> spec() const;
+  /// Fills the form from `spec` (scenario load, presets).
+  void setSpec(const StormSpec& spec);
+  /// The quota fields (limit, window, refill) as a quota (unvalidated).
+  Quota quota() const;
+  /// Switches Start/Stop and locks the fields that cannot change mid-storm.
+  void setRunning(bool running);
+  /// Updates the progress bar and its label.
+  void setProgress(const StormProgress& p);
+  /// Shows `message` in red under the form (empty clears it).
+  void showError(const QString& message);
+  /// The visible error text (empty when none).
+  QString errorText() const;
+  /// Shows what the loaded preset demonstrates (empty hides it).
+  void setExplanation(const QString& text);
+  /// Start/Stop button (the Space shortcut clicks it).
+  QPushButton* startButton() const { return start_; }
+  /// Failure policy lives in the connection panel; the storm form reads it from there.
+  void setFailurePolicy(FailurePolicy p) { policy_ = p; }
+  /// Redis URL lives in the connection panel.
+  void setRedisUrl(const QString& url) { redisUrl_ = url; }
+
+ signals:
+  /// The user asked for a storm and the form is valid.
+  void startRequested(const rl::StormSpec& spec);
+  /// The user asked to stop the running storm.
+  void stopRequested();
+  /// Limit, window or refill changed while a storm runs (already validated).
+  void quotaTuned(const rl::Quota& quota);
+
+ private:
+  QWidget* buildAlgorithms();
+  QWidget* buildQuota();
+  QWidget* buildTraffic();
+  void onStartClicked();
+  void onQuotaEdited();
+  Result<std::vector<Micros>> parseSkew() const;
+
+  QComboBox* backend_;
+  std::map<Algorithm, QCheckBox*> algorithms_;
+  LabeledSlider* limit_;
+  LabeledSlider* window_;
+  LabeledSlider* refill_;
+  QComboBox* pattern_;
+  QDoubleSpinBox* rate_;
+  QSpinBox* requests_;
+  QSpinBox* duration_;
+  QSpinBox* concurrency_;
+  QSpinBox* replicas_;
+  QSpinBox* clients_;
+  QComboBox* clock_;
+  QLineEdit* skew_;
+  QPushButton* start_;
+  QProgressBar* progress_;
+  QLabel* progressText_;
+  QLabel* error_;
+  QLabel* explanation_;
+  bool running_ = false;
+  FailurePolicy policy_ = FailurePolicy::Open;
+  QString redisUrl_;
+  StormSpec loaded_;  ///< fields the form does not show (seed, think time, prefix)
+};
+
+}  // namespace rl::ui

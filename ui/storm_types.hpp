@@ -1,0 +1,54 @@
+#pragma once
+// Plain values the storm controller hands to the panels (GUI thread copies).
+
+#include <QMetaType>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "limiter/algorithm.hpp"
+#include "storm/decision_record.hpp"
+#include "storm/storm_spec.hpp"
+
+namespace rl::ui {
+
+/// Where a running storm is: for the progress bar.
+struct StormProgress {
+  std::int64_t elapsedMs = 0;    ///< since start
+  std::int64_t remainingMs = -1; ///< estimate; -1 when unknown
+  std::int64_t done = 0;         ///< requests decided
+  std::int64_t total = 0;        ///< requests planned (0 = unknown)
+  std::int64_t late = 0;         ///< sends that left after their intended time
+  std::int64_t dropped = 0;      ///< sends given up
+  std::int64_t errors = 0;       ///< store failures (decided by the failure policy)
+};
+
+/// One summary row: how one algorithm did in a storm.
+struct AlgorithmResult {
+  Algorithm algorithm = Algorithm::FixedWindow;  ///< which lane
+  std::int64_t offered = 0;                      ///< requests sent
+  std::int64_t admitted = 0;                     ///< allowed
+  std::int64_t denied = 0;                       ///< refused
+  std::int64_t errors = 0;                       ///< store failures
+  std::int64_t limit = 0;                        ///< the limit at the end
+  std::int64_t maxAdmittedInWindow = 0;          ///< worst admitted count in any window
+  double overshoot = 0;                          ///< maxAdmittedInWindow / limit
+  std::int64_t p50us = 0;                        ///< decision latency
+  std::int64_t p99us = 0;                        ///< decision latency
+};
+
+/// The summary of a finished (or stopped) storm.
+struct StormResult {
+  std::vector<AlgorithmResult> algorithms;  ///< one row per lane
+  std::int64_t durationMs = 0;              ///< wall time of the run
+  bool cancelled = false;                   ///< stopped by the user
+  /// Every decision, sorted by intended time (CSV export); shared, never copied.
+  std::shared_ptr<const std::vector<DecisionRecord>> records;
+};
+
+}  // namespace rl::ui
+
+Q_DECLARE_METATYPE(rl::ui::StormProgress)
+Q_DECLARE_METATYPE(rl::ui::StormResult)
+Q_DECLARE_METATYPE(rl::StormSpec)
+Q_DECLARE_METATYPE(rl::Quota)

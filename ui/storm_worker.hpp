@@ -1,0 +1,68 @@
+#pragma once
+// StormWorker: runs one storm (rl::StormRunner) off the GUI thread and feeds
+// the lanes.
+//
+// Threading: the controller moves it to a QThread and invokes run() queued.
+// run() starts the runner (which has its own worker threads), then polls it
+// every 20 ms: it takes the new decision records, converts them to lane
+// samples and pushes them into the LaneModel (one short lock per batch), and
+// emits the cheap dataReady() signal; never one signal per decision.
+// requestCancel() and setQuota() may be called from any thread: cancellation
+// is a std::atomic<bool>. Every slot catches and reports via errorOccurred.
+
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include "common/result.hpp"
+#include "storm/storm_runner.hpp"
+#include "ui/storm_types.hpp"
+
+namespace rl::ui {
+
+class LaneModel;
+
+/// The store factory for `spec`'s backend: memory (one store per replica) or Redis (one connection per worker).
+Result<StoreFactory> makeStoreFactory(const StormSpec& spec);
+
+/// Summary rows of a finished storm, from its records.
+StormResult summarize(const StormSpec& spec, StormOutcome outcome);
+
+/// Runs storms off the GUI thread; see the file comment.
+class StormWorker : public QObject {
+  Q_OBJECT
+ public:
+  explicit StormWorker(LaneModel& model);
+  /// Any thread: asks the running storm to stop (returns at once).
+  void requestCancel() { cancel_.store(true); }
+  /// Any thread: changes the running storm's quota (the runner records the marker).
+  Result<void> setQuota(const Quota& quota);
+
+ public slots:
+  /// Runs `spec` to completion or cancellation (blocks this worker's thread, not the GUI).
+  void run(const rl::StormSpec& spec);
+
+ signals:
+  /// The runner started; `spanUs` is the planned length of the run's timeline (0 = unknown).
+  void started(qint64 spanUs);
+  /// Progress, about every 100 ms.
+  void progressed(const rl::ui::StormProgress& progress);
+  /// New samples are in the model (cheap; the GUI refreshes on its timer).
+  void dataReady();
+  /// The storm is over (also after a failure, with what was recorded).
+  void finished(const rl::ui::StormResult& result);
+  /// Something failed: one sentence for the user.
+  void errorOccurred(const QString& message);
+
+ private:
+  void runGuarded(const StormSpec& spec);
+  bool drain(StormRunner& runner, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen);
+
+  LaneModel& model_;
+  std::atomic<bool> cancel_{false};       ///< set by requestCancel
+  std::mutex runnerMutex_;                ///< guards runner_ (setQuota from other threads)
+  StormRunner* runner_ = nullptr;         ///< the running storm, owned by run()
+};
+
+}  // namespace rl::ui

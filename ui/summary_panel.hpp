@@ -1,0 +1,35 @@
+#pragma once
+// SummaryPanel: per algorithm offered, admitted, denied, errors, worst
+// admitted count in any window, overshoot, p50 and p99 latency.
+
+#include <QJsonDocument>
+#include <QWidget>
+
+#include "ui/storm_types.hpp"
+
+class QTableWidget;
+class QLabel;
+
+namespace rl::ui {
+
+/// The table of a storm's results; see the file comment.
+class SummaryPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SummaryPanel(QWidget* parent = nullptr);
+  /// Shows `result` (a finished storm, or live counts while it runs).
+  void setResult(const StormResult& result);
+  /// The last result shown.
+  const StormResult& result() const { return result_; }
+  /// The summary as JSON: {"runs":[{algorithm, offered, admitted, ...}]} (CLI field names).
+  QJsonDocument toJson(const QString& backend) const;
+  /// The table (tests read cells).
+  QTableWidget* table() const { return table_; }
+
+ private:
+  QTableWidget* table_;
+  QLabel* caption_;
+  StormResult result_;
+};
+
+}  // namespace rl::ui
