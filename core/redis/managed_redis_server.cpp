@@ -152,6 +152,9 @@ void installServerSignalCleanup() {
 Result<ManagedRedisServer> ManagedRedisServer::start(const ManagedServerOptions& options) {
   ManagedRedisServer s;
   if (!options.executable.empty()) {
+    if (::access(options.executable.c_str(), X_OK) != 0)
+      return unavailable("redis-server '" + options.executable + "' is not an executable file: " +
+                         std::strerror(errno));
     s.executable_ = options.executable;
   } else if (auto found = findRedisServer()) {
     s.executable_ = *found;

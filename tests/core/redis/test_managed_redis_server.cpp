@@ -1,0 +1,206 @@
+// ManagedRedisServer: started on a free loopback port in a temp dir, ready on
+// PING, stopped and cleaned up on destruction, on SIGTERM, and when its owner
+// is killed; the embedded default's choice of Redis.
+
+#include <QtTest>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "redis/managed_redis_server.hpp"
+#include "redis/redis_connection.hpp"
+
+using namespace rl;
+
+namespace {
+bool answers(int port) {
+  RedisEndpoint ep;
+  ep.port = port;
+  auto c = RedisConnection::connect(ep);
+  return c && c->command({"PING"}).ok();
+}
+
+// Polls until `port` stops answering (true) or `timeout` passes (false).
+bool goesQuiet(int port, std::chrono::seconds timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < end) {
+    if (!answers(port)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+struct ChildServer {
+  pid_t child = 0;
+  int port = 0;
+  std::string dir;
+};
+
+// Forks a child that starts a managed server (optionally with the signal
+// cleanup installed), reports "port dir" through a pipe and waits to be killed.
+ChildServer forkServerOwner(bool installCleanup) {
+  int fds[2];
+  if (::pipe(fds) != 0) return {};
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    if (installCleanup) installServerSignalCleanup();
+    auto s = ManagedRedisServer::start();
+    char line[512];
+    const int n = s ? std::snprintf(line, sizeof line, "%d %s\n", s->port(), s->dir().c_str())
+                    : std::snprintf(line, sizeof line, "0 -\n");
+    if (::write(fds[1], line, static_cast<std::size_t>(n)) != n) ::_exit(3);
+    for (;;) ::pause();
+  }
+  ::close(fds[1]);
+  ChildServer out;
+  out.child = pid;
+  char buf[512] = {};
+  std::size_t got = 0;
+  ssize_t n;
+  while (got < sizeof buf - 1 && (n = ::read(fds[0], buf + got, sizeof buf - 1 - got)) > 0) {
+    got += static_cast<std::size_t>(n);
+    if (buf[got - 1] == '\n') break;
+  }
+  ::close(fds[0]);
+  char dir[400] = {};
+  if (std::sscanf(buf, "%d %399s", &out.port, dir) == 2) out.dir = dir;
+  return out;
+}
+}  // namespace
+
+class ManagedRedisServerTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void startsPingsStopsAndCleansUp();
+  void restartsOnTheSamePort();
+  void reportsMissingExecutable();
+  void diesWithKilledOwner();
+  void signalCleanupStopsServers();
+  void embeddedDefaultUsesAnsweringRedis();
+  void embeddedDefaultStartsPrivateServer();
+  void embeddedDefaultFallsBackToMemory();
+};
+
+void ManagedRedisServerTest::startsPingsStopsAndCleansUp() {
+  QVERIFY(findRedisServer().has_value());
+  std::string dir;
+  int port = 0;
+  {
+    auto s = ManagedRedisServer::start();
+    QVERIFY2(s.ok(), s.ok() ? "" : s.error().message.c_str());
+    dir = s->dir();
+    port = s->port();
+    QVERIFY(port > 0 && port != 6379);
+    QVERIFY(s->running());
+    QVERIFY(std::filesystem::is_directory(dir));
+    QVERIFY(answers(port));
+    QCOMPARE(QString::fromStdString(s->endpoint().toString()), QString("redis://127.0.0.1:%1/0").arg(port));
+    auto c = RedisConnection::connect(s->endpoint());
+    auto cfg = c->command({"CONFIG", "GET", "save"});
+    QCOMPARE(cfg->size(), std::size_t{2});
+    QCOMPARE((*cfg)[1].str(), std::string_view(""));  // no snapshots
+    auto aof = c->command({"CONFIG", "GET", "appendonly"});
+    QCOMPARE((*aof)[1].str(), std::string_view("no"));
+    auto bind = c->command({"CONFIG", "GET", "bind"});
+    QCOMPARE((*bind)[1].str(), std::string_view("127.0.0.1"));
+    QVERIFY(s->stop().ok());
+    QVERIFY(!s->running());
+    QVERIFY(!answers(port));
+    QVERIFY(std::filesystem::is_directory(dir));  // kept for restart()
+  }
+  QVERIFY(!std::filesystem::exists(dir));  // removed by the destructor
+}
+
+void ManagedRedisServerTest::restartsOnTheSamePort() {
+  auto s = ManagedRedisServer::start();
+  QVERIFY(s.ok());
+  const int port = s->port();
+  const int firstPid = s->pid();
+  QVERIFY(s->restart().ok());
+  QCOMPARE(s->port(), port);
+  QVERIFY(s->pid() != firstPid);
+  QVERIFY(answers(port));
+  ManagedRedisServer moved = std::move(s).value();  // move keeps ownership
+  QVERIFY(answers(moved.port()));
+}
+
+void ManagedRedisServerTest::reportsMissingExecutable() {
+  ManagedServerOptions o;
+  o.executable = "/nonexistent/redis-server";
+  auto s = ManagedRedisServer::start(o);
+  QVERIFY(!s.ok());
+  QCOMPARE(s.error().code, ErrorCode::Unavailable);
+  QCOMPARE(QString::fromStdString(s.error().message),
+           QString("redis-server '/nonexistent/redis-server' is not an executable file: No such file or directory"));
+}
+
+void ManagedRedisServerTest::diesWithKilledOwner() {
+  const ChildServer c = forkServerOwner(false);
+  QVERIFY2(c.port > 0, "the child could not start redis-server");
+  QVERIFY(answers(c.port));
+  ::kill(c.child, SIGKILL);  // no destructor, no handler: only PR_SET_PDEATHSIG can stop the server
+  ::waitpid(c.child, nullptr, 0);
+  QVERIFY2(goesQuiet(c.port, std::chrono::seconds(5)), "redis-server outlived its killed owner");
+  std::filesystem::remove_all(c.dir);  // the killed owner could not remove its dir
+}
+
+void ManagedRedisServerTest::signalCleanupStopsServers() {
+  const ChildServer c = forkServerOwner(true);
+  QVERIFY2(c.port > 0, "the child could not start redis-server");
+  QVERIFY(std::filesystem::is_directory(c.dir));
+  ::kill(c.child, SIGTERM);
+  int status = 0;
+  ::waitpid(c.child, &status, 0);
+  QVERIFY(WIFEXITED(status));
+  QCOMPARE(WEXITSTATUS(status), 128 + SIGTERM);
+  QVERIFY(!answers(c.port));  // stopped before the owner exited
+  QVERIFY(!std::filesystem::exists(c.dir));
+}
+
+void ManagedRedisServerTest::embeddedDefaultUsesAnsweringRedis() {
+  auto existing = ManagedRedisServer::start();  // stands in for a Redis at the probe port
+  QVERIFY(existing.ok());
+  auto e = resolveEmbeddedDefault(existing->port());
+  QVERIFY(e.ok());
+  QCOMPARE(e->endpoint.port, existing->port());
+  QVERIFY(!e->server.has_value());
+  QCOMPARE(QString::fromStdString(e->description), QString("using the Redis at 127.0.0.1:%1").arg(existing->port()));
+}
+
+void ManagedRedisServerTest::embeddedDefaultStartsPrivateServer() {
+  auto dead = ManagedRedisServer::start();
+  QVERIFY(dead.ok());
+  const int probe = dead->port();
+  QVERIFY(dead->stop().ok());  // nothing answers there now
+  auto e = resolveEmbeddedDefault(probe);
+  QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
+  QVERIFY(e->server.has_value());
+  QVERIFY(e->endpoint.port != probe);
+  QVERIFY(answers(e->endpoint.port));
+  QVERIFY(QString::fromStdString(e->description).startsWith("started a private redis-server on 127.0.0.1:"));
+}
+
+void ManagedRedisServerTest::embeddedDefaultFallsBackToMemory() {
+  auto dead = ManagedRedisServer::start();
+  QVERIFY(dead.ok());
+  const int probe = dead->port();
+  QVERIFY(dead->stop().ok());
+  ManagedServerOptions o;
+  o.executable = "/nonexistent/redis-server";
+  auto e = resolveEmbeddedDefault(probe, o);
+  QVERIFY(!e.ok());
+  QCOMPARE(e.error().code, ErrorCode::Unavailable);
+  const QString msg = QString::fromStdString(e.error().message);
+  QVERIFY2(msg.contains("using the memory store; the distributed demos need Redis"), qPrintable(msg));
+  QVERIFY2(msg.contains(QString("no Redis at 127.0.0.1:%1").arg(probe)), qPrintable(msg));
+}
+
+QTEST_GUILESS_MAIN(ManagedRedisServerTest)
+#include "test_managed_redis_server.moc"
