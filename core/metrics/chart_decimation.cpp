@@ -12,12 +12,12 @@ std::vector<ChartPoint> decimateMinMax(std::span<const ChartPoint> pts, double x
   std::vector<ChartPoint> out;
   out.reserve(2 * static_cast<std::size_t>(columns));
   const double width = (x1 - x0) / columns;
+  auto columnOf = [&](const ChartPoint& p) { return std::clamp(static_cast<int>((p.x - x0) / width), 0, columns - 1); };
   auto it = first;
   while (it != last) {
-    const auto col = std::min(static_cast<int>((it->x - x0) / width), columns - 1);
-    const double end = x0 + width * (col + 1);
+    const int col = columnOf(*it);
     auto lo = it, hi = it;
-    for (; it != last && (it->x < end || col == columns - 1); ++it) {
+    for (; it != last && columnOf(*it) == col; ++it) {  // x is sorted: the column never decreases
       if (it->y < lo->y) lo = it;
       if (it->y > hi->y) hi = it;
     }

@@ -1,0 +1,164 @@
+// Metrics on hand-made sequences: the sliding-window truth and overshoot,
+// nearest-rank percentiles, bin sizes, per-algorithm counts and decimation.
+
+#include <QtTest>
+
+#include "metrics/storm_metrics.hpp"
+#include "metrics/window_truth.hpp"
+
+using namespace rl;
+
+namespace {
+DecisionRecord rec(std::int64_t atUs, bool allowed, std::uint8_t algo = 0, std::uint32_t client = 0,
+                   std::uint32_t latency = 0) {
+  DecisionRecord r;
+  r.intendedUs = atUs;
+  r.atUs = atUs;
+  r.algorithm = algo;
+  r.client = client;
+  r.latencyUs = latency;
+  r.flags = allowed ? kDecisionAllowed : 0;
+  return r;
+}
+}  // namespace
+
+class StormMetricsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void windowTruth_data();
+  void windowTruth();
+  void percentilesNearestRank();
+  void binSizes_data();
+  void binSizes();
+  void overshootPerClientAndAlgorithm();
+  void binsCountEveryDecision();
+  void decimationKeepsExtremes();
+  void recordIsAtMost48Bytes();
+};
+
+void StormMetricsTest::windowTruth_data() {
+  QTest::addColumn<QList<qint64>>("times");
+  QTest::addColumn<qint64>("window");
+  QTest::addColumn<qint64>("expected");
+  QTest::newRow("empty") << QList<qint64>{} << qint64(10) << qint64(0);
+  QTest::newRow("one") << QList<qint64>{5} << qint64(10) << qint64(1);
+  // (t - W, t]: an entry exactly W before t is outside.
+  QTest::newRow("edge excluded") << QList<qint64>{0, 10} << qint64(10) << qint64(1);
+  QTest::newRow("edge minus one") << QList<qint64>{1, 10} << qint64(10) << qint64(2);
+  QTest::newRow("same instant") << QList<qint64>{7, 7, 7, 7} << qint64(1) << qint64(4);
+  QTest::newRow("two bursts straddle") << QList<qint64>{59'900, 59'900, 60'100, 60'100} << qint64(60'000) << qint64(4);
+  QTest::newRow("spread") << QList<qint64>{0, 3, 6, 9, 12, 15} << qint64(7) << qint64(3);
+}
+
+void StormMetricsTest::windowTruth() {
+  QFETCH(QList<qint64>, times);
+  QFETCH(qint64, window);
+  QFETCH(qint64, expected);
+  std::vector<std::int64_t> t(times.begin(), times.end());
+  QCOMPARE(maxInAnyWindow(t, window), expected);
+}
+
+void StormMetricsTest::percentilesNearestRank() {
+  std::vector<std::int64_t> v;
+  for (int i = 100; i >= 1; --i) v.push_back(i);  // 1..100, reversed
+  const LatencySummary s = summarizeLatency(v);
+  QCOMPARE(s.p50, 50);
+  QCOMPARE(s.p90, 90);
+  QCOMPARE(s.p99, 99);
+  QCOMPARE(s.max, 100);
+  std::vector<std::int64_t> three{30, 10, 20};
+  const LatencySummary t = summarizeLatency(three);
+  QCOMPARE(t.p50, 20);  // rank ceil(1.5) = 2
+  QCOMPARE(t.p90, 30);
+  QCOMPARE(t.p99, 30);
+  std::vector<std::int64_t> none;
+  QCOMPARE(summarizeLatency(none).max, 0);
+}
+
+void StormMetricsTest::binSizes_data() {
+  QTest::addColumn<qint64>("span");
+  QTest::addColumn<qint64>("bin");
+  QTest::newRow("instant") << qint64(0) << qint64(1000);
+  QTest::newRow("100 ms") << qint64(100'000) << qint64(1000);
+  QTest::newRow("1 s") << qint64(1'000'000) << qint64(10'000);
+  QTest::newRow("3 s") << qint64(3'000'000) << qint64(50'000);
+  QTest::newRow("60 s") << qint64(60'000'000) << qint64(1'000'000);
+}
+
+void StormMetricsTest::binSizes() {
+  QFETCH(qint64, span);
+  QFETCH(qint64, bin);
+  QCOMPARE(chooseBinSize(Micros{span}).count(), bin);
+}
+
+void StormMetricsTest::overshootPerClientAndAlgorithm() {
+  StormSpec spec;
+  spec.algorithms = {Algorithm::FixedWindow, Algorithm::SlidingLog};
+  spec.quota = Quota::perWindow(2, Micros{1000});
+  std::vector<DecisionRecord> r;
+  // fixed_window, client 0: 2 at 999 us, 2 at 1001 us -> 4 in (1, 1001]; client 1: 1.
+  r.push_back(rec(999, true));
+  r.push_back(rec(999, true));
+  r.push_back(rec(1001, true));
+  r.push_back(rec(1001, true));
+  r.push_back(rec(1001, false));
+  r.push_back(rec(1001, true, 0, 1));
+  // sliding_log: 2 admitted, the rest denied.
+  r.push_back(rec(999, true, 1));
+  r.push_back(rec(999, true, 1));
+  r.push_back(rec(1001, false, 1));
+  const auto m = computeMetrics(spec, r, Micros{1'000'000});
+  QCOMPARE(m.size(), std::size_t{2});
+  QCOMPARE(m[0].offered, 6);
+  QCOMPARE(m[0].admitted, 5);
+  QCOMPARE(m[0].denied, 1);
+  QCOMPARE(m[0].maxAdmittedInWindow, 4);  // per client, not summed over clients
+  QCOMPARE(m[0].overshoot, 2.0);
+  QCOMPARE(m[1].maxAdmittedInWindow, 2);
+  QCOMPARE(m[1].overshoot, 1.0);
+  QCOMPARE(m[0].throughputRps, 6.0);
+}
+
+void StormMetricsTest::binsCountEveryDecision() {
+  StormSpec spec;
+  spec.quota = Quota::perWindow(10, kSecond);
+  std::vector<DecisionRecord> r;
+  for (int i = 0; i < 300; ++i) r.push_back(rec(i * 10'000, i % 3 != 0));  // 0 .. 2.99 s
+  const auto m = computeMetrics(spec, r, kSecond);
+  QCOMPARE(m[0].binUs, 50'000);  // 2.99 s span -> 50 ms bins
+  std::int64_t admitted = 0, denied = 0;
+  for (const TimelineBin& b : m[0].bins) {
+    admitted += b.admitted;
+    denied += b.denied;
+  }
+  QCOMPARE(admitted, 200);
+  QCOMPARE(denied, 100);
+  QCOMPARE(m[0].bins.front().admitted + m[0].bins.front().denied, 5);
+}
+
+void StormMetricsTest::decimationKeepsExtremes() {
+  std::vector<ChartPoint> pts;
+  for (int i = 0; i < 10'000; ++i) pts.push_back({i / 1000.0, i == 4321 ? 1000.0 : (i == 777 ? -5.0 : 1.0)});
+  const auto d = decimateMinMax(pts, 0, 10, 100);
+  QVERIFY(d.size() <= 200);
+  QVERIFY(d.size() >= 100);
+  bool spike = false, dip = false;
+  for (const ChartPoint& p : d) {
+    spike |= p.y == 1000.0;
+    dip |= p.y == -5.0;
+  }
+  QVERIFY(spike);
+  QVERIFY(dip);
+  for (std::size_t i = 1; i < d.size(); ++i) QVERIFY(d[i - 1].x <= d[i].x);
+  // Few points: unchanged.
+  const std::vector<ChartPoint> few{{0, 1}, {1, 2}, {2, 3}};
+  QCOMPARE(decimateMinMax(few, 0, 2, 100).size(), std::size_t{3});
+}
+
+void StormMetricsTest::recordIsAtMost48Bytes() {
+  static_assert(sizeof(DecisionRecord) <= 48);
+  QVERIFY(sizeof(DecisionRecord) * 10'000'000 < 1'000'000'000);
+}
+
+QTEST_GUILESS_MAIN(StormMetricsTest)
+#include "test_storm_metrics.moc"

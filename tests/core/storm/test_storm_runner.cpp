@@ -1,0 +1,251 @@
+// The storm runner on the memory backend: replica leak, boundary and burst
+// tolerance on the virtual clock with exact numbers, determinism across
+// concurrency, incremental record taking, live quota changes, cancellation
+// and store failures.
+
+#include <QtTest>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "metrics/storm_metrics.hpp"
+#include "storm/storm_settings.hpp"
+#include "storm/store_factory.hpp"
+#include "store/memory_store.hpp"
+
+using namespace rl;
+
+namespace {
+
+StormSpec scenario(const char* name) {
+  auto s = loadScenario(std::string(RATELAB_SOURCE_DIR) + "/resources/scenarios/" + name + ".json");
+  if (!s) qFatal("%s", s.error().message.c_str());
+  return s.value();
+}
+
+struct Run {
+  StormOutcome outcome;
+  std::vector<AlgorithmMetrics> metrics;
+};
+
+Run run(const StormSpec& spec) {
+  auto o = runStorm(spec, memoryStoreFactory(spec.replicas));
+  if (!o) qFatal("%s", o.error().message.c_str());
+  auto m = computeMetrics(spec, o->records, o->wallDuration);
+  return {std::move(o.value()), std::move(m)};
+}
+
+}  // namespace
+
+class StormRunnerTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void replicaLeakOnMemory();
+  void boundaryOnVirtualClock();
+  void burstTolerance();
+  void virtualRunsAreDeterministic();
+  void takeRecordsHandsOutEachOnce();
+  void setQuotaAppliesAndMarks();
+  void cancelReturnsPromptly();
+  void storeFailureEndsTheRun();
+  void badSpecDoesNotStart();
+  void skewShiftsTheReplicaClock();
+};
+
+void StormRunnerTest::replicaLeakOnMemory() {
+  StormSpec s = scenario("replica_leak");
+  const Run r = run(s);
+  QCOMPARE(r.metrics.size(), std::size_t{1});
+  QCOMPARE(r.metrics[0].offered, 400);
+  QCOMPARE(r.metrics[0].admitted, 400);
+  QCOMPARE(r.metrics[0].maxAdmittedInWindow, 400);
+  QCOMPARE(r.metrics[0].overshoot, 4.0);
+  s.replicas = 1;  // one replica, one store: exactly the limit
+  const Run one = run(s);
+  QCOMPARE(one.metrics[0].admitted, 100);
+  QCOMPARE(one.metrics[0].overshoot, 1.0);
+}
+
+void StormRunnerTest::boundaryOnVirtualClock() {
+  const StormSpec s = scenario("boundary");
+  const Run r = run(s);
+  QCOMPARE(r.metrics.size(), std::size_t{6});
+  QCOMPARE(r.metrics[0].algorithm, Algorithm::FixedWindow);
+  QCOMPARE(r.metrics[0].admitted, 200);
+  QCOMPARE(r.metrics[0].maxAdmittedInWindow, 200);
+  QVERIFY(r.metrics[0].overshoot >= 1.9);
+  QCOMPARE(r.metrics[0].overshoot, 2.0);
+  QCOMPARE(r.metrics[1].algorithm, Algorithm::SlidingLog);
+  QCOMPARE(r.metrics[1].admitted, 100);
+  QCOMPARE(r.metrics[1].overshoot, 1.0);
+  QCOMPARE(r.outcome.progress.late, 0);
+  QCOMPARE(r.outcome.progress.dropped, 0);
+}
+
+void StormRunnerTest::burstTolerance() {
+  // After idle: token_bucket admits its full bucket (10) at t = 0..90 ms, then one per
+  // 100 ms: 19 in the worst 1 s window; sliding_log never more than 10.
+  const Run r = run(scenario("burst_tolerance"));
+  QCOMPARE(r.metrics[0].algorithm, Algorithm::TokenBucket);
+  std::int64_t burst = 0;
+  for (const DecisionRecord& d : r.outcome.records)
+    if (d.algorithm == 0 && d.allowed() && d.atUs < 100'000) ++burst;
+  QCOMPARE(burst, 10);
+  QCOMPARE(r.metrics[0].admitted, 29);
+  QCOMPARE(r.metrics[0].maxAdmittedInWindow, 19);
+  QCOMPARE(r.metrics[0].overshoot, 1.9);
+  QCOMPARE(r.metrics[1].algorithm, Algorithm::SlidingLog);
+  QCOMPARE(r.metrics[1].admitted, 20);
+  QCOMPARE(r.metrics[1].maxAdmittedInWindow, 10);
+  QCOMPARE(r.metrics[1].overshoot, 1.0);
+}
+
+void StormRunnerTest::virtualRunsAreDeterministic() {
+  StormSpec s = scenario("boundary");
+  s.clients = 5;
+  s.replicas = 2;
+  s.concurrency = 1;
+  const Run a = run(s);
+  s.concurrency = 4;
+  const Run b = run(s);
+  QCOMPARE(a.outcome.records.size(), std::size_t{2400});
+  QCOMPARE(b.outcome.records.size(), a.outcome.records.size());
+  for (std::size_t i = 0; i < a.outcome.records.size(); ++i) {
+    const DecisionRecord& x = a.outcome.records[i];
+    const DecisionRecord& y = b.outcome.records[i];
+    QCOMPARE(x.intendedUs, y.intendedUs);
+    QCOMPARE(x.flags, y.flags);
+    QCOMPARE(x.remaining, y.remaining);
+    QCOMPARE(x.retryAfterUs, y.retryAfterUs);
+  }
+}
+
+void StormRunnerTest::takeRecordsHandsOutEachOnce() {
+  StormSpec s;
+  s.algorithms = {Algorithm::TokenBucket, Algorithm::Gcra};
+  s.requests = 50'000;
+  s.concurrency = 2;
+  s.clients = 10;
+  StormRunner runner(s, memoryStoreFactory(1));
+  std::atomic<int> calls{0};
+  runner.setOnData([&] { ++calls; }, Micros{1000});
+  QVERIFY(runner.start().ok());
+  std::vector<DecisionRecord> taken;
+  while (!runner.finished()) runner.takeRecords(taken);
+  runner.wait();
+  runner.takeRecords(taken);
+  QCOMPARE(taken.size(), std::size_t{100'000});
+  QCOMPARE(runner.takeRecords(taken), std::size_t{0});
+  QVERIFY(calls.load() >= 1);  // at least the final call
+  const auto c = runner.counters();
+  QCOMPARE(c[0].admitted + c[0].denied, 50'000);
+  QCOMPARE(runner.progress().sent, 100'000);
+  QCOMPARE(runner.progress().planned, 100'000);
+}
+
+void StormRunnerTest::setQuotaAppliesAndMarks() {
+  StormSpec s;
+  s.clock = ClockMode::Client;
+  s.pattern = Pattern::Constant;
+  s.rate = 200;
+  s.requests = 200;  // 1 s
+  s.quota = Quota::perWindow(5, 60 * kSecond);
+  StormRunner runner(s, memoryStoreFactory(1));
+  QVERIFY(runner.start().ok());
+  std::vector<DecisionRecord> taken;
+  while (taken.size() < 20 && !runner.finished()) {
+    runner.takeRecords(taken);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  QVERIFY(runner.setQuota(Quota::perWindow(1000, 60 * kSecond)).ok());
+  QVERIFY(!runner.setQuota(Quota::perWindow(0, kSecond)).ok());  // invalid: refused, not applied
+  runner.wait();
+  const StormOutcome o = runner.outcome();
+  QCOMPARE(o.markers.size(), std::size_t{1});
+  QCOMPARE(o.markers[0].limit, 1000);
+  QVERIFY(o.counters[0].admitted > 5);
+  for (const DecisionRecord& d : o.records)
+    if (d.intendedUs > o.markers[0].atUs + 100'000) QVERIFY(d.allowed());
+}
+
+void StormRunnerTest::cancelReturnsPromptly() {
+  StormSpec s;
+  s.clock = ClockMode::Client;
+  s.pattern = Pattern::Constant;
+  s.rate = 100;
+  s.duration = 600 * kSecond;
+  s.concurrency = 4;
+  StormRunner runner(s, memoryStoreFactory(1));
+  QVERIFY(runner.start().ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto t0 = std::chrono::steady_clock::now();
+  runner.cancel();
+  runner.wait();
+  const auto waited = std::chrono::steady_clock::now() - t0;
+  QVERIFY(waited < std::chrono::seconds(5));  // generous "no hang" bound
+  const StormOutcome o = runner.outcome();
+  QVERIFY(o.cancelled);
+  QVERIFY(o.progress.finished);
+  QVERIFY(!o.records.empty());
+  QVERIFY(static_cast<std::int64_t>(o.records.size()) < o.progress.planned);
+}
+
+void StormRunnerTest::storeFailureEndsTheRun() {
+  StormSpec s;
+  s.requests = 10;
+  s.concurrency = 3;
+  auto factory = [](int, int worker) -> Result<std::unique_ptr<Store>> {
+    if (worker == 2) return unavailable("cannot connect to 127.0.0.1:1: Connection refused");
+    return std::unique_ptr<Store>(std::make_unique<MemoryStore>());
+  };
+  const auto o = runStorm(s, factory);
+  QVERIFY(!o);
+  QCOMPARE(o.error().code, ErrorCode::Unavailable);
+  QCOMPARE(QString::fromStdString(o.error().message), QString("cannot connect to 127.0.0.1:1: Connection refused"));
+}
+
+void StormRunnerTest::badSpecDoesNotStart() {
+  StormSpec s;
+  s.requests = 10;
+  s.replicas = 0;
+  StormRunner runner(s, memoryStoreFactory(1));
+  const auto ok = runner.start();
+  QVERIFY(!ok);
+  QCOMPARE(QString::fromStdString(ok.error().message), QString("--replicas 0 is out of range: allowed 1 to 64"));
+  runner.wait();  // never started: returns at once
+}
+
+void StormRunnerTest::skewShiftsTheReplicaClock() {
+  // Token bucket 4, refill 2/s, two replicas sharing one store, replica 1 ten
+  // seconds ahead: its requests see a full bucket again, so more than 4 pass.
+  StormSpec s;
+  s.algorithms = {Algorithm::TokenBucket};
+  s.quota = Quota::perWindow(4, 2 * kSecond).withRefill(2);
+  s.requests = 8;
+  s.replicas = 2;
+  s.skew = {Micros{0}, 10 * kSecond};
+  auto shared = std::make_shared<MemoryStore>();
+  auto factory = [shared](int, int) -> Result<std::unique_ptr<Store>> {
+    struct View final : Store {
+      std::shared_ptr<MemoryStore> s;
+      std::string_view name() const override { return "memory"; }
+      Result<Decision> decide(const DecisionRequest& r) override { return s->decide(r); }
+    };
+    auto v = std::make_unique<View>();
+    v->s = shared;
+    return std::unique_ptr<Store>(std::move(v));
+  };
+  auto o = runStorm(s, factory);
+  QVERIFY(o.ok());
+  // Request 0 (replica 0, T) takes 1 of 4; request 1 (replica 1, T + 10 s) refills to 4 and takes 1;
+  // later requests see no refill (time never runs past T + 10 s again): 4 + 1 = 5 admitted.
+  QCOMPARE(o->counters[0].admitted, 5);
+  s.skew.clear();
+  auto same = runStorm(s, factory);
+  QVERIFY(same.ok());
+  QVERIFY(same->counters[0].admitted <= 4);
+}
+
+QTEST_GUILESS_MAIN(StormRunnerTest)
+#include "test_storm_runner.moc"
