@@ -1,0 +1,284 @@
+// ratelab-cli end to end: the binary from $RATELAB_BIN_DIR/cli/ratelab-cli run
+// as a process against a private redis-server; JSON parsed, numbers compared,
+// exit codes and the exact one-line messages of bad input checked.
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "support/redis_test_server.hpp"
+
+using namespace rl;
+
+namespace {
+struct Cli {
+  int exitCode = -1;
+  QByteArray out;
+  QByteArray err;
+  QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+QJsonObject runOf(const Cli& c, const QString& algorithm) {
+  for (const auto& v : c.json()["runs"].toArray())
+    if (v.toObject()["algorithm"].toString() == algorithm) return v.toObject();
+  return {};
+}
+}  // namespace
+
+class RatelabCliTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void replicaLeak_data();
+  void replicaLeak();
+  void boundaryScenario();
+  void burstToleranceScenario();
+  void classicTokenBucketCheck();
+  void raceJson();
+  void badInputExitsTwo_data();
+  void badInputExitsTwo();
+  void unknownScenarioKeyExitsTwo();
+  void unreachableRedisExitsThree();
+  void csvHasEveryDecision();
+  void keysShowsTtl();
+  void scriptPrintsLua();
+  void benchReportsThroughput();
+
+ private:
+  Cli cli(const QStringList& args, int timeoutMs = 120'000);
+  QString redisUrl() const { return QString("redis://127.0.0.1:%1").arg(redis_->endpoint().port); }
+  std::unique_ptr<test::RedisTestServer> redis_;
+  QTemporaryDir tmp_;
+};
+
+void RatelabCliTest::initTestCase() {
+  QVERIFY2(qEnvironmentVariableIsSet("RATELAB_BIN_DIR"), "RATELAB_BIN_DIR must point at <build>/app");
+  QVERIFY(QFileInfo::exists(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"));
+  redis_ = std::make_unique<test::RedisTestServer>();
+  RL_REQUIRE_REDIS(*redis_);
+}
+
+Cli RatelabCliTest::cli(const QStringList& args, int timeoutMs) {
+  QProcess p;
+  p.setWorkingDirectory(RATELAB_SOURCE_DIR);
+  p.start(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli", args);
+  Cli c;
+  if (!p.waitForFinished(timeoutMs)) {
+    p.kill();
+    p.waitForFinished();
+    c.err = "timed out";
+    return c;
+  }
+  c.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  c.out = p.readAllStandardOutput();
+  c.err = p.readAllStandardError();
+  return c;
+}
+
+void RatelabCliTest::replicaLeak_data() {
+  QTest::addColumn<QString>("backend");
+  QTest::addColumn<int>("admitted");
+  QTest::addColumn<double>("overshoot");
+  QTest::newRow("memory leaks 4x") << "memory" << 400 << 4.0;
+  QTest::newRow("redis-lua holds 1x") << "redis-lua" << 100 << 1.0;
+}
+
+void RatelabCliTest::replicaLeak() {
+  QFETCH(QString, backend);
+  QFETCH(int, admitted);
+  QFETCH(double, overshoot);
+  const Cli c = cli({"run", "--backend", backend, "--replicas", "4", "--algorithm", "fixed_window", "--limit", "100",
+                     "--window-ms", "60000", "--requests", "400", "--redis", redisUrl(), "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QJsonObject r = runOf(c, "fixed_window");
+  QCOMPARE(r["backend"].toString(), backend);
+  QCOMPARE(r["offered"].toInt(), 400);
+  QCOMPARE(r["admitted"].toInt(), admitted);
+  QCOMPARE(r["denied"].toInt(), 400 - admitted);
+  QCOMPARE(r["errors"].toInt(), 0);
+  QCOMPARE(r["max_admitted_in_window"].toInt(), admitted);
+  QCOMPARE(r["overshoot"].toDouble(), overshoot);
+  QCOMPARE(r["limit"].toInt(), 100);
+  QCOMPARE(r["window_ms"].toInt(), 60000);
+  for (const char* key : {"duration_ms", "throughput_rps", "latency_us"}) QVERIFY2(r.contains(key), key);
+  for (const char* key : {"p50", "p90", "p99", "max"}) QVERIFY2(r["latency_us"].toObject().contains(key), key);
+}
+
+void RatelabCliTest::boundaryScenario() {
+  const Cli c = cli({"run", "--scenario", "resources/scenarios/boundary.json", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  QVERIFY(runOf(c, "fixed_window")["overshoot"].toDouble() >= 1.9);
+  QCOMPARE(runOf(c, "fixed_window")["max_admitted_in_window"].toInt(), 200);
+  QCOMPARE(runOf(c, "sliding_log")["overshoot"].toDouble(), 1.0);
+  QCOMPARE(runOf(c, "sliding_log")["admitted"].toInt(), 100);
+  // The default table (scripts/run.sh prints it) names both.
+  const Cli table = cli({"run", "--scenario", "resources/scenarios/boundary.json"});
+  QCOMPARE(table.exitCode, 0);
+  QVERIFY(table.out.contains("fixed_window"));
+  QVERIFY(table.out.contains("2.00x"));
+}
+
+void RatelabCliTest::burstToleranceScenario() {
+  // token_bucket: full bucket of 10 at once, 19 in the worst 1 s window; sliding_log: 10.
+  const Cli c = cli({"run", "--scenario", "resources/scenarios/burst_tolerance.json", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  QCOMPARE(runOf(c, "token_bucket")["max_admitted_in_window"].toInt(), 19);
+  QCOMPARE(runOf(c, "token_bucket")["admitted"].toInt(), 29);
+  QCOMPARE(runOf(c, "sliding_log")["max_admitted_in_window"].toInt(), 10);
+  QCOMPARE(runOf(c, "sliding_log")["overshoot"].toDouble(), 1.0);
+}
+
+void RatelabCliTest::classicTokenBucketCheck() {
+  const Cli c = cli({"run", "--backend", "redis-lua", "--redis", redisUrl(), "--algorithm", "token_bucket", "--limit",
+                     "10", "--refill-rate", "1", "--replicas", "4", "--requests", "20", "--concurrency", "20",
+                     "--clock", "server", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QJsonObject r = runOf(c, "token_bucket");
+  QCOMPARE(r["admitted"].toInt(), 10);
+  QCOMPARE(r["denied"].toInt(), 10);
+}
+
+void RatelabCliTest::raceJson() {
+  const Cli c = cli({"race", "--rounds", "200", "--limit", "10", "--concurrency", "20", "--redis", redisUrl(), "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QJsonObject doc = c.json();
+  QCOMPARE(doc["rounds"].toInt(), 200);
+  QCOMPARE(doc["capacity"].toInt(), 10);
+  QCOMPARE(doc["concurrency"].toInt(), 20);
+  const QJsonArray variants = doc["variants"].toArray();
+  QCOMPARE(variants.size(), 3);
+  for (const auto& v : variants) {
+    const QJsonObject o = v.toObject();
+    for (const char* key : {"name", "admitted_min", "admitted_max", "admitted_mean", "over_limit_rounds", "retries"})
+      QVERIFY2(o.contains(key), key);
+    if (o["name"] == "naive") {
+      QVERIFY(o["over_limit_rounds"].toInt() >= 1);
+      qInfo("naive distribution: %s", QJsonDocument(o["distribution"].toObject()).toJson(QJsonDocument::Compact).constData());
+    } else {
+      QCOMPARE(o["admitted_min"].toInt(), 10);
+      QCOMPARE(o["admitted_max"].toInt(), 10);
+      QCOMPARE(o["over_limit_rounds"].toInt(), 0);
+    }
+  }
+}
+
+void RatelabCliTest::badInputExitsTwo_data() {
+  QTest::addColumn<QStringList>("args");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("limit text") << QStringList{"run", "--limit", "abc"}
+                              << "ratelab-cli run: --limit: 'abc' is not valid: allowed an integer 1 to 1000000000000";
+  QTest::newRow("limit zero") << QStringList{"run", "--limit", "0"}
+                              << "ratelab-cli run: --limit: limit 0 is out of range: allowed 1 to 1000000000000";
+  QTest::newRow("pattern") << QStringList{"run", "--pattern", "wave"}
+                           << "ratelab-cli run: --pattern: 'wave' is not valid: allowed burst, constant, boundary, ramp or poisson";
+  QTest::newRow("replicas") << QStringList{"run", "--replicas", "0", "--requests", "5"}
+                            << "ratelab-cli run: --replicas 0 is out of range: allowed 1 to 64";
+  QTest::newRow("missing value") << QStringList{"run", "--requests"} << "ratelab-cli run: --requests needs a value";
+  QTest::newRow("redis url") << QStringList{"run", "--backend", "redis-lua", "--redis", "http://x:1", "--requests", "1"}
+                             << "ratelab-cli run: --redis: ";
+  QTest::newRow("race rounds") << QStringList{"race", "--rounds", "0"}
+                               << "ratelab-cli race: --rounds: '0' is not valid: allowed an integer 1 to 100000";
+  QTest::newRow("race algorithm") << QStringList{"race", "--algorithm", "gcra"}
+                                  << "ratelab-cli race: --algorithm gcra is not raced: allowed token_bucket or fixed_window";
+  QTest::newRow("bench pipeline") << QStringList{"bench", "--pipeline", "4"}
+                                  << "ratelab-cli bench: --pipeline 4 needs --backend redis-lua";
+  QTest::newRow("script name") << QStringList{"script", "leaky"}
+                               << "ratelab-cli script: NAME: 'leaky' is not an algorithm: allowed fixed_window, "
+                                  "sliding_log, sliding_counter, token_bucket, leaky_bucket or gcra";
+  QTest::newRow("command") << QStringList{"fly"}
+                           << "ratelab-cli: unknown command 'fly': allowed run, race, bench, keys, script, serve";
+}
+
+void RatelabCliTest::badInputExitsTwo() {
+  QFETCH(QStringList, args);
+  QFETCH(QString, message);
+  const Cli c = cli(args);
+  QCOMPARE(c.exitCode, 2);
+  const QString err = QString::fromUtf8(c.err);
+  QCOMPARE(err.count('\n'), 1);  // one line
+  QVERIFY2(err.startsWith(message), qPrintable(err));
+  QVERIFY(c.out.isEmpty());
+}
+
+void RatelabCliTest::unknownScenarioKeyExitsTwo() {
+  const QString path = tmp_.filePath("bad.json");
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(R"({"limit": 10, "requests": 20, "replicaz": 4})");
+  f.close();
+  const Cli c = cli({"run", "--scenario", path});
+  QCOMPARE(c.exitCode, 2);
+  QVERIFY2(c.err.startsWith(("ratelab-cli run: --scenario '" + path + "': scenario key 'replicaz' is unknown: allowed").toUtf8()),
+           c.err.constData());
+}
+
+void RatelabCliTest::unreachableRedisExitsThree() {
+  const Cli c = cli({"run", "--backend", "redis-lua", "--redis", "redis://127.0.0.1:1", "--requests", "5"});
+  QCOMPARE(c.exitCode, 3);
+  QVERIFY2(c.err.startsWith("ratelab-cli run: cannot reach Redis at 127.0.0.1:1: "), c.err.constData());
+  QVERIFY(c.err.contains("refused"));
+}
+
+void RatelabCliTest::csvHasEveryDecision() {
+  const QString path = tmp_.filePath("decisions.csv");
+  const Cli c = cli({"run", "--scenario", "resources/scenarios/replica_leak.json", "--replicas", "2", "--csv", path});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+  QCOMPARE(lines.size(), 401);
+  QCOMPARE(lines[0], QByteArray("intended_us,actual_us,replica,client,algorithm,allowed,remaining,retry_after_us,latency_us"));
+  int allowed = 0;
+  for (int i = 1; i < lines.size(); ++i) allowed += lines[i].split(',')[5] == "1";
+  QCOMPARE(allowed, 200);  // 2 replicas x 100
+  QVERIFY(lines[1].startsWith("0,0,0,0,fixed_window,1,"));
+}
+
+void RatelabCliTest::keysShowsTtl() {
+  const Cli run = cli({"run", "--backend", "redis-lua", "--redis", redisUrl(), "--prefix", "clikeys:", "--algorithm",
+                       "token_bucket,sliding_log", "--limit", "5", "--window-ms", "10000", "--requests", "3"});
+  QVERIFY2(run.exitCode == 0, run.err.constData());
+  const Cli c = cli({"keys", "--redis", redisUrl(), "--prefix", "clikeys:", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QJsonArray keys = c.json()["keys"].toArray();
+  QCOMPARE(keys.size(), 2);
+  for (const auto& k : keys) {
+    const QJsonObject o = k.toObject();
+    QVERIFY(o["name"].toString().startsWith("clikeys:{"));
+    QVERIFY(o["pttl_ms"].toInt() > 0);
+    QVERIFY(o["pttl_ms"].toInt() <= 10'000);
+    if (o["type"] == "zset") QCOMPARE(o["zset_size"].toInt(), 3);
+    else QCOMPARE(o["type"].toString(), QString("hash"));
+  }
+}
+
+void RatelabCliTest::scriptPrintsLua() {
+  const Cli c = cli({"script", "token_bucket"});
+  QCOMPARE(c.exitCode, 0);
+  QVERIFY(c.out.contains("token_bucket"));
+  QVERIFY(c.out.contains("redis.call('HMGET'"));
+}
+
+void RatelabCliTest::benchReportsThroughput() {
+  const Cli c = cli({"bench", "--backend", "memory,redis-lua", "--redis", redisUrl(), "--duration-ms", "200",
+                     "--concurrency", "2", "--clients", "1000", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QJsonArray r = c.json()["results"].toArray();
+  QCOMPARE(r.size(), 2);
+  for (const auto& v : r) {
+    QVERIFY(v.toObject()["decisions"].toInteger() > 0);
+    QCOMPARE(v.toObject()["errors"].toInt(), 0);
+  }
+  const Cli piped = cli({"bench", "--backend", "redis-lua", "--redis", redisUrl(), "--pipeline", "8", "--duration-ms",
+                         "200", "--concurrency", "2", "--json"});
+  QVERIFY2(piped.exitCode == 0, piped.err.constData());
+  QCOMPARE(piped.json()["results"].toArray()[0].toObject()["pipeline"].toInt(), 8);
+  QCOMPARE(piped.json()["results"].toArray()[0].toObject()["errors"].toInt(), 0);
+}
+
+QTEST_GUILESS_MAIN(RatelabCliTest)
+#include "test_ratelab_cli.moc"
