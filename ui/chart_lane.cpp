@@ -6,6 +6,7 @@
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
+#include <cmath>
 
 namespace rl::ui {
 
@@ -28,7 +29,6 @@ QValueAxis* makeAxis(QChart* chart, Qt::Alignment side, const QString& title) {
   axis->setLabelsFont(f);
   f.setBold(false);
   axis->setTitleFont(f);
-  axis->setLabelFormat(side == Qt::AlignBottom ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
   chart->addAxis(axis, side);
   return axis;
 }
@@ -50,6 +50,24 @@ int plotColumns(const QChart* chart) {
   return std::max(100, static_cast<int>(chart->plotArea().width()));
 }
 }  // namespace
+
+void setNiceRange(QValueAxis* axis, double max, int ticks) {
+  max = std::max(max, 1e-3);
+  const double raw = max / ticks;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = magnitude;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * magnitude >= raw) {
+      step = m * magnitude;
+      break;
+    }
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0);
+  axis->setTickInterval(step);
+  axis->setRange(0, std::ceil(max / step - 1e-9) * step);
+  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+  axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+}
 
 LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
     : QChartView(makeChart(), parent), algorithm_(algorithm) {
@@ -99,6 +117,8 @@ int LaneChart::columns() const { return plotColumns(chart()); }
 
 qsizetype LaneChart::admittedPoints() const { return admitted_->count(); }
 
+qsizetype LaneChart::markPoints() const { return marks_->count(); }
+
 void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   const double top = std::max(1.0, p.peak * 1.1);
   QList<QPointF> over;
@@ -110,8 +130,8 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   denied_->replace(p.deniedInWindow);
   limit_->replace(p.limit);
   marks_->replace(p.marks);
-  x_->setRange(0, std::max(xMaxSeconds, 0.001));
-  y_->setRange(0, top);
+  setNiceRange(x_, xMaxSeconds, 10);
+  setNiceRange(y_, top, 4);
   chart()->setTitle(tr("%1   admitted %2  denied %3%4")
                         .arg(qs(algorithmName(algorithm_)))
                         .arg(p.admitted)
@@ -144,6 +164,7 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
   for (Algorithm a : algorithms) {
     auto* s = new QLineSeries;
     s->setName(qs(algorithmName(a)));
+    s->setPointsVisible(pointsVisible_);
     attach(chart(), s, x_, y_);
     lines_.append(s);
   }
@@ -165,13 +186,18 @@ void SeriesChart::setReference(const QList<QPointF>& points) {
 }
 
 void SeriesChart::setRanges(double xMaxSeconds, double yMax) {
-  x_->setRange(0, std::max(xMaxSeconds, 0.001));
-  y_->setRange(0, std::max(yMax, 1.0));
+  setNiceRange(x_, xMaxSeconds, 6);
+  setNiceRange(y_, std::max(yMax, 1.0), 4);
 }
 
 void SeriesChart::setTheme(Theme t) {
   chart()->setTheme(chartTheme(t));
   styleSeries();
+}
+
+void SeriesChart::setPointsVisible(bool visible) {
+  pointsVisible_ = visible;
+  for (QLineSeries* s : lines_) s->setPointsVisible(visible);
 }
 
 int SeriesChart::columns() const { return plotColumns(chart()); }

@@ -21,6 +21,9 @@ class QValueAxis;
 
 namespace rl::ui {
 
+/// Sets the axis to [0, max rounded up] with round ticks (1, 2 or 5 x 10^k, about `ticks` of them).
+void setNiceRange(QValueAxis* axis, double max, int ticks);
+
 /// One algorithm's timeline; see the file comment.
 class LaneChart : public QChartView {
   Q_OBJECT
@@ -34,6 +37,8 @@ class LaneChart : public QChartView {
   int columns() const;
   /// Points currently in the admitted series (tests).
   qsizetype admittedPoints() const;
+  /// Tuning marks shown (tests).
+  qsizetype markPoints() const;
   /// Over-limit spans shown (tests).
   qsizetype overLimitSpans() const { return spans_; }
   /// The algorithm of this lane.
@@ -72,6 +77,8 @@ class SeriesChart : public QChartView {
   void setTheme(Theme t);
   /// Pixel columns of the plot area.
   int columns() const;
+  /// Draws a marker at each point (sparse samples such as PTTL).
+  void setPointsVisible(bool visible);
   /// Points of line `index` (tests).
   qsizetype points(int index) const;
 
@@ -79,6 +86,7 @@ class SeriesChart : public QChartView {
   void styleSeries();
   QList<QLineSeries*> lines_;
   QLineSeries* reference_ = nullptr;
+  bool pointsVisible_ = false;
   QValueAxis* x_;
   QValueAxis* y_;
 };

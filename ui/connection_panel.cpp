@@ -24,6 +24,7 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
   url_->setPlaceholderText(QStringLiteral("redis://127.0.0.1:6379/0"));
   status_->setObjectName(QStringLiteral("redisStatus"));
   status_->setWordWrap(true);
+  status_->setMinimumHeight(2 * status_->fontMetrics().lineSpacing() + 4);
   server_->setWordWrap(true);
   open_->setToolTip(tr("When Redis cannot answer, admit the request: availability over protection"));
   closed_->setToolTip(tr("When Redis cannot answer, deny the request: protection over availability"));

@@ -1,5 +1,6 @@
 #include "ui/demo_run.hpp"
 
+#include <QApplication>
 #include <QTextStream>
 
 #include "ui/lanes_panel.hpp"
@@ -10,7 +11,7 @@
 namespace rl::ui {
 
 namespace {
-constexpr int kSettleMs = 400;  // the last TTL sample and refresh land
+constexpr int kSettleMs = 300;  // the last refresh lands
 void say(const QString& text) { QTextStream(stderr) << "ratelab: " << text << '\n'; }
 }  // namespace
 
@@ -59,7 +60,8 @@ void DemoRun::startStorm() {
 
 void DemoRun::maybeFinish() {
   if (!stormDone_ || (options_.race && !raceDone_)) return;
-  QTimer::singleShot(kSettleMs, this, [this] { finish(false); });
+  const bool redis = controller_.spec().backend != Backend::Memory;
+  QTimer::singleShot(redis ? StormController::kTtlTailMs + kSettleMs : kSettleMs, this, [this] { finish(false); });
 }
 
 void DemoRun::finish(bool timedOut) {
@@ -67,6 +69,8 @@ void DemoRun::finish(bool timedOut) {
   finished_ = true;
   if (timedOut && options_.autostart && !stormDone_) say(QStringLiteral("--exit-after-ms reached before the storm ended"));
   window_.lanesPanel()->refresh(controller_.model(), controller_.spanUs());
+  if (options_.race) window_.raiseDock(QStringLiteral("raceDock"));
+  QApplication::processEvents();
   if (!options_.screenshot.isEmpty()) {
     if (auto ok = window_.exportWindowPng(options_.screenshot); !ok) {
       say(QString::fromStdString(ok.error().message));

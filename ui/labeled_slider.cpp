@@ -24,7 +24,8 @@ LabeledSlider::LabeledSlider(double min, double max, double sliderMin, double sl
   spin_->setRange(min, max);
   spin_->setDecimals(decimals);
   spin_->setKeyboardTracking(false);
-  spin_->setMinimumWidth(96);
+  spin_->setMinimumWidth(110);
+  slider_->setMinimumWidth(60);
   auto* row = new QHBoxLayout(this);
   row->setContentsMargins(0, 0, 0, 0);
   row->addWidget(slider_, 1);

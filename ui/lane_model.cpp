@@ -33,6 +33,8 @@ class WindowCounter {
     while (lo_ > 0 && s_[lo_ - 1].t > from) take(--lo_);  // the window grew (tuning)
     return count_;
   }
+  /// Time of the first sample inside the current window.
+  std::int64_t from() const { return s_[lo_].t; }
 
  private:
   void drop(std::size_t k) { count_ -= (s_[k].allowed == want_ && !s_[k].error); }
@@ -42,6 +44,13 @@ class WindowCounter {
   std::size_t lo_ = 0;
   std::int64_t count_ = 0;
 };
+
+/// The most a correct limiter admits in one window: the limit, plus for rate
+/// algorithms what refills during the window (a full bucket, then the rate).
+std::int64_t windowBound(Algorithm a, const Quota& q) {
+  if (!isRateBased(a)) return q.limit;
+  return q.limit + static_cast<std::int64_t>(q.ratePerSecond() * static_cast<double>(q.window.count()) / 1e6);
+}
 
 void addSpan(std::vector<Span>& spans, double from, double to) {
   if (!spans.empty() && from <= spans.back().to) {
@@ -130,8 +139,8 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
       level.add(s[i].t, s[i].level);
       out.peak = std::max({out.peak, static_cast<double>(a), static_cast<double>(d),
                            static_cast<double>(s[i].level)});
-      if (a > q.limit)
-        addSpan(out.overLimit, static_cast<double>(s[i].t - q.window.count()) / kUsPerSecond,
+      if (a > windowBound(algorithms_.at(static_cast<std::size_t>(lane)), q))  // this window's requests exceed it
+        addSpan(out.overLimit, static_cast<double>(admittedCount.from()) / kUsPerSecond,
                 static_cast<double>(s[i].t) / kUsPerSecond);
     }
     admitted.finish();

@@ -46,7 +46,9 @@ struct LanePoints {
   QList<QPointF> level;             ///< decision level
   QList<QPointF> limit;             ///< the limit as a step line (changes with tuning)
   QList<QPointF> marks;             ///< one point per quota change after the start
-  std::vector<Span> overLimit;      ///< spans where the truth exceeded the limit
+  /// Spans where the truth exceeded what a correct limiter admits in one window:
+  /// the limit (window algorithms) or limit + refill x window (rate algorithms).
+  std::vector<Span> overLimit;
   std::int64_t admitted = 0;        ///< totals
   std::int64_t denied = 0;          ///< totals
   std::int64_t errors = 0;          ///< decisions made by the failure policy

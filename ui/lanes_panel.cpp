@@ -16,7 +16,8 @@ LanesPanel::LanesPanel(QWidget* parent)
       lanesBox_(new QWidget),
       level_(new SeriesChart(tr("Level (tokens, queue depth or window count) vs capacity"), tr("level"),
                              tr("capacity"))),
-      ttl_(new SeriesChart(tr("PTTL of the limiter keys"), tr("ms"), QString())) {
+      ttl_(new SeriesChart(tr("PTTL of the limiter keys (wall clock)"), tr("ms"), QString())) {
+  ttl_->setPointsVisible(true);
   new QVBoxLayout(lanesBox_);
   lanesBox_->layout()->setContentsMargins(0, 0, 0, 0);
   lanesBox_->layout()->setSpacing(2);
@@ -32,6 +33,7 @@ LanesPanel::LanesPanel(QWidget* parent)
   split->addWidget(bottom);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
+  split->setSizes({750, 250});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
@@ -51,6 +53,7 @@ void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms) {
   ttl_->setAlgorithms(algorithms);
   ttlPoints_.assign(algorithms.size(), {});
   ttlMax_ = 1;
+  ttlXMax_ = 0;
   xMax_ = 1;
 }
 
@@ -71,7 +74,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     for (const QPointF& q : p.limit) levelMax = std::max(levelMax, q.y());
   }
   level_->setRanges(xMax_, levelMax * 1.1);
-  ttl_->setRanges(xMax_, ttlMax_ * 1.1);
+  ttl_->setRanges(std::max(xMax_, ttlXMax_), ttlMax_ * 1.1);
   lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }
 
@@ -83,7 +86,8 @@ void LanesPanel::addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs) {
     ttlMax_ = std::max(ttlMax_, static_cast<double>(pttlMs[i]));
     ttl_->setSeries(i, ttlPoints_[static_cast<std::size_t>(i)]);
   }
-  ttl_->setRanges(std::max(xMax_, x), ttlMax_ * 1.1);
+  ttlXMax_ = std::max(ttlXMax_, x);
+  ttl_->setRanges(std::max(xMax_, ttlXMax_), ttlMax_ * 1.1);
 }
 
 void LanesPanel::setTheme(Theme t) {

@@ -49,6 +49,7 @@ class LanesPanel : public QWidget {
   SeriesChart* ttl_;
   std::vector<QList<QPointF>> ttlPoints_;  ///< per lane, seconds -> ms
   double ttlMax_ = 1;
+  double ttlXMax_ = 0;   ///< latest TTL sample, wall seconds
   double xMax_ = 1;
   Theme theme_ = Theme::Light;
   double lastRefreshMs_ = 0;

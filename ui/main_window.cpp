@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QThread>
+#include <QTimer>
 
 #include "storm/storm_settings.hpp"
 #include "ui/connection_panel.hpp"
@@ -71,7 +72,8 @@ void MainWindow::buildDocks() {
   auto* scroll = new QScrollArea;
   scroll->setWidget(storm_);
   scroll->setWidgetResizable(true);
-  scroll->setMinimumWidth(storm_->sizeHint().width() + 24);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(440);
   dock(this, tr("Connection"), QStringLiteral("connectionDock"), connection_, Qt::LeftDockWidgetArea);
   dock(this, tr("Storm"), QStringLiteral("stormDock"), scroll, Qt::LeftDockWidgetArea);
   auto* summary = dock(this, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::BottomDockWidgetArea);
@@ -178,6 +180,13 @@ void MainWindow::wireController() {
 
   connect(c, &StormController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
   connect(c, &StormController::errorOccurred, this, &MainWindow::showError);
+}
+
+void MainWindow::raiseDock(const QString& objectName) {
+  if (auto* d = findChild<QDockWidget*>(objectName)) {
+    d->show();
+    d->raise();
+  }
 }
 
 void MainWindow::showError(const QString& message) { statusBar()->showMessage(message, 10000); }
@@ -309,7 +318,7 @@ void MainWindow::saveSettings(QSettings& s) const {
 
 void MainWindow::restoreSettings(const QSettings& s) {
   restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  docksSized_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
   setTheme(parseTheme(s.value(QStringLiteral("window/theme")).toString()));
   const QString url = s.value(QStringLiteral("redis/url")).toString();
   if (!url.isEmpty()) connection_->setUrl(url);
@@ -321,6 +330,18 @@ void MainWindow::restoreSettings(const QSettings& s) {
     storm_->setSpec(*spec);
     connection_->setPolicy(spec->onRedisError);
   }
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (docksSized_) return;
+  docksSized_ = true;
+  QTimer::singleShot(0, this, [this] {  // after the first layout: sizes are known
+    const auto d = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
+    resizeDocks({d("connectionDock"), d("stormDock")}, {460, 460}, Qt::Horizontal);
+    resizeDocks({d("connectionDock"), d("stormDock")}, {190, height()}, Qt::Vertical);
+    resizeDocks({d("summaryDock")}, {height() / 5}, Qt::Vertical);
+  });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

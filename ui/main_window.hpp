@@ -38,6 +38,8 @@ class MainWindow : public QMainWindow {
   bool startStorm();
   /// Switches the theme of the widgets and charts.
   void setTheme(Theme t);
+  /// Shows and raises a dock: "summaryDock", "raceDock", "inspectorDock", ...
+  void raiseDock(const QString& objectName);
   /// The current theme.
   Theme theme() const { return theme_; }
 
@@ -74,6 +76,7 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   void buildDocks();
@@ -95,6 +98,7 @@ class MainWindow : public QMainWindow {
   QLabel* refreshLabel_;
   std::optional<Preset> preset_;  ///< the preset the form was last set from
   Theme theme_ = Theme::Light;
+  bool docksSized_ = false;  ///< default dock sizes applied (first show without saved state)
 };
 
 }  // namespace rl::ui

@@ -99,7 +99,7 @@ Preset burstTolerance() {
            "20 through at once after a quiet spell and then the refill rate; the sliding log "
            "never admits more than 20 in any second.",
            {}, std::nullopt, false};
-  p.spec.algorithms = {Algorithm::TokenBucket, Algorithm::SlidingLog, Algorithm::Gcra};
+  p.spec.algorithms = {Algorithm::SlidingLog, Algorithm::TokenBucket, Algorithm::Gcra};
   p.spec.backend = Backend::RedisLua;
   p.spec.quota = Quota::perWindow(20, ms(1000));
   p.spec.pattern = Pattern::Poisson;

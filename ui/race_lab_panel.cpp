@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "ui/chart_lane.hpp"
 #include "ui/theme.hpp"
 
 namespace rl::ui {
@@ -58,20 +59,21 @@ RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(run_);
 
   table_ = new QTableWidget(3, 5, this);
-  table_->setHorizontalHeaderLabels({tr("variant"), tr("admitted min"), tr("admitted max"), tr("over-limit rounds"), tr("retries")});
+  table_->setHorizontalHeaderLabels({tr("variant"), tr("min"), tr("max"), tr("over limit"), tr("retries")});
+  table_->setToolTip(tr("admitted per round (min, max), rounds that admitted more than the capacity, WATCH retries"));
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  table_->setMaximumHeight(130);
+  table_->setMinimumWidth(360);
 
   auto* chart = new QChart;
   chart->setTitle(tr("Admitted per round vs the limit"));
   chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->legend()->setAlignment(Qt::AlignRight);
   x_ = new QValueAxis;
   x_->setTitleText(tr("round"));
   x_->setLabelFormat(QStringLiteral("%d"));
   y_ = new QValueAxis;
   y_->setTitleText(tr("admitted"));
-  y_->setLabelFormat(QStringLiteral("%d"));
   chart->addAxis(x_, Qt::AlignBottom);
   chart->addAxis(y_, Qt::AlignLeft);
   for (int i = 0; i < kVariantNames.size(); ++i) {
@@ -97,15 +99,18 @@ RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
   limit_->attachAxis(y_);
   view_ = new QChartView(chart, this);
   view_->setRenderHint(QPainter::Antialiasing);
-  view_->setMinimumHeight(200);
+  view_->setMinimumHeight(180);
 
-  auto* top = new QHBoxLayout;
-  top->addLayout(form);
-  top->addWidget(verdict_, 1);
-  auto* layout = new QVBoxLayout(this);
-  layout->addLayout(top);
-  layout->addWidget(table_);
-  layout->addWidget(view_, 1);
+  auto* left = new QVBoxLayout;
+  left->addLayout(form);
+  left->addStretch(1);
+  auto* middle = new QVBoxLayout;
+  middle->addWidget(verdict_);
+  middle->addWidget(table_, 1);
+  auto* layout = new QHBoxLayout(this);
+  layout->addLayout(left);
+  layout->addLayout(middle, 2);
+  layout->addWidget(view_, 3);
   connect(run_, &QPushButton::clicked, this, [this] { emit runRequested(request()); });
 }
 
@@ -127,8 +132,9 @@ void RaceLabPanel::setRunning(bool running) {
   const int rounds = rounds_->value();
   limit_->replace({QPointF(0, capacity_->value()), QPointF(std::max(1, rounds - 1), capacity_->value())});
   x_->setRange(0, std::max(1, rounds - 1));
+  x_->setTickCount(std::min(std::max(2, rounds), 11));
   yMax_ = capacity_->value() * 1.5;
-  y_->setRange(0, yMax_);
+  setNiceRange(y_, yMax_, 4);
 }
 
 QLineSeries* RaceLabPanel::seriesFor(const QString& variant) {
@@ -143,7 +149,7 @@ void RaceLabPanel::showRound(const QString& variant, int round, qint64 admitted)
     s->replace(points);
   }
   yMax_ = std::max(yMax_, static_cast<double>(admitted) * 1.15);
-  y_->setRange(0, yMax_);
+  setNiceRange(y_, yMax_, 4);
 }
 
 void RaceLabPanel::showResult(const RaceResult& result) {

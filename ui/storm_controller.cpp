@@ -114,9 +114,11 @@ void StormController::tuneQuota(const Quota& quota) {
 
 void StormController::onStormFinished(const StormResult& result) {
   stormRunning_ = false;
-  ttl_.stop();
   clearOutage();
-  sampleTtl();  // one last look at the keys the storm left
+  // Keep sampling a little: the TTL chart shows the keys the storm left counting down.
+  QTimer::singleShot(kTtlTailMs, this, [this] {
+    if (!stormRunning_) ttl_.stop();
+  });
   lastResult_ = result;
   refresh_.stop();
   emit refreshDue();

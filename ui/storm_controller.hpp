@@ -38,6 +38,8 @@ class StormController : public QObject {
   static constexpr int kRefreshMs = 33;
   /// TTL sampling period during a storm.
   static constexpr int kTtlSampleMs = 100;
+  /// TTL sampling goes on this long after a storm ends.
+  static constexpr int kTtlTailMs = 1500;
 
   explicit StormController(QObject* parent = nullptr);
   /// Cancels what runs and joins the threads.

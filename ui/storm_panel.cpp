@@ -86,7 +86,10 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   connect(start_, &QPushButton::clicked, this, &StormPanel::onStartClicked);
   for (LabeledSlider* s : {limit_, window_, refill_})
     connect(s, &LabeledSlider::valueChanged, this, &StormPanel::onQuotaEdited);
-  setSpec(StormSpec{});
+  StormSpec first;  // a sensible first run: 1000 requests as fast as possible
+  first.requests = 1000;
+  first.concurrency = 4;
+  setSpec(first);
 }
 
 QWidget* StormPanel::buildAlgorithms() {
@@ -296,7 +299,7 @@ void StormPanel::showError(const QString& message) {
   error_->setVisible(!message.isEmpty());
 }
 
-QString StormPanel::errorText() const { return error_->isVisible() ? error_->text() : QString(); }
+QString StormPanel::errorText() const { return error_->isHidden() ? QString() : error_->text(); }
 
 void StormPanel::setExplanation(const QString& text) {
   explanation_->setText(text);

@@ -31,8 +31,7 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     : QWidget(parent), table_(new QTableWidget(0, static_cast<int>(kColumns.size()), this)), caption_(new QLabel(this)) {
   table_->setHorizontalHeaderLabels(kColumns);
   table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(table_);

@@ -1,0 +1,158 @@
+// LaneModel and ColumnDecimator: exact points, spans and marks from known samples.
+
+#include <QtTest>
+
+#include "ui/lane_model.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+namespace {
+constexpr std::int64_t ms(std::int64_t v) { return v * 1000; }
+
+std::vector<LaneSample> samples(std::initializer_list<std::pair<std::int64_t, bool>> rows) {
+  std::vector<LaneSample> out;
+  for (auto [t, allowed] : rows) out.push_back({t, 0.0F, allowed, false});
+  return out;
+}
+}  // namespace
+
+class LaneModelTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void decimatorKeepsMinAndMaxPerColumn();
+  void decimatorPassesSparseDataThrough();
+  void truthCountsAdmittedInTrailingWindow_data();
+  void truthCountsAdmittedInTrailingWindow();
+  void lateBatchesAreMergedInTimeOrder();
+  void overLimitSpanCoversTheOffendingWindow();
+  void rateAlgorithmsMayAdmitLimitPlusRefill();
+  void quotaChangeIsMarkedAndUsed();
+  void millionSamplesDecimateToTwoPointsPerColumn();
+};
+
+void LaneModelTest::decimatorKeepsMinAndMaxPerColumn() {
+  QList<QPointF> out;
+  ColumnDecimator d(out, 2, ms(2000));  // two columns of 1 s
+  d.add(ms(100), 5);
+  d.add(ms(200), 1);   // min after max
+  d.add(ms(300), 3);
+  d.add(ms(1100), 2);
+  d.add(ms(1200), 9);  // max after min
+  d.finish();
+  const QList<QPointF> expected = {{0.1, 5}, {0.2, 1}, {1.1, 2}, {1.2, 9}};
+  QCOMPARE(out, expected);
+}
+
+void LaneModelTest::decimatorPassesSparseDataThrough() {
+  QList<QPointF> out;
+  ColumnDecimator d(out, 1000, ms(1000));
+  d.add(ms(10), 1);
+  d.add(ms(500), 1);
+  d.finish();
+  QCOMPARE(out.size(), 2);
+  QCOMPARE(out[1], QPointF(0.5, 1));
+}
+
+void LaneModelTest::truthCountsAdmittedInTrailingWindow_data() {
+  QTest::addColumn<std::int64_t>("windowMs");
+  QTest::addColumn<double>("lastAdmittedInWindow");
+  QTest::addColumn<double>("lastDeniedInWindow");
+  // Samples at 0, 100, 200 ms admitted, 300 ms denied, 1100 ms admitted.
+  QTest::newRow("1 s window") << std::int64_t{1000} << 2.0 << 1.0;   // (100, 1100]: 200, 1100 admitted; 300 denied
+  QTest::newRow("2 s window") << std::int64_t{2000} << 4.0 << 1.0;
+  QTest::newRow("500 ms window") << std::int64_t{500} << 1.0 << 0.0;
+}
+
+void LaneModelTest::truthCountsAdmittedInTrailingWindow() {
+  QFETCH(std::int64_t, windowMs);
+  QFETCH(double, lastAdmittedInWindow);
+  QFETCH(double, lastDeniedInWindow);
+  LaneModel m;
+  m.reset({Algorithm::SlidingLog}, Quota::perWindow(10, Micros{ms(windowMs)}));
+  m.push(0, samples({{0, true}, {ms(100), true}, {ms(200), true}, {ms(300), false}, {ms(1100), true}}));
+  QVERIFY(m.absorb());
+  const LanePoints p = m.build(0, 10'000, ms(2000));
+  QCOMPARE(p.admitted, 4);
+  QCOMPARE(p.denied, 1);
+  QCOMPARE(p.admittedInWindow.back(), QPointF(1.1, lastAdmittedInWindow));
+  QCOMPARE(p.deniedInWindow.back(), QPointF(1.1, lastDeniedInWindow));
+  QVERIFY(p.overLimit.empty());
+}
+
+void LaneModelTest::lateBatchesAreMergedInTimeOrder() {
+  LaneModel m;
+  m.reset({Algorithm::FixedWindow}, Quota::perWindow(10, Micros{ms(1000)}));
+  m.push(0, samples({{ms(50), true}, {ms(10), true}}));
+  m.push(0, samples({{ms(30), false}, {ms(70), true}}));
+  m.absorb();
+  const auto& s = m.samples(0);
+  QCOMPARE(s.size(), std::size_t{4});
+  QCOMPARE(s[0].t, ms(10));
+  QCOMPARE(s[1].t, ms(30));
+  QCOMPARE(s[2].t, ms(50));
+  QCOMPARE(s[3].t, ms(70));
+  QCOMPARE(m.lastTime(), ms(70));
+  QVERIFY(!m.absorb());  // nothing new
+}
+
+void LaneModelTest::overLimitSpanCoversTheOffendingWindow() {
+  // Limit 2 per second: three admitted at 0.9, 1.0, 1.1 s break it at 1.1 s
+  // (and four at 1.8 s: 0.9 is still inside (0.8, 1.8]); the span runs from the window's first request.
+  LaneModel m;
+  m.reset({Algorithm::FixedWindow}, Quota::perWindow(2, Micros{ms(1000)}));
+  m.push(0, samples({{ms(900), true}, {ms(1000), true}, {ms(1100), true}, {ms(1800), true}, {ms(3500), true}}));
+  m.absorb();
+  const LanePoints p = m.build(0, 10'000, ms(4000));
+  QCOMPARE(p.overLimit.size(), std::size_t{1});
+  QCOMPARE(p.overLimit[0].from, 0.9);
+  QCOMPARE(p.overLimit[0].to, 1.8);
+  QCOMPARE(p.peak, 4.0);
+}
+
+void LaneModelTest::rateAlgorithmsMayAdmitLimitPlusRefill() {
+  // Token bucket 2 per second: a full bucket (2) plus the refill of one window (2) = 4 is correct.
+  LaneModel m;
+  m.reset({Algorithm::TokenBucket}, Quota::perWindow(2, Micros{ms(1000)}));
+  m.push(0, samples({{0, true}, {ms(1), true}, {ms(500), true}, {ms(999), true}}));
+  m.absorb();
+  QVERIFY(m.build(0, 1000, ms(1000)).overLimit.empty());
+  m.push(0, samples({{ms(999), true}}));  // a fifth within one second is a leak
+  m.absorb();
+  QCOMPARE(m.build(0, 1000, ms(1000)).overLimit.size(), std::size_t{1});
+}
+
+void LaneModelTest::quotaChangeIsMarkedAndUsed() {
+  LaneModel m;
+  m.reset({Algorithm::SlidingLog}, Quota::perWindow(5, Micros{ms(1000)}));
+  m.markQuota(ms(500), Quota::perWindow(1, Micros{ms(1000)}));
+  m.push(0, samples({{ms(100), true}, {ms(200), true}, {ms(600), true}}));
+  m.absorb();
+  const LanePoints p = m.build(0, 1000, ms(1000));
+  const QList<QPointF> limit = {{0, 5}, {0.5, 5}, {0.5, 1}, {1.0, 1}};
+  QCOMPARE(p.limit, limit);
+  QCOMPARE(p.marks, QList<QPointF>({{0.5, 1}}));
+  // At 0.6 s three were admitted in the window while the limit was 1: over.
+  QCOMPARE(p.overLimit.size(), std::size_t{1});
+  QCOMPARE(p.overLimit[0].from, 0.1);
+  QCOMPARE(p.overLimit[0].to, 0.6);
+}
+
+void LaneModelTest::millionSamplesDecimateToTwoPointsPerColumn() {
+  LaneModel m;
+  m.reset({Algorithm::SlidingLog}, Quota::perWindow(100, Micros{ms(1000)}));
+  std::vector<LaneSample> batch;
+  batch.reserve(1'000'000);
+  for (int i = 0; i < 1'000'000; ++i) batch.push_back({i * 10LL, static_cast<float>(i % 100), i % 3 != 0, false});
+  m.push(0, std::move(batch));
+  m.absorb();
+  const LanePoints p = m.build(0, 800, 10'000'000);
+  QCOMPARE(p.admitted, 666'666);
+  QCOMPARE(p.denied, 333'334);
+  QVERIFY(p.admittedInWindow.size() <= 2 * 800);
+  QVERIFY(p.level.size() <= 2 * 800);
+  QVERIFY(p.admittedInWindow.size() >= 800);
+}
+
+QTEST_GUILESS_MAIN(LaneModelTest)
+#include "test_lane_model.moc"

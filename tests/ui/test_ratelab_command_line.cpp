@@ -1,0 +1,66 @@
+// The `ratelab` executable: bad flags give one line and exit 2; a preset run
+// with --autostart --screenshot renders the window after the run and exits 0.
+
+#include <QtTest>
+
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+
+class RatelabCommandLineTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void badFlagsExitTwo_data();
+  void badFlagsExitTwo();
+  void presetScreenshotRendersAfterTheRun();
+
+ private:
+  QString bin_;
+  QTemporaryDir dir_;
+};
+
+void RatelabCommandLineTest::initTestCase() {
+  bin_ = qEnvironmentVariable("RATELAB_BIN_DIR") + QStringLiteral("/gui/ratelab");
+  QVERIFY2(QFileInfo::exists(bin_), qPrintable(bin_));
+  QVERIFY(dir_.isValid());
+}
+
+void RatelabCommandLineTest::badFlagsExitTwo_data() {
+  QTest::addColumn<QStringList>("args");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("unknown preset") << QStringList{"--preset", "nope"}
+                                  << "--preset 'nope' is unknown: allowed boundary, replica_leak, race, clock_skew, outage, burst_tolerance";
+  QTest::newRow("exit-after-ms text") << QStringList{"--exit-after-ms", "soon"} << "--exit-after-ms 'soon' is invalid: allowed a whole number from 1 to 86400000";
+  QTest::newRow("missing value") << QStringList{"--screenshot"} << "--screenshot needs a value";
+  QTest::newRow("unknown flag") << QStringList{"--frobnicate"} << "unknown option '--frobnicate'";
+  QTest::newRow("both sources") << QStringList{"--preset", "race", "--scenario", "x.json"} << "--scenario and --preset both given";
+  QTest::newRow("missing scenario") << QStringList{"--scenario", "/nonexistent/x.json"} << "--scenario:";
+}
+
+void RatelabCommandLineTest::badFlagsExitTwo() {
+  QFETCH(QStringList, args);
+  QFETCH(QString, message);
+  QProcess p;
+  p.start(bin_, args);
+  QVERIFY(p.waitForFinished(30'000));
+  QCOMPARE(p.exitCode(), 2);
+  const QString err = QString::fromUtf8(p.readAllStandardError());
+  QVERIFY2(err.contains(message), qPrintable(err));
+}
+
+void RatelabCommandLineTest::presetScreenshotRendersAfterTheRun() {
+  const QString png = dir_.filePath(QStringLiteral("boundary.png"));
+  QProcess p;
+  p.start(bin_, {"--preset", "boundary", "--managed-redis", "--autostart", "--screenshot", png, "--exit-after-ms", "60000",
+                 "--size", "1200x800"});
+  QVERIFY(p.waitForFinished(90'000));
+  const QString err = QString::fromUtf8(p.readAllStandardError());
+  QVERIFY2(p.exitCode() == 0, qPrintable(err));
+  QVERIFY2(err.contains(QStringLiteral("saved ") + png), qPrintable(err));
+  const QImage image(png);
+  QCOMPARE(image.size(), QSize(1200, 800));
+}
+
+QTEST_GUILESS_MAIN(RatelabCommandLineTest)
+#include "test_ratelab_command_line.moc"

@@ -1,0 +1,270 @@
+// The window without Redis: every panel builds, invalid input is refused with
+// a visible message and starts nothing, presets, settings and scenarios
+// round-trip, and a memory preset storm runs to completion into the lanes.
+
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include "storm/storm_settings.hpp"
+#include "ui/chart_lane.hpp"
+#include "ui/connection_panel.hpp"
+#include "ui/key_inspector_panel.hpp"
+#include "ui/lanes_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/race_lab_panel.hpp"
+#include "ui/storm_controller.hpp"
+#include "ui/storm_panel.hpp"
+#include "ui/summary_panel.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+namespace {
+std::string json(const StormSpec& s) { return specToJson(s).dump(); }
+
+QString cell(QTableWidget* t, int row, int column) {
+  auto* item = t->item(row, column);
+  return item ? item->text() : QString();
+}
+
+/// What a refused form shows and what it must not do.
+enum class BadInput { NoAlgorithm, ZeroLimit, BadSkew, SkewCount, ZeroWindow, ZeroConcurrency, MissingRate };
+}  // namespace
+Q_DECLARE_METATYPE(BadInput)
+
+class UiPanelsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void everyPanelBuilds();
+  void algorithmCheckboxesExplainThemselves();
+  void stormFormRefusesInvalidInput_data();
+  void stormFormRefusesInvalidInput();
+  void windowStartsNothingOnInvalidInput();
+  void redisBackendWithoutServerIsRefused();
+  void presetsFillAValidForm_data();
+  void presetsFillAValidForm();
+  void settingsRoundTrip();
+  void scenarioRoundTrip();
+  void badScenarioNamesTheKey();
+  void memoryPresetStormFillsLanesAndSummary();
+
+ private:
+  QTemporaryDir dir_;
+};
+
+void UiPanelsTest::initTestCase() {
+  QVERIFY(dir_.isValid());
+  QStandardPaths::setTestModeEnabled(true);
+}
+
+void UiPanelsTest::everyPanelBuilds() {
+  StormController controller;
+  MainWindow w(controller);
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  QVERIFY(w.connectionPanel()->isVisible());
+  QVERIFY(w.stormPanel()->isVisible());
+  QVERIFY(w.lanesPanel()->isVisible());
+  QVERIFY(w.summaryPanel() != nullptr);
+  QVERIFY(w.raceLabPanel() != nullptr);
+  QVERIFY(w.keyInspectorPanel() != nullptr);
+  QCOMPARE(w.lanesPanel()->lanes().size(), 1);
+  QCOMPARE(w.summaryPanel()->table()->columnCount(), 9);
+  QCOMPARE(w.raceLabPanel()->table()->rowCount(), 3);
+  w.setTheme(Theme::Dark);
+  QCOMPARE(w.theme(), Theme::Dark);
+  QCOMPARE(w.lanesPanel()->lanes().front()->chart()->theme(), QChart::ChartThemeDark);
+}
+
+void UiPanelsTest::algorithmCheckboxesExplainThemselves() {
+  StormPanel panel;
+  for (Algorithm a : kAllAlgorithms) {
+    auto* box = panel.findChild<QCheckBox*>(QString::fromUtf8(algorithmName(a).data()));
+    QVERIFY(box);
+    QCOMPARE(box->toolTip(), QString::fromUtf8(algorithmSummary(a).data()));
+  }
+}
+
+void UiPanelsTest::stormFormRefusesInvalidInput_data() {
+  QTest::addColumn<BadInput>("bad");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("no algorithm") << BadInput::NoAlgorithm << "check at least one";
+  QTest::newRow("limit 0") << BadInput::ZeroLimit << "--limit: limit 0 is out of range: allowed 1 to";
+  QTest::newRow("skew text") << BadInput::BadSkew << "skew: 'abc' is not a whole number of milliseconds";
+  QTest::newRow("skew count") << BadInput::SkewCount << "--skew-ms has 2 values: allowed one per replica (1)";
+  QTest::newRow("window 0") << BadInput::ZeroWindow << "--window-ms: window 0 ms is out of range";
+  QTest::newRow("concurrency 0") << BadInput::ZeroConcurrency << "--concurrency 0 is out of range: allowed 1 to 512";
+  QTest::newRow("rate missing") << BadInput::MissingRate << "--rate is required by --pattern constant";
+}
+
+void UiPanelsTest::stormFormRefusesInvalidInput() {
+  QFETCH(BadInput, bad);
+  QFETCH(QString, message);
+  StormPanel panel;
+  StormSpec spec;
+  spec.requests = 100;
+  spec.clock = ClockMode::Client;
+  panel.setSpec(spec);
+  panel.show();
+  switch (bad) {
+    case BadInput::NoAlgorithm: panel.findChild<QCheckBox*>(QStringLiteral("fixed_window"))->setChecked(false); break;
+    case BadInput::ZeroLimit: panel.findChild<QDoubleSpinBox*>(QStringLiteral("limit"))->setValue(0); break;
+    case BadInput::BadSkew: panel.findChild<QLineEdit*>(QStringLiteral("skew"))->setText(QStringLiteral("0,abc")); break;
+    case BadInput::SkewCount: panel.findChild<QLineEdit*>(QStringLiteral("skew"))->setText(QStringLiteral("0,100")); break;
+    case BadInput::ZeroWindow: panel.findChild<QDoubleSpinBox*>(QStringLiteral("windowMs"))->setValue(0); break;
+    case BadInput::ZeroConcurrency: panel.findChild<QSpinBox*>(QStringLiteral("concurrency"))->setValue(0); break;
+    case BadInput::MissingRate: {
+      spec.pattern = Pattern::Constant;
+      panel.setSpec(spec);
+      break;
+    }
+  }
+  QSignalSpy started(&panel, &StormPanel::startRequested);
+  QTest::mouseClick(panel.startButton(), Qt::LeftButton);
+  QCOMPARE(started.count(), 0);
+  QVERIFY2(panel.errorText().contains(message), qPrintable(panel.errorText()));
+  QVERIFY(panel.findChild<QLabel*>(QStringLiteral("stormError"))->isVisible());
+}
+
+void UiPanelsTest::windowStartsNothingOnInvalidInput() {
+  StormController controller;
+  MainWindow w(controller);
+  w.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&w));
+  w.stormPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("limit"))->setValue(0);
+  QSignalSpy started(&controller, &StormController::stormStarted);
+  QTest::keyClick(&w, Qt::Key_Space);  // the Start/Stop shortcut
+  QCOMPARE(started.count(), 0);
+  QVERIFY(!controller.stormRunning());
+  QVERIFY(w.stormPanel()->errorText().startsWith(QStringLiteral("--limit: limit 0 is out of range")));
+  QVERIFY(!w.startStorm());
+}
+
+void UiPanelsTest::redisBackendWithoutServerIsRefused() {
+  StormController controller;
+  MainWindow w(controller);
+  StormSpec spec;
+  spec.backend = Backend::RedisLua;
+  spec.requests = 10;
+  w.stormPanel()->setSpec(spec);
+  QVERIFY(!w.startStorm());
+  QVERIFY(!controller.stormRunning());
+  QVERIFY2(w.stormPanel()->errorText().startsWith(QStringLiteral("Redis: no server to use")), qPrintable(w.stormPanel()->errorText()));
+}
+
+void UiPanelsTest::presetsFillAValidForm_data() {
+  QTest::addColumn<QString>("id");
+  for (const Preset& p : presets()) QTest::newRow(qPrintable(p.id)) << p.id;
+}
+
+void UiPanelsTest::presetsFillAValidForm() {
+  QFETCH(QString, id);
+  const Preset* p = findPreset(id);
+  QVERIFY(p);
+  QVERIFY(!p->explanation.isEmpty());
+  StormController controller;
+  MainWindow w(controller);
+  w.applyPreset(*p);
+  auto spec = w.stormPanel()->spec();
+  QVERIFY2(spec.ok(), spec.ok() ? "" : spec.error().message.c_str());
+  QCOMPARE(QString::fromStdString(json(*spec)), QString::fromStdString(json(p->spec)));
+  QCOMPARE(w.connectionPanel()->policy(), p->spec.onRedisError);
+}
+
+void UiPanelsTest::settingsRoundTrip() {
+  const QString path = dir_.filePath(QStringLiteral("settings.ini"));
+  std::string saved;
+  {
+    StormController controller;
+    MainWindow w(controller);
+    w.applyPreset(*findPreset(QStringLiteral("clock_skew")));
+    w.stormPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("limit"))->setValue(77);
+    w.connectionPanel()->setUrl(QStringLiteral("redis://127.0.0.1:6400/2"));
+    w.setTheme(Theme::Dark);
+    QSettings settings(path, QSettings::IniFormat);
+    w.saveSettings(settings);
+    saved = json(*w.stormPanel()->spec());
+  }
+  StormController controller;
+  MainWindow w(controller);
+  QSettings settings(path, QSettings::IniFormat);
+  w.restoreSettings(settings);
+  QCOMPARE(json(*w.stormPanel()->spec()), saved);
+  QCOMPARE(w.stormPanel()->spec()->quota.limit, 77);
+  QCOMPARE(w.connectionPanel()->url(), QStringLiteral("redis://127.0.0.1:6400/2"));
+  QCOMPARE(w.theme(), Theme::Dark);
+  w.setTheme(Theme::Light);
+}
+
+void UiPanelsTest::scenarioRoundTrip() {
+  const QString path = dir_.filePath(QStringLiteral("burst.json"));
+  StormController controller;
+  MainWindow a(controller);
+  a.applyPreset(*findPreset(QStringLiteral("burst_tolerance")));
+  QVERIFY(a.saveScenario(path).ok());
+  MainWindow b(controller);
+  auto ok = b.loadScenario(path);
+  QVERIFY2(ok.ok(), ok.ok() ? "" : ok.error().message.c_str());
+  QCOMPARE(json(*b.stormPanel()->spec()), json(findPreset(QStringLiteral("burst_tolerance"))->spec));
+}
+
+void UiPanelsTest::badScenarioNamesTheKey() {
+  const QString path = dir_.filePath(QStringLiteral("bad.json"));
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(R"({"algorithm": "fixed_window", "limitt": 5})");
+  f.close();
+  StormController controller;
+  MainWindow w(controller);
+  const std::string before = json(*w.stormPanel()->spec());
+  auto ok = w.loadScenario(path);
+  QVERIFY(!ok.ok());
+  QVERIFY2(QString::fromStdString(ok.error().message).contains(QStringLiteral("limitt")), ok.error().message.c_str());
+  QCOMPARE(json(*w.stormPanel()->spec()), before);  // nothing changed
+}
+
+void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {
+  // Replica leak: 4 memory replicas each admit 50 per second: 200 in the worst second (4x).
+  StormController controller;
+  MainWindow w(controller);
+  w.show();
+  w.applyPreset(*findPreset(QStringLiteral("replica_leak")));
+  QSignalSpy done(&w, &MainWindow::stormDone);
+  QVERIFY(w.startStorm());
+  QVERIFY(done.wait(60'000));
+  QCOMPARE(controller.model().size(), std::size_t{2400});
+  QCOMPARE(w.lanesPanel()->lanes().size(), 2);
+  QVERIFY(w.lanesPanel()->lanes()[0]->admittedPoints() > 10);
+  QCOMPARE(w.lanesPanel()->lanes()[0]->overLimitSpans(), 1);
+  QVERIFY(w.lanesPanel()->levelChart()->points(0) > 10);
+  QTableWidget* t = w.summaryPanel()->table();
+  QCOMPARE(cell(t, 0, 0), QStringLiteral("sliding_log"));
+  QCOMPARE(cell(t, 0, 1), QStringLiteral("1200"));
+  QCOMPARE(cell(t, 0, 2), QStringLiteral("600"));   // 4 x 50 per second over 3 s
+  QCOMPARE(cell(t, 0, 5), QStringLiteral("200"));   // worst window
+  QCOMPARE(cell(t, 0, 6), QStringLiteral("4.00x"));
+  QVERIFY(!controller.stormRunning());
+  QVERIFY(w.stormPanel()->startButton()->text().contains(QStringLiteral("Start")));
+  // The JSON summary carries the CLI's field names.
+  const QString path = dir_.filePath(QStringLiteral("summary.json"));
+  QVERIFY(w.exportJson(path).ok());
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const auto runs = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("runs")).toArray();
+  QCOMPARE(runs.size(), 2);
+  QCOMPARE(runs[0].toObject().value(QStringLiteral("max_admitted_in_window")).toInt(), 200);
+  QVERIFY(w.exportPng(dir_.filePath(QStringLiteral("lanes.png"))).ok());
+  QVERIFY(QImage(dir_.filePath(QStringLiteral("lanes.png"))).width() > 100);
+}
+
+QTEST_MAIN(UiPanelsTest)
+#include "test_ui_panels.moc"

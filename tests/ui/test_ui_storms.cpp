@@ -1,0 +1,215 @@
+// The window against a real redis-server (its own, on a free port): a preset
+// storm fills the lanes and the summary with exact numbers, the inspector
+// lists the keys it created with PTTL > 0, the race lab shows naive above the
+// limit and lua at it, live tuning is applied and marked, and the outage
+// preset stops and restarts the window's managed server mid-storm.
+
+#include <QtTest>
+
+#include <QDoubleSpinBox>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTreeWidget>
+
+#include "support/redis_test_server.hpp"
+#include "ui/chart_lane.hpp"
+#include "ui/connection_panel.hpp"
+#include "ui/key_inspector_panel.hpp"
+#include "ui/lanes_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/race_lab_panel.hpp"
+#include "ui/storm_controller.hpp"
+#include "ui/storm_panel.hpp"
+#include "ui/summary_panel.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+namespace {
+constexpr int kStormTimeoutMs = 60'000;
+
+QString cell(QTableWidget* t, int row, int column) {
+  auto* item = t->item(row, column);
+  return item ? item->text() : QString();
+}
+
+/// Most admitted samples of `lane` in any window (t - w, t] with t >= from.
+std::int64_t maxAdmittedInWindowAfter(const std::vector<LaneSample>& s, std::int64_t from, std::int64_t w) {
+  std::int64_t best = 0;
+  std::size_t lo = 0;
+  std::int64_t count = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    count += s[i].allowed;
+    while (s[lo].t <= s[i].t - w) count -= s[lo++].allowed;
+    if (s[i].t >= from) best = std::max(best, count);
+  }
+  return best;
+}
+}  // namespace
+
+class UiStormsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void init();
+  void cleanup();
+  void boundaryPresetFillsLanesAndSummary();
+  void inspectorListsTheStormKeysWithPttl();
+  void raceLabShowsNaiveAboveTheLimitAndLuaAtIt();
+  void liveTuningAppliesToNextDecisionsAndIsMarked();
+  void outagePresetStopsAndRestartsTheManagedServer();
+
+ private:
+  void connectTo(const QString& url);
+  void runBoundaryPreset();
+  std::unique_ptr<test::RedisTestServer> redis_;
+  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<MainWindow> window_;
+  QString url_;
+};
+
+void UiStormsTest::initTestCase() {
+  QStandardPaths::setTestModeEnabled(true);
+  redis_ = std::make_unique<test::RedisTestServer>();
+  RL_REQUIRE_REDIS(*redis_);
+  url_ = QStringLiteral("redis://127.0.0.1:%1").arg(redis_->endpoint().port);
+}
+
+void UiStormsTest::init() {
+  controller_ = std::make_unique<StormController>();
+  window_ = std::make_unique<MainWindow>(*controller_);
+  window_->resize(1400, 900);
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+}
+
+void UiStormsTest::cleanup() {
+  window_.reset();
+  controller_.reset();
+}
+
+void UiStormsTest::connectTo(const QString& url) {
+  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  window_->connectionPanel()->setUrl(url);
+  controller_->connectRedis(url);
+  QVERIFY(status.wait(10'000));
+  QVERIFY2(window_->connectionPanel()->statusText().startsWith(QStringLiteral("connected to")),
+           qPrintable(window_->connectionPanel()->statusText()));
+}
+
+void UiStormsTest::runBoundaryPreset() {
+  connectTo(url_);
+  window_->applyPreset(*findPreset(QStringLiteral("boundary")));
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QVERIFY(window_->startStorm());
+  QVERIFY(done.wait(kStormTimeoutMs));
+}
+
+void UiStormsTest::boundaryPresetFillsLanesAndSummary() {
+  runBoundaryPreset();
+  if (QTest::currentTestFailed()) return;
+  // 400 requests x 3 algorithms, 100 per second, two bursts of 200 straddling a window edge.
+  QCOMPARE(controller_->model().size(), std::size_t{1200});
+  QTableWidget* t = window_->summaryPanel()->table();
+  QCOMPARE(cell(t, 0, 0), QStringLiteral("fixed_window"));
+  QCOMPARE(cell(t, 0, 2), QStringLiteral("200"));
+  QCOMPARE(cell(t, 0, 6), QStringLiteral("2.00x"));
+  QCOMPARE(cell(t, 1, 0), QStringLiteral("sliding_log"));
+  QCOMPARE(cell(t, 1, 2), QStringLiteral("100"));
+  QCOMPARE(cell(t, 1, 6), QStringLiteral("1.00x"));
+  const auto& lanes = window_->lanesPanel()->lanes();
+  QCOMPARE(lanes.size(), 3);
+  QCOMPARE(lanes[0]->overLimitSpans(), 1);  // fixed window: 200 in one window
+  QCOMPARE(lanes[1]->overLimitSpans(), 0);  // sliding log: never
+  QVERIFY(lanes[0]->admittedPoints() > 0);
+  // The TTL chart samples the keys on its own connection during and after the storm.
+  QTRY_VERIFY_WITH_TIMEOUT(window_->lanesPanel()->ttlChart()->points(1) > 0, 10'000);
+}
+
+void UiStormsTest::inspectorListsTheStormKeysWithPttl() {
+  runBoundaryPreset();
+  if (QTest::currentTestFailed()) return;
+  const std::string tag = controller_->spec().keyTag;
+  QSignalSpy keys(controller_.get(), &StormController::keysReady);
+  window_->keyInspectorPanel()->setPrefix(QStringLiteral("ratelab:"));
+  window_->keyInspectorPanel()->refresh();
+  QVERIFY(keys.wait(10'000));
+  QTreeWidget* tree = window_->keyInspectorPanel()->tree();
+  // This storm's keys: fixed window (two windows), sliding log (one zset), sliding counter (>= 1).
+  int mine = 0;
+  for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* item = tree->topLevelItem(i);
+    if (!item->text(0).contains(QString::fromStdString(tag))) continue;
+    ++mine;
+    QVERIFY2(item->data(2, Qt::UserRole + 1).toLongLong() > 0, qPrintable(item->text(0)));
+    if (item->text(1) == QLatin1String("zset")) QVERIFY(item->childCount() > 0);  // entries as timestamps
+  }
+  QVERIFY2(mine >= 4, qPrintable(QString::number(mine)));
+}
+
+void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
+  connectTo(url_);
+  QSignalSpy done(window_.get(), &MainWindow::raceDone);
+  QTest::mouseClick(window_->raceLabPanel()->runButton(), Qt::LeftButton);  // capacity 10, 16 connections, 40 requests, 5 rounds
+  QVERIFY(done.wait(kStormTimeoutMs));
+  QTableWidget* t = window_->raceLabPanel()->table();
+  QCOMPARE(cell(t, 0, 0), QStringLiteral("naive"));
+  QVERIFY2(cell(t, 0, 2).toInt() > 10, qPrintable(cell(t, 0, 2)));  // the race lets more than the capacity through
+  QCOMPARE(cell(t, 1, 0), QStringLiteral("watch"));
+  QCOMPARE(cell(t, 1, 1), QStringLiteral("10"));
+  QCOMPARE(cell(t, 1, 2), QStringLiteral("10"));
+  QCOMPARE(cell(t, 2, 0), QStringLiteral("lua"));
+  QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
+  QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
+  QCOMPARE(cell(t, 2, 3), QStringLiteral("0"));
+}
+
+void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {
+  connectTo(url_);
+  StormSpec spec;
+  spec.algorithms = {Algorithm::SlidingLog};
+  spec.backend = Backend::RedisLua;
+  spec.quota = Quota::perWindow(50, kSecond);
+  spec.pattern = Pattern::Constant;
+  spec.rate = 200;
+  spec.duration = Micros{2'500'000};
+  spec.clock = ClockMode::Server;
+  window_->stormPanel()->setSpec(spec);
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QVERIFY(window_->startStorm());
+  QTRY_VERIFY_WITH_TIMEOUT(controller_->model().lastTime() > 0 || controller_->model().size() > 0, 10'000);
+  window_->stormPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("limit"))->setValue(10);  // while it runs
+  QVERIFY(done.wait(kStormTimeoutMs));
+  const auto marks = controller_->model().quotaMarks();
+  QCOMPARE(marks.size(), std::size_t{2});
+  QCOMPARE(marks[1].quota.limit, 10);
+  QCOMPARE(window_->lanesPanel()->lanes()[0]->markPoints(), 1);
+  // One full window after the change, no window holds more than the new limit.
+  const auto& samples = controller_->model().samples(0);
+  QVERIFY(samples.back().t > marks[1].t + 1'000'000);
+  QCOMPARE(maxAdmittedInWindowAfter(samples, marks[1].t + 1'000'000, 1'000'000), 10);
+}
+
+void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer() {
+  QSignalSpy server(controller_.get(), &StormController::serverChanged);
+  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  controller_->startServer();  // the window's own managed server: the preset stops and restarts it
+  QVERIFY(status.wait(15'000));
+  QVERIFY(!server.isEmpty());
+  QVERIFY(window_->connectionPanel()->url().startsWith(QStringLiteral("redis://127.0.0.1:")));
+  window_->applyPreset(*findPreset(QStringLiteral("outage")));
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QVERIFY(window_->startStorm());
+  QVERIFY(done.wait(kStormTimeoutMs));
+  QVERIFY(server.count() >= 3);  // started, stopped, restarted
+  // Fail-open: requests during the outage were admitted by the policy and counted as errors.
+  QTableWidget* t = window_->summaryPanel()->table();
+  const int offered = cell(t, 0, 1).toInt();
+  const int errors = cell(t, 0, 4).toInt();
+  QCOMPARE(offered, 525);  // 150 per second for 3.5 s
+  QVERIFY2(errors > 0 && errors < offered, qPrintable(QStringLiteral("%1 errors").arg(errors)));
+  QCOMPARE(cell(t, 0, 2).toInt() + cell(t, 0, 3).toInt(), offered);
+}
+
+QTEST_MAIN(UiStormsTest)
+#include "test_ui_storms.moc"
