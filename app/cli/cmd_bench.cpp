@@ -18,6 +18,7 @@ constexpr const char* kBenchHelp =
     "  --algorithm A[,A..]  algorithms or all                      (default token_bucket)\n"
     "  --concurrency C      threads, one connection each           (default 2)\n"
     "  --pipeline P         redis-lua: EVALSHA in flight per connection (default 1)\n"
+    "  --threads T          with --pipeline: threads sharing the connections (default one each)\n"
     "  --duration-ms MS     wall time per measurement              (default 2000)\n"
     "  --clients N          distinct keys per thread               (default 100000)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota checked (default 100 per 1000 ms)\n"
@@ -40,6 +41,9 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
   if (!conc) return conc.error();
   auto pipe = intFlag(f, "pipeline", s.pipeline, 1, 1024);
   if (!pipe) return pipe.error();
+  auto threads = intFlag(f, "threads", s.threads, 0, 512);
+  if (!threads) return threads.error();
+  s.threads = static_cast<int>(threads.value());
   auto dur = intFlag(f, "duration-ms", s.duration.count() / 1000, 10, 3'600'000);
   if (!dur) return dur.error();
   auto keys = intFlag(f, "clients", s.keysPerThread, 1, 10'000'000);
@@ -70,6 +74,8 @@ Json benchJson(const std::vector<BenchResult>& results) {
     j.set("algorithm", algorithmName(r.algorithm));
     j.set("concurrency", r.concurrency);
     j.set("pipeline", r.pipeline);
+    j.set("threads", r.threads);
+    j.set("path", r.wirePath ? "wire" : "store");
     j.set("decisions", r.decisions);
     j.set("errors", r.errors);
     j.set("duration_ms", static_cast<double>(r.elapsed.count()) / 1000.0);
@@ -85,7 +91,7 @@ Json benchJson(const std::vector<BenchResult>& results) {
 int cmdBench(const Args& args) {
   static constexpr FlagSpec kAllowed[] = {
       {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
-      {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
+      {"threads", true},  {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
       {"json", false},    {"help", false}};
   auto flags = Flags::parse(args, kAllowed);
   if (!flags) return badInput("bench", flags.error());
@@ -115,11 +121,12 @@ int cmdBench(const Args& args) {
     std::printf("%s\n", benchJson(all).dump(2).c_str());
     return kExitOk;
   }
-  std::printf("%-12s %-16s %11s %8s %12s %7s %14s\n", "backend", "algorithm", "connections", "pipeline",
-              "decisions", "errors", "decisions/s");
+  std::printf("%-12s %-16s %-5s %11s %8s %7s %12s %7s %14s\n", "backend", "algorithm", "path", "connections",
+              "pipeline", "threads", "decisions", "errors", "decisions/s");
   for (const BenchResult& r : all)
-    std::printf("%-12s %-16s %11d %8d %12lld %7lld %14.0f\n", std::string(backendName(r.backend)).c_str(),
-                std::string(algorithmName(r.algorithm)).c_str(), r.concurrency, r.pipeline,
+    std::printf("%-12s %-16s %-5s %11d %8d %7d %12lld %7lld %14.0f\n", std::string(backendName(r.backend)).c_str(),
+                std::string(algorithmName(r.algorithm)).c_str(), r.wirePath ? "wire" : "store", r.concurrency,
+                r.pipeline, r.threads,
                 static_cast<long long>(r.decisions), static_cast<long long>(r.errors), r.perSecond);
   return kExitOk;
 }

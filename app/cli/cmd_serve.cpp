@@ -105,11 +105,7 @@ ReplicaStoreFactory factoryFor(const StormSpec& spec, const std::optional<RedisT
 }
 
 // Runs until SIGINT / SIGTERM: a tally line every second (redrawn on a terminal).
-void runUntilStopped(const ServeCluster& cluster) {
-  int argc = 1;
-  char name[] = "ratelab-cli";
-  char* argv[] = {name, nullptr};
-  QCoreApplication app(argc, argv);
+void runUntilStopped(QCoreApplication& app, const ServeCluster& cluster) {
   const bool tty = ::isatty(STDERR_FILENO) != 0;
   std::string last;
   QTimer tally;
@@ -158,6 +154,10 @@ int cmdServe(const Args& args) {
     const auto url = spec->redisUrl.empty() ? std::nullopt : std::optional(spec->redisUrl);
     if (int rc = resolveRedisTarget(url, "serve", redis); rc != kExitOk) return rc;
   }
+  int argc = 1;
+  char name[] = "ratelab-cli";
+  char* argv[] = {name, nullptr};
+  QCoreApplication app(argc, argv);  // the replicas' and the front's threads run Qt event loops
   auto cluster = ServeCluster::start(options, factoryFor(*spec, redis));
   if (!cluster) {
     const auto& e = cluster.error();
@@ -175,7 +175,7 @@ int cmdServe(const Args& args) {
   const auto urls = (*cluster)->replicaUrls();
   for (std::size_t i = 0; i < urls.size(); ++i) std::printf("replica %zu %s\n", i, urls[i].c_str());
   std::fflush(stdout);
-  runUntilStopped(**cluster);
+  runUntilStopped(app, **cluster);
   std::printf("stopped: %s\n", (*cluster)->tallyLine().c_str());
   return kExitOk;
 }

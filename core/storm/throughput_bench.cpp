@@ -19,6 +19,8 @@ Result<void> validate(const BenchSpec& s) {
     return invalidArgument("--pipeline " + std::to_string(s.pipeline) + " is out of range: allowed 1 to 1024");
   if (s.pipeline > 1 && s.backend != Backend::RedisLua)
     return invalidArgument("--pipeline " + std::to_string(s.pipeline) + " needs --backend redis-lua");
+  if (s.threads < 0 || s.threads > 512)
+    return invalidArgument("--threads " + std::to_string(s.threads) + " is out of range: allowed 1 to 512");
   if (s.duration < 10 * kMillisecond || s.duration > 3600 * kSecond)
     return invalidArgument("--duration-ms is out of range: allowed 10 to 3600000");
   if (s.keysPerThread < 1 || s.keysPerThread > 10'000'000)
@@ -63,74 +65,105 @@ void loopStore(Store& store, const BenchSpec& s, Algorithm a, const std::vector<
   }
 }
 
-// redis-lua pipelined: `pipeline` EVALSHA in flight on one connection (server clock).
-void loopPipelined(RedisConnection& conn, const std::string& sha, const BenchSpec& s, Algorithm a,
-                   const std::vector<std::string>& keys, const std::atomic<bool>& stop, ThreadTally& tally) {
+// One connection of the wire path and its keys.
+struct WireConn {
+  std::optional<RedisConnection> conn;  ///< owned by one thread while measuring
+  std::vector<std::string> keys;        ///< full key names, distinct per connection
+  std::size_t next = 0;                 ///< next key
+};
+
+// A reply is a decision when it is an array whose first element is 0 or 1.
+bool isDecision(const Result<RedisReply>& r) {
+  return r && r->isArray() && r->size() >= 6 && (*r)[0].isInteger();
+}
+
+// Wire path: `pipeline` EVALSHA in flight on each of this thread's connections.
+void loopWire(std::vector<WireConn*>& conns, const std::string& sha, const BenchSpec& s,
+              const std::atomic<bool>& stop, ThreadTally& tally) {
   const std::string limit = std::to_string(s.quota.limit), window = std::to_string(s.quota.window.count());
   const std::string interval = std::to_string(s.quota.interval().count());
-  std::vector<std::string> full;
-  for (const auto& k : keys) full.push_back(std::string(s.prefix) + "{" + std::string(algorithmName(a)) + ":" + k + "}");
-  std::size_t k = 0;
   while (!stop.load(std::memory_order_relaxed)) {
-    for (int i = 0; i < s.pipeline; ++i) {
-      (void)conn.append({"EVALSHA", sha, "1", full[k], "", limit, window, interval, "1"});
-      k = k + 1 == full.size() ? 0 : k + 1;
+    for (WireConn* c : conns) {
+      for (int i = 0; i < s.pipeline; ++i) {
+        (void)c->conn->append({"EVALSHA", sha, "1", c->keys[c->next], "", limit, window, interval, "1"});
+        c->next = c->next + 1 == c->keys.size() ? 0 : c->next + 1;
+      }
     }
-    for (int i = 0; i < s.pipeline; ++i) {
-      auto r = conn.getReply();
-      ++tally.decisions;
-      tally.errors += (!r || r->isError()) ? 1 : 0;
+    for (WireConn* c : conns) {
+      for (int i = 0; i < s.pipeline; ++i) {
+        ++tally.decisions;
+        tally.errors += isDecision(c->conn->getReply()) ? 0 : 1;
+      }
     }
   }
 }
 
-Result<BenchResult> benchOne(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
+// Runs `body(t)` on `n` threads for the spec's duration; returns the elapsed time.
+template <class Body>
+Micros measure(std::size_t n, std::atomic<bool>& stop, Micros duration, Body body) {
+  std::vector<std::thread> threads;
+  const auto start = Clock::now();
+  for (std::size_t t = 0; t < n; ++t) threads.emplace_back([&body, t] { body(t); });
+  std::this_thread::sleep_for(duration);
+  stop = true;
+  for (auto& th : threads) th.join();
+  return std::chrono::duration_cast<Micros>(Clock::now() - start);
+}
+
+BenchResult finish(const BenchSpec& s, Algorithm a, std::size_t threads, bool wire, Micros elapsed,
+                   const std::vector<ThreadTally>& tallies) {
+  BenchResult r{s.backend, a, s.concurrency, s.pipeline, static_cast<int>(threads), wire, 0, 0, elapsed, 0};
+  for (const auto& t : tallies) {
+    r.decisions += t.decisions;
+    r.errors += t.errors;
+  }
+  r.perSecond = static_cast<double>(r.decisions) * 1e6 / static_cast<double>(std::max<std::int64_t>(elapsed.count(), 1));
+  return r;
+}
+
+Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
+  const auto n = static_cast<std::size_t>(s.concurrency);
+  std::vector<WireConn> conns(n);
+  std::string sha;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto c = RedisConnection::connect(endpoint);
+    if (!c) return c.error();
+    auto loaded = c->command({"SCRIPT", "LOAD", luaScript(a)});
+    if (!loaded) return loaded.error();
+    sha = std::string(loaded->str());
+    conns[i].conn.emplace(std::move(c.value()));
+    for (const std::string& k : keyNames(s, static_cast<int>(i))) conns[i].keys.push_back(limiterKey(s.prefix, a, k));
+  }
+  const std::size_t threads = s.threads == 0 ? n : std::min<std::size_t>(static_cast<std::size_t>(s.threads), n);
+  std::vector<std::vector<WireConn*>> owned(threads);
+  for (std::size_t i = 0; i < n; ++i) owned[i % threads].push_back(&conns[i]);
+  std::vector<ThreadTally> tallies(threads);
+  std::atomic<bool> stop{false};
+  const Micros elapsed = measure(threads, stop, s.duration, [&](std::size_t t) { loopWire(owned[t], sha, s, stop, tallies[t]); });
+  return finish(s, a, threads, true, elapsed, tallies);
+}
+
+Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
   const auto n = static_cast<std::size_t>(s.concurrency);
   std::vector<std::unique_ptr<Store>> stores(n);
-  std::vector<std::optional<RedisConnection>> conns(n);
-  std::string sha;
   auto shared = std::make_shared<MemoryStore>();
   for (std::size_t t = 0; t < n && s.backend != Backend::Memory; ++t) {
     RedisStoreOptions o;
     o.endpoint = endpoint;
     o.prefix = s.prefix;
     o.serverClock = true;
-    if (s.pipeline > 1) {
-      auto c = RedisConnection::connect(endpoint);
-      if (!c) return c.error();
-      auto loaded = c->command({"SCRIPT", "LOAD", luaScript(a)});
-      if (!loaded) return loaded.error();
-      sha = std::string(loaded->str());
-      conns[t].emplace(std::move(c.value()));
-    } else {
-      auto st = makeRedisStore(s.backend, o);
-      if (!st) return st.error();
-      stores[t] = std::move(st.value());
-    }
+    auto st = makeRedisStore(s.backend, o);
+    if (!st) return st.error();
+    stores[t] = std::move(st.value());
   }
   std::vector<std::vector<std::string>> keys;
   for (std::size_t t = 0; t < n; ++t) keys.push_back(keyNames(s, static_cast<int>(t)));
   std::vector<ThreadTally> tallies(n);
   std::atomic<bool> stop{false};
-  std::vector<std::thread> threads;
-  const auto start = Clock::now();
-  for (std::size_t t = 0; t < n; ++t) {
-    threads.emplace_back([&, t] {
-      if (conns[t]) loopPipelined(*conns[t], sha, s, a, keys[t], stop, tallies[t]);
-      else loopStore(stores[t] ? *stores[t] : *shared, s, a, keys[t], stop, tallies[t]);
-    });
-  }
-  std::this_thread::sleep_for(s.duration);
-  stop = true;
-  for (auto& th : threads) th.join();
-  BenchResult r{s.backend, a, s.concurrency, s.pipeline, 0, 0,
-                std::chrono::duration_cast<Micros>(Clock::now() - start), 0};
-  for (const auto& t : tallies) {
-    r.decisions += t.decisions;
-    r.errors += t.errors;
-  }
-  r.perSecond = static_cast<double>(r.decisions) * 1e6 / static_cast<double>(std::max<std::int64_t>(r.elapsed.count(), 1));
-  return r;
+  const Micros elapsed = measure(n, stop, s.duration, [&](std::size_t t) {
+    loopStore(stores[t] ? *stores[t] : *shared, s, a, keys[t], stop, tallies[t]);
+  });
+  return finish(s, a, n, false, elapsed, tallies);
 }
 
 }  // namespace
@@ -139,7 +172,8 @@ Result<std::vector<BenchResult>> runBench(const BenchSpec& spec, const RedisEndp
   if (auto ok = validate(spec); !ok) return ok.error();
   std::vector<BenchResult> out;
   for (Algorithm a : spec.algorithms) {
-    auto r = benchOne(spec, a, endpoint);
+    const bool wire = spec.backend == Backend::RedisLua && spec.pipeline > 1;
+    auto r = wire ? benchWire(spec, a, endpoint) : benchStores(spec, a, endpoint);
     if (!r) return r.error();
     out.push_back(r.value());
   }

@@ -1,9 +1,18 @@
 #pragma once
 // Throughput benchmark: the most decisions per second a backend sustains for
-// one algorithm. `concurrency` threads, each on its own keys (memory: one
-// shared store; Redis: one connection per thread), for a fixed wall time.
-// With `pipeline` > 1 (redis-lua only) each connection keeps that many
-// EVALSHA commands in flight, as redis-benchmark -P does.
+// one algorithm, for a fixed wall time, each thread on its own keys.
+//
+// Two paths:
+//  - store path (every backend with pipeline 1): `concurrency` threads, each
+//    deciding through its own Store (memory: one shared MemoryStore; Redis:
+//    one connection per thread), as a storm does.
+//  - wire path (redis-lua with pipeline > 1): `concurrency` connections, each
+//    keeping `pipeline` EVALSHA commands in flight (like redis-benchmark -P).
+//    The commands are byte for byte those RedisLuaStore sends (server clock)
+//    and each reply is checked as a decision. `threads` (default: one per
+//    connection) may share connections among fewer threads; RedisConnection
+//    has no separate flush, so a thread serves its connections' batches one
+//    round trip after another.
 
 #include <cstdint>
 #include <string>
@@ -22,6 +31,7 @@ struct BenchSpec {
   std::vector<Algorithm> algorithms{Algorithm::TokenBucket};  ///< measured one after another
   int concurrency = 2;          ///< threads (and connections)
   int pipeline = 1;             ///< redis-lua: commands in flight per connection
+  int threads = 0;              ///< wire path: threads sharing the connections; 0 = one per connection
   Micros duration{2'000'000};   ///< wall time per algorithm
   int keysPerThread = 100'000;  ///< distinct keys each thread cycles through
   Quota quota = Quota::perSecond(100);  ///< the limit checked
@@ -35,6 +45,8 @@ struct BenchResult {
   Algorithm algorithm = Algorithm::TokenBucket;  ///< measured algorithm
   int concurrency = 0;                   ///< threads / connections
   int pipeline = 1;                      ///< commands in flight per connection
+  int threads = 0;                       ///< OS threads used
+  bool wirePath = false;                 ///< measured on the wire path (see the file comment)
   std::int64_t decisions = 0;            ///< decisions made
   std::int64_t errors = 0;               ///< failed decisions
   Micros elapsed{0};                     ///< wall time measured

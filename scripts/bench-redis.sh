@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Throughput of ratelab-cli bench next to redis-benchmark, in the same run,
+# against a private redis-server on a free loopback port (never :6379):
+#   1. redis-benchmark -c 50      EVALSHA <token_bucket> vs  ratelab-cli bench --concurrency 50
+#   2. redis-benchmark -c 50 -P 16                        vs  ratelab-cli bench --concurrency 50 --pipeline 16
+#   3. ratelab-cli bench --backend memory --concurrency 2 (distinct keys per thread)
+# The EVALSHA is the same script with the same arguments RateLab sends
+# (server clock, 100 req/s per key, cost 1) over 100,000 random keys.
+# The machine is shared (2 cores): each pair is measured `rounds` times,
+# alternating, and the best of each side is compared.
+# Usage: scripts/bench-redis.sh [seconds per measurement, default 5] [rounds, default 3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+rounds=${2:-3}
+build=${RATELAB_BUILD_DIR:-build}
+cli="$build/app/cli/ratelab-cli"
+[[ -x "$cli" ]] || { echo "bench-redis: $cli not built (run scripts/build.sh or set RATELAB_BUILD_DIR)" >&2; exit 2; }
+for tool in redis-server redis-benchmark redis-cli; do
+  command -v "$tool" >/dev/null || { echo "bench-redis: $tool not installed (apt-get install redis-server redis-tools)" >&2; exit 2; }
+done
+
+dir=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo $((20000 + RANDOM % 20000)))
+redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --daemonize no \
+  --logfile "$dir/redis.log" &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
+trap cleanup EXIT INT TERM
+for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+
+sha=$(redis-cli -p "$port" SCRIPT LOAD "$("$cli" script token_bucket)")
+key='ratelab:{token_bucket:rb__rand_int__}'
+requests=$((secs * 40000))
+
+rb() {  # redis-benchmark requests/s for the EVALSHA; $@ = extra flags
+  redis-benchmark -p "$port" -c 50 -n "$requests" -r 100000 --csv "$@" \
+    EVALSHA "$sha" 1 "$key" '' 100 1000000 10000 1 | tail -1 | cut -d, -f2 | tr -d '"'
+}
+rl() {  # ratelab-cli decisions/s; $@ = extra flags
+  "$cli" bench --backend "$@" --duration-ms $((secs * 1000)) --json | grep -o '"decisions_per_s": [0-9]*' | grep -o '[0-9]*$'
+}
+
+best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0) ? a : b }'; }
+rb1=0; rl1=0; rb16=0; rl16=0; mem=0; mem100k=0
+for _ in $(seq "$rounds"); do
+  rb1=$(best "$rb1" "$(rb)")
+  rl1=$(best "$rl1" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000)")
+  rb16=$(best "$rb16" "$(rb -P 16)")
+  rl16=$(best "$rl16" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000 --pipeline 16)")
+  mem=$(best "$mem" "$(rl memory --concurrency 2 --clients 1000)")
+  mem100k=$(best "$mem100k" "$(rl memory --concurrency 2 --clients 100000)")
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
+printf '%-46s %14s %14s %8s\n' "token_bucket, best of $rounds x ${secs}s" "redis-benchmark" "ratelab-cli" "ratio"
+printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections" "$rb1" "$rl1" "$(ratio "$rl1" "$rb1")"
+printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections, pipeline 16" "$rb16" "$rl16" "$(ratio "$rl16" "$rb16")"
+printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 1,000 distinct keys each" "-" "$mem" "-"
+printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 100,000 distinct keys each" "-" "$mem100k" "-"
