@@ -1,5 +1,6 @@
 #include "http/event_thread.hpp"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 
 namespace rl {
@@ -18,6 +19,11 @@ EventThread::~EventThread() {
 
 void EventThread::runBlocking(const std::function<void()>& f) {
   QMetaObject::invokeMethod(context_, f, Qt::BlockingQueuedConnection);
+}
+
+Result<void> requireEventLoops() {
+  if (QCoreApplication::instance() != nullptr) return {};
+  return Error{ErrorCode::Internal, "HTTP servers need a QCoreApplication: create one before starting them"};
 }
 
 }  // namespace rl

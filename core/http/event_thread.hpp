@@ -10,6 +10,8 @@
 #include <functional>
 #include <string>
 
+#include "common/result.hpp"
+
 namespace rl {
 
 /// A started thread with an event loop; stopped and joined by the destructor.
@@ -29,5 +31,8 @@ class EventThread {
   QThread thread_;     ///< the thread and its event loop
   QObject* context_;   ///< lives on thread_: the target of runBlocking()
 };
+
+/// Internal error unless a QCoreApplication exists (Qt runs no thread event loop without one).
+Result<void> requireEventLoops();
 
 }  // namespace rl

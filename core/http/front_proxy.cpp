@@ -170,6 +170,7 @@ FrontProxy::~FrontProxy() {
 
 Result<std::unique_ptr<FrontProxy>> FrontProxy::start(FrontOptions options) {
   if (options.replicaPorts.empty()) return invalidArgument("the front needs at least one replica");
+  if (auto app = requireEventLoops(); !app) return app.error();
   std::unique_ptr<FrontProxy> front(new FrontProxy(std::move(options)));
   FrontProxy* f = front.get();
   Result<int> bound = Error{ErrorCode::Internal, "front did not start"};

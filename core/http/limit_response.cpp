@@ -1,19 +1,13 @@
 #include "http/limit_response.hpp"
 
-#include <charconv>
-#include <cstdio>
 #include <optional>
+
+#include "common/json.hpp"
 
 namespace rl {
 namespace {
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return -floorDiv(-a, b); }
-
-std::string number(double v) {
-  char buf[32];
-  const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc{} ? std::string(buf, ptr) : std::string("0");
-}
 
 // Seconds the whole quota spans: the window, or the time to refill a full bucket.
 std::int64_t policyWindowSeconds(Algorithm a, const Quota& q) {
@@ -22,35 +16,25 @@ std::int64_t policyWindowSeconds(Algorithm a, const Quota& q) {
 }
 
 std::string decisionJson(const Decision& d, const LimitContext& c) {
-  std::string j = "{\"status\":\"";
-  j.append(d.allowed ? "ok" : "rate_limited");
-  j.append("\",\"replica\":").append(std::to_string(c.replica));
-  j.append(",\"client\":\"").append(jsonEscape(c.client));
-  j.append("\",\"algorithm\":\"").append(algorithmName(c.algorithm));
-  j.append("\",\"allowed\":").append(d.allowed ? "true" : "false");
-  j.append(",\"remaining\":").append(std::to_string(d.remaining));
-  j.append(",\"limit\":").append(std::to_string(d.limit));
-  j.append(",\"retry_after_us\":").append(std::to_string(d.retryAfter.count()));
-  j.append(",\"reset_after_us\":").append(std::to_string(d.resetAfter.count()));
-  j.append(",\"delay_us\":").append(std::to_string(d.delay.count()));
-  j.append(",\"level\":").append(number(d.level));
-  j.append("}\n");
-  return j;
+  Json j;
+  j.set("status", d.allowed ? "ok" : "rate_limited");
+  j.set("replica", c.replica);
+  j.set("client", c.client);
+  j.set("algorithm", algorithmName(c.algorithm));
+  j.set("allowed", d.allowed);
+  j.set("remaining", d.remaining);
+  j.set("limit", d.limit);
+  j.set("retry_after_us", static_cast<std::int64_t>(d.retryAfter.count()));
+  j.set("reset_after_us", static_cast<std::int64_t>(d.resetAfter.count()));
+  j.set("delay_us", static_cast<std::int64_t>(d.delay.count()));
+  j.set("level", d.level);
+  return j.dump() + "\n";
 }
 
-// The text after `"key":` in a flat JSON object, or nullopt.
-std::optional<std::string_view> jsonField(std::string_view body, std::string_view key) {
-  const std::string needle = "\"" + std::string(key) + "\":";
-  const auto at = body.find(needle);
-  if (at == std::string_view::npos) return std::nullopt;
-  return body.substr(at + needle.size());
-}
-
-template <class T>
-bool readNumber(std::string_view body, std::string_view key, T& out) {
-  const auto v = jsonField(body, key);
-  if (!v) return false;
-  return std::from_chars(v->data(), v->data() + v->size(), out).ec == std::errc{};
+// An integer member of `j`, or nullopt.
+std::optional<std::int64_t> intMember(const Json& j, std::string_view key) {
+  const Json* v = j.find(key);
+  return v && v->isInteger() ? std::optional(v->asInt()) : std::nullopt;
 }
 
 }  // namespace
@@ -103,11 +87,13 @@ HttpResponse storeFailureResponse(FailurePolicy policy, const Error& error, cons
   r.set(std::string(kFailurePolicyHeader), open ? "open" : "closed");
   r.set("X-RateLimit-Replica", std::to_string(c.replica));
   if (!open) r.set("Retry-After", "1");
-  r.body = "{\"status\":\"";
-  r.body.append(open ? "ok" : "unavailable").append("\",\"replica\":").append(std::to_string(c.replica));
-  r.body.append(",\"client\":\"").append(jsonEscape(c.client));
-  r.body.append("\",\"failure_policy\":\"").append(open ? "open" : "closed");
-  r.body.append("\",\"error\":\"").append(jsonEscape(error.message)).append("\"}\n");
+  Json j;
+  j.set("status", open ? "ok" : "unavailable");
+  j.set("replica", c.replica);
+  j.set("client", c.client);
+  j.set("failure_policy", open ? "open" : "closed");
+  j.set("error", error.message);
+  r.body = j.dump() + "\n";
   return r;
 }
 
@@ -115,7 +101,7 @@ HttpResponse errorResponse(int status, std::string_view message) {
   HttpResponse r;
   r.status = status;
   r.set("Content-Type", "application/json");
-  r.body = "{\"error\":\"" + jsonEscape(message) + "\"}\n";
+  r.body = Json(Json::Object{{"error", Json(message)}}).dump() + "\n";
   return r;
 }
 
@@ -125,40 +111,21 @@ Result<Decision> decisionFromResponse(const HttpResponse& r) {
                        std::to_string(r.status) + ")");
   if (r.status != 200 && r.status != 429)
     return protocolError("limiter replica answered HTTP " + std::to_string(r.status) + ": " + r.body);
-  Decision d;
-  std::int64_t retry = 0, reset = 0, delay = 0;
-  const auto allowed = jsonField(r.body, "allowed");
-  const bool ok = allowed && readNumber(r.body, "remaining", d.remaining) &&
-                  readNumber(r.body, "limit", d.limit) && readNumber(r.body, "retry_after_us", retry) &&
-                  readNumber(r.body, "reset_after_us", reset) && readNumber(r.body, "delay_us", delay) &&
-                  readNumber(r.body, "level", d.level);
-  if (!ok) return protocolError("limiter replica sent a body without the decision fields: " + r.body);
-  d.allowed = allowed->substr(0, 4) == "true";
-  if (d.allowed != (r.status == 200))
+  const auto body = Json::parse(r.body);
+  const Json* allowed = body ? body->find("allowed") : nullptr;
+  const Json* level = body ? body->find("level") : nullptr;
+  const auto remaining = body ? intMember(*body, "remaining") : std::nullopt;
+  const auto limit = body ? intMember(*body, "limit") : std::nullopt;
+  const auto retry = body ? intMember(*body, "retry_after_us") : std::nullopt;
+  const auto reset = body ? intMember(*body, "reset_after_us") : std::nullopt;
+  const auto delay = body ? intMember(*body, "delay_us") : std::nullopt;
+  if (!allowed || !allowed->isBool() || !level || !level->isNumber() || !remaining || !limit || !retry ||
+      !reset || !delay)
+    return protocolError("limiter replica sent a body without the decision fields: " + r.body);
+  if (allowed->asBool() != (r.status == 200))
     return protocolError("limiter replica's status and body disagree: HTTP " + std::to_string(r.status));
-  d.retryAfter = Micros{retry};
-  d.resetAfter = Micros{reset};
-  d.delay = Micros{delay};
-  return d;
-}
-
-std::string jsonEscape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (ch == '"' || ch == '\\') {
-      out.push_back('\\');
-      out.push_back(ch);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out.append(buf);
-    } else {
-      out.push_back(ch);
-    }
-  }
-  return out;
+  return Decision{allowed->asBool(), *remaining, *limit, Micros{*retry}, Micros{*reset}, Micros{*delay},
+                  level->asDouble()};
 }
 
 }  // namespace rl

@@ -57,7 +57,4 @@ HttpResponse errorResponse(int status, std::string_view message);
 /// A store-failure response becomes an Unavailable error naming the policy applied.
 Result<Decision> decisionFromResponse(const HttpResponse& r);
 
-/// `s` as the inside of a JSON string (quotes, backslashes, control characters escaped).
-std::string jsonEscape(std::string_view s);
-
 }  // namespace rl

@@ -63,6 +63,7 @@ ReplicaServer::~ReplicaServer() {
 Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions options,
                                                             const ReplicaStoreFactory& factory) {
   if (auto v = options.quota.validate(options.algorithm); !v) return v.error();
+  if (auto app = requireEventLoops(); !app) return app.error();
   std::unique_ptr<ReplicaServer> server(new ReplicaServer(std::move(options)));
   ReplicaServer* s = server.get();
   Result<int> bound = Error{ErrorCode::Internal, "replica did not start"};
