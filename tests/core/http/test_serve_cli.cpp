@@ -1,0 +1,99 @@
+// `ratelab-cli serve` as a user runs it: URLs on stdout, real curl through the
+// front, a tally line, a clean stop on SIGINT / SIGTERM, exit codes 2 and 3.
+
+#include <QtTest>
+
+#include <csignal>
+
+#include "http_test_support.hpp"
+
+using namespace rl::test;
+
+namespace {
+
+QString cliPath() { return qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"; }
+
+// Reads stdout lines until one starts with `prefix`; returns the rest of that line.
+QByteArray waitForLine(QProcess& p, const QByteArray& prefix, QByteArray& seen, int timeoutMs = 15'000) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < timeoutMs) {
+    while (p.canReadLine()) {
+      const auto line = p.readLine().trimmed();
+      seen += line + "\n";
+      if (line.startsWith(prefix)) return line.mid(prefix.size());
+    }
+    if (p.state() != QProcess::Running) break;
+    p.waitForReadyRead(100);
+  }
+  return {};
+}
+
+}  // namespace
+
+class ServeCliTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void servesAndStopsCleanly_data();
+  void servesAndStopsCleanly();
+  void exitCodes_data();
+  void exitCodes();
+};
+
+void ServeCliTest::servesAndStopsCleanly_data() {
+  QTest::addColumn<int>("signal");
+  QTest::newRow("SIGINT (Ctrl+C)") << int(SIGINT);
+  QTest::newRow("SIGTERM") << int(SIGTERM);
+}
+
+void ServeCliTest::servesAndStopsCleanly() {
+  QFETCH(int, signal);
+  QProcess p;
+  p.start(cliPath(), {"serve", "--algorithm", "token_bucket", "--limit", "10", "--refill-rate", "1",
+                      "--replicas", "4", "--port", "0"});
+  QVERIFY2(p.waitForStarted(10'000), qPrintable(cliPath()));
+  QByteArray seen;
+  const auto front = waitForLine(p, "front ", seen);
+  QVERIFY2(front.startsWith("http://127.0.0.1:"), seen.constData());
+  for (int i = 0; i < 4; ++i) QVERIFY2(!waitForLine(p, "replica " + QByteArray::number(i) + " http://127.0.0.1:", seen).isEmpty(), seen.constData());
+  // Memory backend, 4 replicas: 5 requests reach each bucket of 10, so all 20 pass.
+  const auto counts = parallelCurl(front.toStdString() + "/ping", "test-client", 20);
+  QCOMPARE(counts.count(200) ? counts.at(200) : 0, 20);
+  QVERIFY2(!waitForLine(p, "tally: 200: 20  429: 0", seen).isEmpty(), seen.constData());
+  ::kill(static_cast<pid_t>(p.processId()), signal);
+  QVERIFY(p.waitForFinished(10'000));
+  QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+  QCOMPARE(p.exitCode(), 0);
+  QVERIFY(p.readAllStandardOutput().contains("stopped: 200: 20  429: 0"));
+}
+
+void ServeCliTest::exitCodes_data() {
+  QTest::addColumn<QStringList>("args");
+  QTest::addColumn<int>("code");
+  QTest::addColumn<QByteArray>("message");
+  QTest::newRow("unknown flag") << QStringList{"--bogus", "1"} << 2 << QByteArray("unknown flag --bogus");
+  QTest::newRow("two algorithms") << QStringList{"--algorithm", "gcra,token_bucket"} << 2 << QByteArray("--algorithm");
+  QTest::newRow("backend http") << QStringList{"--backend", "http"} << 2 << QByteArray("--backend http");
+  QTest::newRow("bad port") << QStringList{"--port", "70000"} << 2 << QByteArray("--port");
+  QTest::newRow("bad bind") << QStringList{"--bind", "localhost:80"} << 2 << QByteArray("bind address");
+  QTest::newRow("replica ports count") << QStringList{"--replicas", "2", "--replica-ports", "9001"} << 2
+                                       << QByteArray("--replica-ports");
+  QTest::newRow("redis unreachable") << QStringList{"--backend", "redis-lua", "--redis", "redis://127.0.0.1:1"} << 3
+                                     << QByteArray("127.0.0.1:1");
+}
+
+void ServeCliTest::exitCodes() {
+  QFETCH(QStringList, args);
+  QFETCH(int, code);
+  QFETCH(QByteArray, message);
+  QProcess p;
+  p.start(cliPath(), QStringList{"serve"} + args);
+  QVERIFY(p.waitForFinished(15'000));
+  QCOMPARE(p.exitCode(), code);
+  const auto err = p.readAllStandardError();
+  QVERIFY2(err.contains(message), err.constData());
+  QCOMPARE(err.count('\n'), 1);  // one clear line
+}
+
+QTEST_GUILESS_MAIN(ServeCliTest)
+#include "test_serve_cli.moc"
