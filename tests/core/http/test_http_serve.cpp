@@ -2,6 +2,7 @@
 // issue 6), the HTTP client store, and raw sockets sending malformed, oversized
 // and slow requests. Redis tests start a private redis-server (never :6379).
 
+#include <QTcpServer>
 #include <QtTest>
 
 #include <algorithm>
@@ -61,6 +62,9 @@ class HttpServeTest : public QObject {
   void malformedAndOversized();
   void slowClientGets408();
   void connectionsAreBounded();
+  void pipelinedAndHead();
+  void keepAliveThroughFront();
+  void deadReplicaGets502();
   void cleanupTestCase() { shared_.reset(); }
 
  private:
@@ -264,6 +268,51 @@ void HttpServeTest::connectionsAreBounded() {
   held.pop_back();  // one leaves: a new client is served again
   QTRY_COMPARE_WITH_TIMEOUT((*cluster)->tally().openConnections, 7, 10'000);
   QVERIFY(curlInclude(url + "/ping", "k").startsWith("HTTP/1.1 200"));
+}
+
+void HttpServeTest::pipelinedAndHead() {
+  auto cluster = ServeCluster::start(issueOptions(1), memoryFactory());
+  QVERIFY(cluster.ok());
+  const int port = QUrl(QString::fromStdString((*cluster)->frontUrl())).port();
+  // Three requests in one write, the last asks to close: three answers, in order, then close.
+  const QByteArray one = "GET /ping HTTP/1.1\r\nHost: a\r\nx-api-key: p\r\n\r\n";
+  const QByteArray head = "HEAD /ping HTTP/1.1\r\nHost: a\r\nx-api-key: p\r\n\r\n";
+  const QByteArray last = "GET /ping HTTP/1.1\r\nHost: a\r\nx-api-key: p\r\nConnection: close\r\n\r\n";
+  const auto r = rawExchange(port, one + head + last);
+  QVERIFY(r.closed);
+  QCOMPARE(r.received.count("HTTP/1.1 200 OK"), 3);
+  QCOMPARE(r.received.count("\"remaining\":"), 2);  // the HEAD answer has no body
+  QVERIFY(r.received.indexOf("\"remaining\":9") < r.received.indexOf("\"remaining\":7"));  // in order
+  QVERIFY(r.received.contains("X-RateLimit-Remaining: 9"));
+  QVERIFY(r.received.contains("X-RateLimit-Remaining: 8"));
+  QVERIFY(r.received.contains("X-RateLimit-Remaining: 7"));
+  QVERIFY(r.received.endsWith("}\n"));
+}
+
+void HttpServeTest::keepAliveThroughFront() {
+  auto cluster = ServeCluster::start(issueOptions(2), memoryFactory());
+  QVERIFY(cluster.ok());
+  const auto url = QString::fromStdString((*cluster)->frontUrl() + "/ping");
+  QProcess p;
+  p.start("/usr/bin/curl", {"-s", "-w", "%{http_code} %{num_connects}\n", "-o", "/dev/null", "-o", "/dev/null",
+                            "-o", "/dev/null", url, url, url});
+  QVERIFY(p.waitForFinished(30'000));
+  QCOMPARE(p.readAllStandardOutput(), QByteArray("200 1\n200 0\n200 0\n"));  // one connection, reused
+  QCOMPARE((*cluster)->tally().perReplica, (std::vector<std::int64_t>{2, 1}));
+}
+
+void HttpServeTest::deadReplicaGets502() {
+  FrontOptions o;
+  QTcpServer probe;  // a port that was free a moment ago and is closed now
+  QVERIFY(probe.listen(QHostAddress::LocalHost));
+  o.replicaPorts = {probe.serverPort()};
+  probe.close();
+  auto front = FrontProxy::start(o);
+  QVERIFY(front.ok());
+  const auto r = curlInclude((*front)->url() + "/ping", "k");
+  QVERIFY2(r.startsWith("HTTP/1.1 502"), r.constData());
+  QVERIFY(r.contains("replica 0 is unreachable"));
+  QCOMPARE((*front)->upstreamErrors(), 1);
 }
 
 QTEST_GUILESS_MAIN(HttpServeTest)
