@@ -20,6 +20,7 @@ Result<Decision> HttpStore::decide(const DecisionRequest& request) {
   r.target = path_;
   r.headers.push_back({"x-api-key", std::string(request.client)});
   r.headers.push_back({"x-ratelab-algorithm", std::string(algorithmName(request.algorithm))});
+  r.headers.push_back({"x-ratelab-no-wait", "1"});  // the storm accounts the delay itself
   if (request.cost != 1) r.headers.push_back({"x-ratelab-cost", std::to_string(request.cost)});
   auto response = client_.send(r);
   if (!response) return response.error();

@@ -1,8 +1,9 @@
 #pragma once
 // HttpStore: an rl::Store that asks an HTTP limiter replica (or the front)
 // over loopback, so a storm can target HTTP end to end. Each decide() is one
-// `GET <path>` with `x-api-key: <client>`, `x-ratelab-algorithm` and (when
-// not 1) `x-ratelab-cost`; the answer's JSON body gives back the exact
+// `GET <path>` with `x-api-key: <client>`, `x-ratelab-algorithm`,
+// `x-ratelab-no-wait` (a leaky-bucket delay comes back in the Decision instead
+// of being waited out) and (when not 1) `x-ratelab-cost`; the answer's JSON body gives back the exact
 // Decision. The replica's own quota and clock decide: the request's quota and
 // `now` are not sent. A replica whose store failed answers with
 // X-RateLimit-Failure-Policy; that becomes an Unavailable error here, so the

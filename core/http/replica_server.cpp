@@ -110,13 +110,14 @@ void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
       return connection.respond(errorResponse(400, "x-ratelab-cost '" + *c + "' is not an integer: allowed 1..limit"));
     }
   }
+  const bool noWait = findHeader(request.headers, "x-ratelab-no-wait") != nullptr;
   static const SystemClock clock;
   event.at = clock.now();
   const auto decided = store_->decide({event.algorithm, event.client, options_.quota, cost, event.at});
   if (decided) {
     event.decision = *decided;
     (event.decision.allowed ? stats_.admitted : stats_.denied).fetch_add(1);
-    return answer(connection, event, decisionResponse(event.decision, context));
+    return answer(connection, event, decisionResponse(event.decision, context), noWait);
   }
   if (decided.error().code != ErrorCode::Unavailable) {  // not an outage: bad input or a bug
     const bool badInput = decided.error().code == ErrorCode::InvalidArgument;
@@ -126,17 +127,18 @@ void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
   event.storeFailed = true;
   event.decision = failureDecision(options_.onStoreError, options_.quota, kSecond);
   (event.decision.allowed ? stats_.failedOpen : stats_.failedClosed).fetch_add(1);
-  answer(connection, event, storeFailureResponse(options_.onStoreError, decided.error(), context));
+  answer(connection, event, storeFailureResponse(options_.onStoreError, decided.error(), context), noWait);
 }
 
-void ReplicaServer::answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response) {
+void ReplicaServer::answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response,
+                           bool noWait) {
   event.status = response.status;
   if (options_.observer) options_.observer(event);
-  const Micros delay = event.decision.allowed ? event.decision.delay : Micros{0};
+  const Micros delay = event.decision.allowed && !noWait ? event.decision.delay : Micros{0};
   if (delay.count() <= 0) return connection.respond(std::move(response));
   // Leaky-bucket shaping: the admitted request waits `delay` in the queue, without blocking the thread.
   QPointer<HttpConnection> target(&connection);
-  QTimer::singleShot(static_cast<int>(ceilMillis(delay)), &connection,
+  QTimer::singleShot(static_cast<int>(ceilMillis(delay)), Qt::PreciseTimer, &connection,
                      [target, r = std::move(response)]() mutable {
                        if (target) target->respond(std::move(r));
                      });

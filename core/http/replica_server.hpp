@@ -12,6 +12,8 @@
 // Optional request headers (used by the HTTP client store):
 //   x-ratelab-algorithm: <name>   decide with another algorithm (same quota)
 //   x-ratelab-cost: <n>           weight of the request (1..limit)
+//   x-ratelab-no-wait: 1          answer a shaped (leaky-bucket) request at once;
+//                                 its delay is still in X-RateLimit-Delay-Ms and the body
 
 #include <atomic>
 #include <cstdint>
@@ -88,7 +90,7 @@ class ReplicaServer {
  private:
   explicit ReplicaServer(ReplicaOptions options);
   void handle(HttpConnection& connection, HttpRequest&& request);
-  void answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response);
+  void answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response, bool noWait);
 
   ReplicaOptions options_;                   ///< as given
   ReplicaStats stats_;                       ///< counters

@@ -34,6 +34,8 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
   front.upstreamAddress = options.bindAddress == "0.0.0.0" ? "127.0.0.1"
                           : options.bindAddress == "::" ? "::1" : options.bindAddress;
   front.limits = options.limits;
+  // A shaped (leaky-bucket, maybe chosen per request) answer may wait a full queue: limit x interval.
+  front.upstreamTimeout += std::min(options.quota.interval() * options.quota.limit, Micros{3600LL * kSecond.count()});
   for (int i = 0; i < options.replicas; ++i) {
     ReplicaOptions r;
     r.index = i;

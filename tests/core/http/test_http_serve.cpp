@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "http/http_store.hpp"
+#include "http/limit_response.hpp"
 #include "http/serve_cluster.hpp"
 #include "http_test_support.hpp"
 #include "redis_test_server.hpp"
@@ -65,6 +66,7 @@ class HttpServeTest : public QObject {
   void pipelinedAndHead();
   void keepAliveThroughFront();
   void deadReplicaGets502();
+  void leakyBucketShapes();
   void cleanupTestCase() { shared_.reset(); }
 
  private:
@@ -313,6 +315,32 @@ void HttpServeTest::deadReplicaGets502() {
   QVERIFY2(r.startsWith("HTTP/1.1 502"), r.constData());
   QVERIFY(r.contains("replica 0 is unreachable"));
   QCOMPARE((*front)->upstreamErrors(), 1);
+}
+
+void HttpServeTest::leakyBucketShapes() {
+  // leaky_bucket, queue 5, 4 leaks/s (one every 250 ms): the second request in
+  // a row waits about 250 ms in the queue; the replica holds its answer that long.
+  ServeOptions o;
+  o.algorithm = Algorithm::LeakyBucket;
+  o.quota = Quota::perSecond(4).withBurst(5);
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  HttpClient client(*parseHttpUrl((*cluster)->frontUrl()));
+  HttpRequest r{"GET", "/ping", 1, {{"x-api-key", "shaped"}}, {}};
+  QCOMPARE(client.send(r)->status, 200);
+  const auto start = std::chrono::steady_clock::now();
+  const auto second = client.send(r);
+  const auto waited = std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now() - start);
+  QVERIFY(second.ok());
+  const auto d = decisionFromResponse(*second);
+  QVERIFY(d.ok() && d->allowed);
+  QVERIFY2(d->delay > Micros{200'000} && d->delay <= Micros{250'000}, qPrintable(QString::number(d->delay.count())));
+  QCOMPARE(findHeader(second->headers, "X-RateLimit-Delay-Ms")->c_str(), std::to_string(ceilMillis(d->delay)).c_str());
+  QVERIFY(waited >= d->delay);  // a lower bound only: never flaky on a slow machine
+  // With x-ratelab-no-wait (the HTTP store's way) the delay is reported, not waited.
+  r.headers.push_back({"x-ratelab-no-wait", "1"});
+  const auto third = decisionFromResponse(*client.send(r));
+  QVERIFY(third.ok() && third->allowed && third->delay > Micros{0});
 }
 
 QTEST_GUILESS_MAIN(HttpServeTest)
