@@ -34,12 +34,11 @@ std::string allowedAlgorithms() {
 }  // namespace
 
 std::string clientKeyOf(const HttpRequest& request, const std::string& peer, bool trustForwardedFor) {
-  if (const auto* key = findHeader(request.headers, "x-api-key"); key && !key->empty())
-    return key->substr(0, kMaxClientKey);
+  if (const auto* key = findHeader(request.headers, "x-api-key"); key && !key->empty()) return *key;
   if (trustForwardedFor && isLoopback(peer)) {
     if (const auto* fwd = findHeader(request.headers, "x-forwarded-for")) {
       const auto first = firstListItem(*fwd);
-      if (!first.empty()) return std::string(first.substr(0, kMaxClientKey));
+      if (!first.empty()) return std::string(first);
     }
   }
   return peer;
@@ -92,6 +91,11 @@ void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
   event.replica = options_.index;
   event.client = clientKeyOf(request, connection.peerAddress(), options_.trustForwardedFor);
   event.algorithm = options_.algorithm;
+  if (event.client.size() > kMaxClientKey) {
+    stats_.badRequests.fetch_add(1);
+    return connection.respond(errorResponse(400, "x-api-key is " + std::to_string(event.client.size()) +
+                                                     " bytes long: allowed 1 to " + std::to_string(kMaxClientKey)));
+  }
   LimitContext context{options_.algorithm, options_.quota, event.client, options_.index};
   if (const auto* name = findHeader(request.headers, "x-ratelab-algorithm")) {
     const auto a = parseAlgorithm(*name);

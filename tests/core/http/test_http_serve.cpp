@@ -198,6 +198,13 @@ void HttpServeTest::httpStoreReadsExactDecisions() {
   QVERIFY((*store)->decide(r)->allowed);
   r.cost = 11;  // more than the limit: the replica answers 400, the store says why
   QCOMPARE((*store)->decide(r).error().code, ErrorCode::Protocol);
+  const std::string longKey(300, 'k');  // refused, never truncated into another client's key
+  r.cost = 1;
+  r.client = longKey;
+  const auto refused = (*store)->decide(r);
+  QVERIFY(!refused.ok());
+  QVERIFY2(refused.error().message.find("x-api-key is 300 bytes long: allowed 1 to 256") != std::string::npos,
+           refused.error().message.c_str());
   QVERIFY(!makeHttpStore("https://x").ok());
   auto dead = makeHttpStore("http://127.0.0.1:1");
   QCOMPARE((*dead)->decide(r).error().code, ErrorCode::Unavailable);
