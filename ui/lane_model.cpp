@@ -21,30 +21,6 @@ class QuotaCursor {
   std::size_t next_ = 0;
 };
 
-/// Count of samples matching `want` in the trailing window (t - w, t], kept by two pointers.
-class WindowCounter {
- public:
-  WindowCounter(const std::vector<LaneSample>& s, bool want) : s_(s), want_(want) {}
-  /// Advances to sample `i` with window `w` (us); returns the count.
-  std::int64_t at(std::size_t i, std::int64_t w) {
-    if (s_[i].allowed == want_ && !s_[i].error) ++count_;
-    const std::int64_t from = s_[i].t - w;
-    while (lo_ <= i && s_[lo_].t <= from) drop(lo_++);
-    while (lo_ > 0 && s_[lo_ - 1].t > from) take(--lo_);  // the window grew (tuning)
-    return count_;
-  }
-  /// Time of the first sample inside the current window.
-  std::int64_t from() const { return s_[lo_].t; }
-
- private:
-  void drop(std::size_t k) { count_ -= (s_[k].allowed == want_ && !s_[k].error); }
-  void take(std::size_t k) { count_ += (s_[k].allowed == want_ && !s_[k].error); }
-  const std::vector<LaneSample>& s_;
-  bool want_;
-  std::size_t lo_ = 0;
-  std::int64_t count_ = 0;
-};
-
 /// The most a correct limiter admits in one window: the limit, plus for rate
 /// algorithms what refills during the window (a full bucket, then the rate).
 std::int64_t windowBound(Algorithm a, const Quota& q) {
@@ -65,6 +41,7 @@ void LaneModel::reset(const std::vector<Algorithm>& algorithms, const Quota& quo
   std::lock_guard lock(mutex_);
   pending_.clear();
   marks_ = {QuotaMark{0, quota}};
+  markedAt_ = -1;
   algorithms_ = algorithms;
   lanes_.assign(algorithms.size(), {});
   lastTime_ = 0;
@@ -81,6 +58,7 @@ void LaneModel::markQuota(std::int64_t t, const Quota& quota) {
   auto at = std::upper_bound(marks_.begin(), marks_.end(), t,
                              [](std::int64_t v, const QuotaMark& m) { return v < m.t; });
   marks_.insert(at, QuotaMark{t, quota});
+  markedAt_ = markedAt_ < 0 ? t : std::min(markedAt_, t);
 }
 
 std::vector<QuotaMark> LaneModel::quotaMarks() const {
@@ -90,62 +68,102 @@ std::vector<QuotaMark> LaneModel::quotaMarks() const {
 
 bool LaneModel::absorb() {
   std::vector<Pending> taken;
+  std::vector<QuotaMark> marks;
+  std::int64_t markedAt = -1;
   {
     std::lock_guard lock(mutex_);
     taken.swap(pending_);
+    marks = marks_;
+    std::swap(markedAt, markedAt_);
   }
   const auto byTime = [](const LaneSample& a, const LaneSample& b) { return a.t < b.t; };
   for (Pending& p : taken) {
     if (p.lane < 0 || p.lane >= static_cast<int>(lanes_.size())) continue;
-    auto& lane = lanes_[p.lane];
+    Lane& lane = lanes_[static_cast<std::size_t>(p.lane)];
+    auto& s = lane.samples;
     std::stable_sort(p.batch.begin(), p.batch.end(), byTime);
-    const std::size_t old = lane.size();
-    lane.insert(lane.end(), p.batch.begin(), p.batch.end());
+    const std::size_t old = s.size();
+    s.insert(s.end(), p.batch.begin(), p.batch.end());
     // Late samples only overlap the tail: merge from the first one they precede.
-    auto mid = lane.begin() + static_cast<std::ptrdiff_t>(old);
-    auto from = std::upper_bound(lane.begin(), mid, p.batch.front(), byTime);
-    if (from != mid) std::inplace_merge(from, mid, lane.end(), byTime);
-    lastTime_ = std::max(lastTime_, lane.back().t);
+    auto mid = s.begin() + static_cast<std::ptrdiff_t>(old);
+    auto from = std::upper_bound(s.begin(), mid, p.batch.front(), byTime);
+    if (from != mid) std::inplace_merge(from, mid, s.end(), byTime);
+    lane.dirtyFrom = std::min(lane.dirtyFrom, static_cast<std::size_t>(from - s.begin()));
+    lastTime_ = std::max(lastTime_, s.back().t);
   }
-  return !taken.empty();
+  for (std::size_t i = 0; i < lanes_.size(); ++i) {
+    Lane& lane = lanes_[i];
+    if (markedAt >= 0) {  // a quota change: later samples are judged by the new quota
+      const auto at = std::lower_bound(lane.samples.begin(), lane.samples.end(), markedAt,
+                                       [](const LaneSample& x, std::int64_t t) { return x.t < t; });
+      lane.dirtyFrom = std::min(lane.dirtyFrom, static_cast<std::size_t>(at - lane.samples.begin()));
+    }
+    if (lane.dirtyFrom < lane.samples.size()) derive(lane, algorithms_[i], marks);
+  }
+  return !taken.empty() || markedAt >= 0;
+}
+
+void LaneModel::derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks) {
+  const auto& s = lane.samples;
+  auto& d = lane.derived;
+  d.resize(s.size());
+  const std::size_t k = lane.dirtyFrom;
+  // Resume the two-pointer window from the state after sample k - 1.
+  std::int64_t admitted = k > 0 ? d[k - 1].admittedInWindow : 0;
+  std::int64_t denied = k > 0 ? d[k - 1].deniedInWindow : 0;
+  std::size_t lo = k > 0 ? static_cast<std::size_t>(d[k - 1].windowStart) : 0;
+  const auto add = [&](const LaneSample& x, int sign) {
+    if (!x.error) (x.allowed ? admitted : denied) += sign;
+  };
+  QuotaCursor quota(marks);
+  for (std::size_t i = k; i < s.size(); ++i) {
+    const Quota& q = quota.at(s[i].t);
+    add(s[i], 1);
+    const std::int64_t from = s[i].t - q.window.count();
+    while (lo <= i && s[lo].t <= from) add(s[lo++], -1);
+    while (lo > 0 && s[lo - 1].t > from) add(s[--lo], 1);  // the window grew (tuning)
+    d[i] = {static_cast<std::int32_t>(admitted), static_cast<std::int32_t>(denied), static_cast<std::int32_t>(lo),
+            admitted > windowBound(algorithm, q)};
+  }
+  lane.dirtyFrom = s.size();
 }
 
 std::size_t LaneModel::size() const {
   std::size_t n = 0;
-  for (const auto& lane : lanes_) n += lane.size();
+  for (const auto& lane : lanes_) n += lane.samples.size();
   return n;
 }
 
 LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
   LanePoints out;
   const auto marks = quotaMarks();
-  const auto& s = lanes_.at(lane);
+  const Lane& l = lanes_.at(static_cast<std::size_t>(lane));
+  const auto& s = l.samples;
+  const auto& d = l.derived;
+  const std::size_t n = std::min(l.dirtyFrom, s.size());  // derived by absorb()
   span = std::max<std::int64_t>(span, 1);
   {
     ColumnDecimator admitted(out.admittedInWindow, columns, span);
     ColumnDecimator denied(out.deniedInWindow, columns, span);
     ColumnDecimator level(out.level, columns, span);
-    WindowCounter admittedCount(s, true);
-    WindowCounter deniedCount(s, false);
-    QuotaCursor quota(marks);
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      const Quota& q = quota.at(s[i].t);
-      const std::int64_t a = admittedCount.at(i, q.window.count());
-      const std::int64_t d = deniedCount.at(i, q.window.count());
-      out.errors += s[i].error;
-      (s[i].allowed ? out.admitted : out.denied) += 1;
-      admitted.add(s[i].t, static_cast<double>(a));
-      denied.add(s[i].t, static_cast<double>(d));
-      level.add(s[i].t, s[i].level);
-      out.peak = std::max({out.peak, static_cast<double>(a), static_cast<double>(d),
-                           static_cast<double>(s[i].level)});
-      if (a > windowBound(algorithms_.at(static_cast<std::size_t>(lane)), q))  // this window's requests exceed it
-        addSpan(out.overLimit, static_cast<double>(admittedCount.from()) / kUsPerSecond,
-                static_cast<double>(s[i].t) / kUsPerSecond);
+    for (std::size_t i = 0; i < n; ++i) {
+      const LaneSample& x = s[i];
+      const LaneDerived& y = d[i];
+      out.errors += x.error;
+      out.admitted += x.allowed;
+      const std::int64_t column = admitted.columnOf(x.t);
+      admitted.addInColumn(column, x.t, y.admittedInWindow);
+      denied.addInColumn(column, x.t, y.deniedInWindow);
+      level.addInColumn(column, x.t, x.level);
+      if (y.over)  // this window's requests together exceed what a correct limiter admits
+        addSpan(out.overLimit, static_cast<double>(s[static_cast<std::size_t>(y.windowStart)].t) / kUsPerSecond,
+                static_cast<double>(x.t) / kUsPerSecond);
     }
+    out.denied = static_cast<std::int64_t>(n) - out.admitted;
     admitted.finish();
     denied.finish();
     level.finish();
+    out.peak = std::max({admitted.peak(), denied.peak(), level.peak()});
   }
   const double end = static_cast<double>(span) / kUsPerSecond;
   for (std::size_t m = 0; m < marks.size(); ++m) {
@@ -164,36 +182,26 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
 }
 
 ColumnDecimator::ColumnDecimator(QList<QPointF>& out, int columns, std::int64_t span)
-    : out_(out), perColumn_(static_cast<double>(span) / std::max(columns, 1)) {
+    : out_(out), perColumnInverse_(std::max(columns, 1) / static_cast<double>(std::max<std::int64_t>(span, 1))) {
   out_.clear();
   out_.reserve(2 * std::max(columns, 1) + 2);
 }
 
-void ColumnDecimator::add(std::int64_t t, double y) {
-  const auto column = static_cast<std::int64_t>(static_cast<double>(t) / perColumn_);
-  const QPointF p(static_cast<double>(t) / kUsPerSecond, y);
-  if (column != column_) {
-    flush();
-    column_ = column;
-    min_ = max_ = p;
-    minFirst_ = true;
-    return;
-  }
-  if (y < min_.y()) {
-    min_ = p;
-    minFirst_ = false;
-  } else if (y > max_.y()) {
-    max_ = p;
-    minFirst_ = true;
-  }
+void ColumnDecimator::startColumn(std::int64_t column, std::int64_t t, double y) {
+  flush();
+  column_ = column;
+  minT_ = maxT_ = t;
+  minY_ = maxY_ = y;
+  minFirst_ = true;
 }
 
 void ColumnDecimator::flush() {
   if (column_ < 0) return;
-  const QPointF& first = minFirst_ ? min_ : max_;
-  const QPointF& second = minFirst_ ? max_ : min_;
-  out_.append(first);
-  if (second != first) out_.append(second);
+  peak_ = std::max(peak_, maxY_);
+  const QPointF min(static_cast<double>(minT_) / kUsPerSecond, minY_);
+  const QPointF max(static_cast<double>(maxT_) / kUsPerSecond, maxY_);
+  out_.append(minFirst_ ? min : max);
+  if (min != max) out_.append(minFirst_ ? max : min);
 }
 
 void ColumnDecimator::finish() {

@@ -4,9 +4,11 @@
 //
 // Threading: workers call push() from any thread (one short lock per batch);
 // the GUI thread calls absorb() from its refresh timer, which swaps the
-// pending batches out under the same short lock and merges them into the
-// per-algorithm arrays (GUI thread only from there on). build() then makes,
-// in one O(n) pass per algorithm, about two points per pixel column.
+// pending batches out under the same short lock, merges them into the
+// per-algorithm arrays (GUI thread only from there on) and derives, for the
+// new samples only, the trailing-window counts (the truth). build() then
+// makes, in one O(n) pass per algorithm, about two points per pixel column;
+// it only reads, so lanes can be built on several threads at once.
 
 #include <QList>
 #include <QPointF>
@@ -25,6 +27,14 @@ struct LaneSample {
   float level = 0;        ///< tokens / window count / queue depth
   bool allowed = false;   ///< admitted or denied
   bool error = false;     ///< the store failed; the failure policy decided
+};
+
+/// What the lanes derive from one sample, computed once when it arrives (absorb()).
+struct LaneDerived {
+  std::int32_t admittedInWindow = 0;  ///< admitted in (t - window, t] up to this sample: the truth
+  std::int32_t deniedInWindow = 0;    ///< denied in the same window
+  std::int32_t windowStart = 0;       ///< index of the first sample inside the window
+  bool over = false;                  ///< admittedInWindow exceeds what a correct limiter admits
 };
 
 /// A quota change during the storm (interactive tuning), or the starting quota.
@@ -76,7 +86,7 @@ class LaneModel {
   /// Recorded decisions over all lanes.
   std::size_t size() const;
   /// The samples of one lane, sorted by time (GUI thread).
-  const std::vector<LaneSample>& samples(int lane) const { return lanes_.at(lane); }
+  const std::vector<LaneSample>& samples(int lane) const { return lanes_.at(static_cast<std::size_t>(lane)).samples; }
   /// Quota changes, the starting quota first.
   std::vector<QuotaMark> quotaMarks() const;
 
@@ -85,11 +95,19 @@ class LaneModel {
     int lane = 0;                    ///< which lane
     std::vector<LaneSample> batch;   ///< samples in arrival order
   };
-  mutable std::mutex mutex_;              ///< guards pending_ and marks_
+  struct Lane {
+    std::vector<LaneSample> samples;   ///< sorted by t
+    std::vector<LaneDerived> derived;  ///< one per sample, valid below dirtyFrom
+    std::size_t dirtyFrom = 0;         ///< first sample whose derived values must be recomputed
+  };
+  void derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks);
+
+  mutable std::mutex mutex_;              ///< guards pending_, marks_ and markedAt_
   std::vector<Pending> pending_;          ///< batches not yet absorbed
   std::vector<QuotaMark> marks_;          ///< quota changes, by time
+  std::int64_t markedAt_ = -1;            ///< earliest quota change not yet absorbed (-1 = none)
   std::vector<Algorithm> algorithms_;     ///< lane order
-  std::vector<std::vector<LaneSample>> lanes_;  ///< samples per lane, sorted by t
+  std::vector<Lane> lanes_;               ///< per algorithm
   std::int64_t lastTime_ = 0;             ///< max t seen
 };
 
@@ -99,18 +117,39 @@ class ColumnDecimator {
  public:
   /// `columns` pixel columns over [0, span] us; x is reported in seconds.
   ColumnDecimator(QList<QPointF>& out, int columns, std::int64_t span);
+  /// The pixel column of time t (us).
+  std::int64_t columnOf(std::int64_t t) const { return static_cast<std::int64_t>(static_cast<double>(t) * perColumnInverse_); }
   /// Offers one value at time t (us, non-decreasing).
-  void add(std::int64_t t, double y);
+  void add(std::int64_t t, double y) { addInColumn(columnOf(t), t, y); }
+  /// Same, when the caller already knows the column (several series on one time axis).
+  void addInColumn(std::int64_t column, std::int64_t t, double y) {
+    if (column != column_) {
+      startColumn(column, t, y);
+    } else if (y < minY_) {
+      minT_ = t;
+      minY_ = y;
+      minFirst_ = false;
+    } else if (y > maxY_) {
+      maxT_ = t;
+      maxY_ = y;
+      minFirst_ = true;
+    }
+  }
   /// Emits the last column.
   void finish();
+  /// Largest value emitted so far.
+  double peak() const { return peak_; }
 
  private:
   void flush();
+  void startColumn(std::int64_t column, std::int64_t t, double y);
   QList<QPointF>& out_;
-  double perColumn_ = 1;        ///< us per column
-  std::int64_t column_ = -1;    ///< current column
-  QPointF min_, max_;           ///< extremes in the current column
-  bool minFirst_ = true;        ///< min came before max
+  double perColumnInverse_ = 1;  ///< columns per us
+  std::int64_t column_ = -1;     ///< current column
+  std::int64_t minT_ = 0, maxT_ = 0;  ///< times of the extremes in the current column
+  double minY_ = 0, maxY_ = 0;   ///< extremes in the current column
+  bool minFirst_ = true;         ///< min came before max
+  double peak_ = 0;              ///< max over all columns
 };
 
 }  // namespace rl::ui

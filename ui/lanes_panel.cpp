@@ -5,6 +5,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <future>
 
 #include "ui/chart_lane.hpp"
 #include "ui/lane_model.hpp"
@@ -65,8 +66,24 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   xMax_ = static_cast<double>(span) / 1e6;
   double levelMax = 1;
   const int n = std::min(static_cast<int>(model.algorithms().size()), static_cast<int>(lanes_.size()));
+  // The lanes are built in parallel (the model is only read: absorb() ran above,
+  // on this thread), then each series is replaced once, here on the GUI thread.
+  std::vector<LanePoints> points(static_cast<std::size_t>(n));
+  std::vector<int> columns(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) columns[static_cast<std::size_t>(i)] = lanes_[i]->columns();
+  const auto buildRange = [&](int from, int step) {
+    for (int i = from; i < n; i += step)
+      points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span);
+  };
+  if (n > 1 && model.size() > kParallelBuildAbove) {
+    auto helper = std::async(std::launch::async, buildRange, 1, 2);
+    buildRange(0, 2);
+    helper.get();
+  } else {
+    buildRange(0, 1);
+  }
   for (int i = 0; i < n; ++i) {
-    const LanePoints p = model.build(i, lanes_[i]->columns(), span);
+    const LanePoints& p = points[static_cast<std::size_t>(i)];
     lanes_[i]->showPoints(p, xMax_);
     level_->setSeries(i, p.level);
     if (i == 0) level_->setReference(p.limit);

@@ -24,6 +24,9 @@ class SeriesChart;
 class LanesPanel : public QWidget {
   Q_OBJECT
  public:
+  /// Above this many decisions the lanes are built on two threads.
+  static constexpr std::size_t kParallelBuildAbove = 50'000;
+
   explicit LanesPanel(QWidget* parent = nullptr);
   /// Rebuilds the lanes for a new storm (one per algorithm) and clears all charts.
   void setAlgorithms(const std::vector<Algorithm>& algorithms);
