@@ -93,13 +93,15 @@ void HttpServeTest::redisLuaAdmitsExactlyTen() {
   // One shared bucket of 10 across the 4 replicas. The bucket gains a token per
   // second, so exactly 10 pass when the 20 decisions fall within one second
   // (they take a few ms); a machine stalled longer may add one per second.
+  // (900 ms, not 1 s: the replicas stamp decisions just before Redis reads its own TIME.)
   const auto spread = times.spreadUs();
-  if (spread < 1'000'000) {
+  qInfo("200: %d, 429: %d, 20 decisions within %lld us", ok, limited, static_cast<long long>(spread));
+  if (spread < 900'000) {
     QCOMPARE(ok, 10);
     QCOMPARE(limited, 10);
   } else {
     qWarning("20 decisions spread over %lld us: refills allowed", static_cast<long long>(spread));
-    QVERIFY(ok >= 10 && ok <= 10 + spread / 1'000'000);
+    QVERIFY(ok >= 10 && ok <= 11 + spread / 1'000'000);
   }
   const auto tally = (*cluster)->tally();
   QCOMPARE(tally.perReplica, (std::vector<std::int64_t>{5, 5, 5, 5}));  // round-robin
