@@ -1,4 +1,5 @@
 // ratelab-cli run: one storm; a summary table, --json, --csv FILE.
+#include <csignal>
 #include <cstdio>
 
 #include "cli_flags.hpp"
@@ -8,6 +9,9 @@
 #include "redis_target.hpp"
 #include "run_report.hpp"
 #include "storm/store_factory.hpp"
+#if RATELAB_HAVE_HTTP
+#include "http/http_store.hpp"
+#endif
 
 namespace rl::cli {
 
@@ -24,10 +28,31 @@ constexpr const char* kRunHelp =
     "  --pattern burst|constant|boundary|ramp|poisson --seed N\n"
     "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
     "  --on-redis-error open|closed --think-ms MS --prefix P --key-tag T\n"
+    "  --http-target URL[,URL..]  --backend http: limiter replicas (see `serve`)\n"
     "  --json               one JSON document on stdout\n"
     "  --csv FILE           every decision as a row\n";
 
+std::atomic<bool> gInterrupted{false};
+extern "C" void onInterrupt(int) { gInterrupted.store(true); }
+
+// Ctrl-C cancels the run and prints what was recorded. With a private
+// redis-server its own handler (stop the server, exit) stays in charge.
+void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
+  if (redis && redis->server) return;
+  struct sigaction sa {};
+  sa.sa_handler = onInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+}
+
 bool isRedis(Backend b) { return b == Backend::RedisLua || b == Backend::RedisNaive || b == Backend::RedisWatch; }
+
+Result<StoreFactory> makeFactory(const StormSpec& spec, const std::optional<RedisTarget>& redis) {
+#if RATELAB_HAVE_HTTP
+  if (spec.backend == Backend::Http) return httpStoreFactory(spec.httpTargets);
+#endif
+  return storeFactoryFor(spec, redis ? redis->endpoint : RedisEndpoint{});
+}
 
 int reportRun(const StormSpec& spec, const StormOutcome& outcome, const Flags& flags) {
   const auto metrics = computeMetrics(spec, outcome.records, outcome.wallDuration);
@@ -64,9 +89,10 @@ int cmdRun(const Args& args) {
         rc != kExitOk)
       return rc;
   }
-  auto factory = storeFactoryFor(spec, redis ? redis->endpoint : RedisEndpoint{});
+  auto factory = makeFactory(spec, redis);
   if (!factory) return badInput("run", factory.error());
-  auto outcome = runStorm(spec, factory.value(), progressLine(), storeRetries);
+  cancelOnInterrupt(redis);
+  auto outcome = runStorm(spec, factory.value(), progressLine(), storeRetries, &gInterrupted);
   endProgressLine();
   if (!outcome) {
     const bool down = outcome.error().code == ErrorCode::Unavailable;
@@ -74,7 +100,8 @@ int cmdRun(const Args& args) {
                  outcome.error().message.c_str());
     return down ? kExitNoRedis : kExitFailed;
   }
-  return reportRun(spec, outcome.value(), flags.value());
+  const int rc = reportRun(spec, outcome.value(), flags.value());
+  return rc == kExitOk && outcome->cancelled ? 128 + SIGINT : rc;  // Ctrl-C: what was recorded, then 130
 }
 
 }  // namespace rl::cli

@@ -169,9 +169,10 @@ class StormRunner {
 };
 
 /// Builds, runs and waits for one storm (CLI, tests). `onProgress`, when set,
-/// is called about every 200 ms from the calling thread.
+/// is called about every 200 ms from the calling thread. When `cancel` becomes
+/// true the run is cancelled and returns what was recorded.
 Result<StormOutcome> runStorm(const StormSpec& spec, StoreFactory factory,
                               const std::function<void(const StormProgress&)>& onProgress = {},
-                              RetryCounter retries = {});
+                              RetryCounter retries = {}, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace rl

@@ -90,6 +90,8 @@ Result<void> validateTopology(const StormSpec& s) {
   if (s.thinkTime.count() < 0 || s.thinkTime > kSecond * 10)
     return fail("--think-ms is out of range: allowed 0 to 10000 ms");
   if (s.prefix.empty() || s.prefix.size() > 200) return fail("--prefix must have 1 to 200 characters");
+  if (s.backend == Backend::Http && s.httpTargets.empty())
+    return fail("--http-target is required by --backend http: allowed http://host:port[/path], comma-separated");
   return {};
 }
 

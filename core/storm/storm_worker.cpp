@@ -218,13 +218,18 @@ StormOutcome StormRunner::outcome() const {
 
 Result<StormOutcome> runStorm(const StormSpec& spec, StoreFactory factory,
                               const std::function<void(const StormProgress&)>& onProgress,
-                              RetryCounter retries) {
+                              RetryCounter retries, const std::atomic<bool>* cancel) {
   StormRunner runner(spec, std::move(factory));
   if (retries) runner.setRetryCounter(std::move(retries));
   if (auto ok = runner.start(); !ok) return ok.error();
-  while (onProgress && !runner.finished()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    if (!runner.finished()) onProgress(runner.progress());
+  auto last = std::chrono::steady_clock::now();
+  while ((onProgress || cancel) && !runner.finished()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (cancel && cancel->load()) runner.cancel();
+    if (onProgress && std::chrono::steady_clock::now() - last >= std::chrono::milliseconds(200) && !runner.finished()) {
+      last = std::chrono::steady_clock::now();
+      onProgress(runner.progress());
+    }
   }
   runner.wait();
   StormOutcome o = runner.outcome();

@@ -20,6 +20,8 @@ class StormRedisTest : public QObject {
   void classicTokenBucketCheck();
   void raceLab();
   void unreachableRedisIsAnError();
+  void outageIsCountedByPolicy_data();
+  void outageIsCountedByPolicy();
 
  private:
   StormOutcome runOn(const StormSpec& spec);
@@ -120,6 +122,56 @@ void StormRedisTest::unreachableRedisIsAnError() {
   QVERIFY(!o);
   QCOMPARE(o.error().code, ErrorCode::Unavailable);
   QVERIFY2(o.error().message.find("127.0.0.1:1") != std::string::npos, o.error().message.c_str());
+}
+
+void StormRedisTest::outageIsCountedByPolicy_data() {
+  QTest::addColumn<int>("policy");
+  QTest::newRow("open admits") << int(FailurePolicy::Open);
+  QTest::newRow("closed denies") << int(FailurePolicy::Closed);
+}
+
+void StormRedisTest::outageIsCountedByPolicy() {
+  // 200 requests/s for 3 s through redis-lua; the server stops mid-run and
+  // comes back: no hang, errors counted and decided by the policy, decisions
+  // resume after the restart.
+  QFETCH(int, policy);
+  test::RedisTestServer own;
+  RL_REQUIRE_REDIS(own);
+  StormSpec s;
+  s.backend = Backend::RedisLua;
+  s.clock = ClockMode::Server;
+  s.pattern = Pattern::Constant;
+  s.rate = 200;
+  s.duration = 3 * kSecond;
+  s.concurrency = 4;
+  s.quota = Quota::perWindow(1'000'000, kSecond);
+  s.onRedisError = static_cast<FailurePolicy>(policy);
+  StormRunner runner(s, redisStoreFactory(s, own.endpoint()));
+  QVERIFY(runner.start().ok());
+  std::vector<DecisionRecord> seen;
+  while (seen.size() < 100 && !runner.finished()) {
+    runner.takeRecords(seen);
+    QTest::qWait(10);
+  }
+  QVERIFY(own.server().stop().ok());
+  QTest::qWait(500);
+  QVERIFY(own.server().restart().ok());
+  QVERIFY(QTest::qWaitFor([&] { return runner.finished(); }, 60'000));  // generous: no hang
+  const StormOutcome o = runner.outcome();
+  QVERIFY(!o.failure);
+  QVERIFY(o.counters[0].errors > 0);
+  std::int64_t lastError = -1, okAfter = 0;
+  for (const DecisionRecord& r : o.records) {
+    if (r.error()) {
+      QCOMPARE(r.allowed(), s.onRedisError == FailurePolicy::Open);
+      lastError = std::max(lastError, r.atUs);
+    }
+  }
+  for (const DecisionRecord& r : o.records) okAfter += !r.error() && r.atUs > lastError ? 1 : 0;
+  QVERIFY2(okAfter > 0, "decisions resume after the restart");
+  QCOMPARE(o.counters[0].admitted + o.counters[0].denied, static_cast<std::int64_t>(o.records.size()));
+  qInfo("outage: %lld errors of %zu decisions, %lld after the restart", static_cast<long long>(o.counters[0].errors),
+        o.records.size(), static_cast<long long>(okAfter));
 }
 
 QTEST_GUILESS_MAIN(StormRedisTest)

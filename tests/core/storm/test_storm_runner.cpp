@@ -51,6 +51,7 @@ class StormRunnerTest : public QObject {
   void storeFailureEndsTheRun();
   void badSpecDoesNotStart();
   void skewShiftsTheReplicaClock();
+  void slowStoreIsLateThenDropped();
 };
 
 void StormRunnerTest::replicaLeakOnMemory() {
@@ -245,6 +246,36 @@ void StormRunnerTest::skewShiftsTheReplicaClock() {
   auto same = runStorm(s, factory);
   QVERIFY(same.ok());
   QVERIFY(same->counters[0].admitted <= 4);
+}
+
+void StormRunnerTest::slowStoreIsLateThenDropped() {
+  // Open model: 2,000 requests offered at 10,000/s to one worker whose store
+  // takes 5 ms. Sends start late, latency counts from the intended time, and
+  // sends that cannot start before span + 1 s grace are dropped, not sent.
+  StormSpec s;
+  s.clock = ClockMode::Client;
+  s.pattern = Pattern::Constant;
+  s.rate = 10'000;
+  s.requests = 2'000;
+  s.concurrency = 1;
+  struct Slow final : Store {
+    MemoryStore inner;
+    std::string_view name() const override { return "slow"; }
+    Result<Decision> decide(const DecisionRequest& r) override {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      return inner.decide(r);
+    }
+  };
+  auto factory = [](int, int) -> Result<std::unique_ptr<Store>> { return std::unique_ptr<Store>(std::make_unique<Slow>()); };
+  auto o = runStorm(s, factory);
+  QVERIFY(o.ok());
+  const StormProgress& p = o->progress;
+  QCOMPARE(p.planned, 2'000);
+  QCOMPARE(p.sent + p.dropped, 2'000);
+  QVERIFY(p.dropped > 1'000);           // at most ~1.2 s / 5 ms = 240 can be sent
+  QVERIFY(p.late >= p.sent - 1);        // all but the first start late
+  const auto m = computeMetrics(s, o->records, o->wallDuration);
+  QVERIFY(m[0].latency.max > 100'000);  // measured from the intended time, not the send
 }
 
 QTEST_GUILESS_MAIN(StormRunnerTest)
