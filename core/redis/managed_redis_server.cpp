@@ -13,6 +13,8 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -37,10 +39,10 @@ std::array<Slot, kMaxServers> gSlots;
 void registerChild(int pid, const std::string& dir) {
   for (auto& s : gSlots) {
     int expected = 0;
-    if (s.pid.load() == 0) {
-      std::strncpy(s.dir, dir.c_str(), kDirLen - 1);
-      if (s.pid.compare_exchange_strong(expected, pid)) return;
-    }
+    if (!s.pid.compare_exchange_strong(expected, -1)) continue;  // claim the slot, then fill it
+    std::strncpy(s.dir, dir.c_str(), kDirLen - 1);
+    s.pid.store(pid);
+    return;
   }
 }
 
@@ -74,6 +76,79 @@ extern "C" void onTerminatingSignal(int sig) {
   }
   ::_exit(128 + sig);
 }
+
+// Forks and execs from one long-lived thread. PR_SET_PDEATHSIG fires when the
+// *thread* that forked exits, so forking from a caller's worker thread would
+// kill the server with that thread; this thread lives until the process ends.
+class Spawner {
+ public:
+  static Spawner& instance() {
+    // Never destroyed: its thread runs until exit. A forked child has no copy
+    // of that thread, so a process that is not the creator makes its own.
+    static std::mutex guard;
+    static Spawner* s = nullptr;
+    static pid_t owner = 0;
+    std::lock_guard lock(guard);
+    if (!s || owner != ::getpid()) {
+      s = new Spawner;
+      owner = ::getpid();
+    }
+    return *s;
+  }
+  /// Runs fork + exec of `argv` on the spawner thread; returns the pid or -errno.
+  int spawn(std::vector<char*>& argv) {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [&] { return job_ == nullptr; });
+    Job job{&argv, 0, false};
+    job_ = &job;
+    wake_.notify_all();
+    idle_.wait(lock, [&] { return job.done; });
+    job_ = nullptr;
+    idle_.notify_all();
+    return job.result;
+  }
+
+ private:
+  struct Job {
+    std::vector<char*>* argv;  ///< NULL-terminated
+    int result;                ///< pid or -errno
+    bool done;                 ///< set by the spawner thread
+  };
+  Spawner() { std::thread([this] { loop(); }).detach(); }
+  [[noreturn]] void loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return job_ != nullptr && !job_->done; });
+      job_->result = forkExec(*job_->argv);
+      job_->done = true;
+      idle_.notify_all();
+    }
+  }
+  static int forkExec(std::vector<char*>& argv) {
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) return -errno;
+    if (pid == 0) {
+      // Child: only async-signal-safe calls until exec.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(127);  // the owner died before prctl
+      const int devnull = ::open("/dev/null", O_RDWR);
+      if (devnull >= 0) {
+        ::dup2(devnull, 0);
+        ::dup2(devnull, 1);
+        ::dup2(devnull, 2);
+      }
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    return pid;
+  }
+
+  std::mutex mutex_;                 ///< guards job_
+  std::condition_variable wake_;     ///< a job arrived
+  std::condition_variable idle_;     ///< a job finished / the slot is free
+  Job* job_ = nullptr;               ///< the job in progress
+};
 
 // A free loopback port: bind port 0 and read what the kernel chose.
 Result<int> freeLoopbackPort() {
@@ -195,22 +270,8 @@ Result<void> ManagedRedisServer::spawn() {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) return unavailable(std::string("cannot fork redis-server: ") + std::strerror(errno));
-  if (pid == 0) {
-    // Child: only async-signal-safe calls until exec.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);  // the owner died before prctl
-    const int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 1);
-      ::dup2(devnull, 2);
-    }
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
+  const int pid = Spawner::instance().spawn(argv);
+  if (pid < 0) return unavailable(std::string("cannot fork redis-server: ") + std::strerror(-pid));
   pid_ = pid;
   registerChild(pid, dir_);
   const auto deadline = std::chrono::steady_clock::now() + startTimeout_;

@@ -4,10 +4,11 @@
 // the embedded default (ARCHITECTURE.md). It never touches :6379.
 //
 // Lifetime: the destructor stops the server and removes the temp dir. The
-// child gets PR_SET_PDEATHSIG(SIGKILL), so it also dies when the thread that
-// started it dies (start it from a long-lived thread, e.g. main or the GUI
-// thread). installServerSignalCleanup() makes SIGINT/SIGTERM stop every live
-// managed server and remove its dir before the process exits.
+// child gets PR_SET_PDEATHSIG(SIGKILL) and is forked from one internal
+// long-lived thread, so it dies when the owning process dies (even by SIGKILL),
+// whichever thread called start(). installServerSignalCleanup() makes
+// SIGINT/SIGTERM stop every live managed server and remove its dir before the
+// process exits. start/stop/restart of one server: one thread at a time.
 
 #include <optional>
 #include <string>

@@ -81,6 +81,7 @@ class ManagedRedisServerTest : public QObject {
   void startsPingsStopsAndCleansUp();
   void restartsOnTheSamePort();
   void reportsMissingExecutable();
+  void outlivesTheThreadThatStartedIt();
   void diesWithKilledOwner();
   void signalCleanupStopsServers();
   void embeddedDefaultUsesAnsweringRedis();
@@ -139,6 +140,19 @@ void ManagedRedisServerTest::reportsMissingExecutable() {
   QCOMPARE(s.error().code, ErrorCode::Unavailable);
   QCOMPARE(QString::fromStdString(s.error().message),
            QString("redis-server '/nonexistent/redis-server' is not an executable file: No such file or directory"));
+}
+
+void ManagedRedisServerTest::outlivesTheThreadThatStartedIt() {
+  // PR_SET_PDEATHSIG follows the forking thread: servers are forked from one
+  // long-lived internal thread, so a worker thread may start one and exit.
+  std::optional<ManagedRedisServer> server;
+  std::thread([&] {
+    auto s = ManagedRedisServer::start();
+    if (s) server.emplace(std::move(s).value());
+  }).join();
+  QVERIFY(server.has_value());
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  QVERIFY(answers(server->port()));
 }
 
 void ManagedRedisServerTest::diesWithKilledOwner() {
