@@ -32,14 +32,14 @@ Result<Decision> parseDecision(ReplyView r, const Quota& q) {
 }
 }  // namespace
 
-Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) {
+Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) const {
   if (auto ok = r.quota.validate(r.algorithm); !ok) return ok;
   if (auto ok = validateCost(r.cost, r.quota); !ok) return ok;
   if (r.algorithm == Algorithm::SlidingCounter && r.quota.limit > kExactLimit / 2 / r.quota.window.count())
     return invalidArgument("sliding_counter on Redis needs 2 x limit x window (us) below 2^53 for exact "
                            "arithmetic: limit " + std::to_string(r.quota.limit) + " with window " +
                            std::to_string(r.quota.window.count() / 1000) + " ms is too large");
-  if (r.now.count() < 0 || r.now.count() > kExactLimit / 2)
+  if (!options_.serverClock && (r.now.count() < 0 || r.now.count() > kExactLimit / 2))
     return invalidArgument("now " + std::to_string(r.now.count()) + " us is out of range: allowed 0 to 2^52");
   return {};
 }

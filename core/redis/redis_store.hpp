@@ -51,8 +51,8 @@ class RedisStoreBase : public Store {
  protected:
   RedisStoreBase(RedisConnection conn, RedisStoreOptions options)
       : conn_(std::move(conn)), options_(std::move(options)) {}
-  /// Validates quota and cost (and the exact-arithmetic bound of the scripts).
-  static Result<void> validateRequest(const DecisionRequest& r);
+  /// Validates quota, cost, the scripts' exact-arithmetic bound and (client clock) `now`.
+  Result<void> validateRequest(const DecisionRequest& r) const;
 
   RedisConnection conn_;        ///< owned, one thread
   RedisStoreOptions options_;   ///< as made

@@ -71,6 +71,8 @@ bool same(const Decision& a, const Decision& b) {
 }
 }  // namespace
 
+constexpr int kMixed = -1;  // backend column: lua, naive and watch in turn
+
 class RedisParityTest : public QObject {
   Q_OBJECT
  private slots:
@@ -100,6 +102,10 @@ void RedisParityTest::parity_data() {
     for (Algorithm a : kAllAlgorithms)
       QTest::newRow(qPrintable(QString("%1 %2").arg(name, algorithmName(a).data())))
           << static_cast<int>(b) << static_cast<int>(a) << n;
+  // All three variants taking turns on the same keys: one Redis shape for all.
+  for (Algorithm a : kAllAlgorithms)
+    QTest::newRow(qPrintable(QString("mixed %1").arg(algorithmName(a).data())))
+        << kMixed << static_cast<int>(a) << 2'000;
 }
 
 void RedisParityTest::parity() {
@@ -107,7 +113,6 @@ void RedisParityTest::parity() {
   QFETCH(int, algorithm);
   QFETCH(int, requests);
   const auto a = static_cast<Algorithm>(algorithm);
-  const auto b = static_cast<Backend>(backend);
   const Quota quotas[] = {Quota::perWindow(7, 10 * kSecond).withBurst(isRateBased(a) ? 5 : 7),
                           Quota::perSecond(3).withBurst(4)};
   for (int qi = 0; qi < 2; ++qi) {
@@ -118,8 +123,13 @@ void RedisParityTest::parity() {
     options.endpoint.commandTimeout = Micros{2'000'000};
     options.serverClock = false;
     options.prefix = "parity:" + std::to_string(backend) + ":" + std::to_string(qi) + ":";
-    auto store = makeRedisStore(b, options);
-    QVERIFY2(store.ok(), store.ok() ? "" : store.error().message.c_str());
+    std::vector<std::unique_ptr<Store>> stores;
+    for (Backend b : {Backend::RedisLua, Backend::RedisNaive, Backend::RedisWatch}) {
+      if (backend != kMixed && b != static_cast<Backend>(backend)) continue;
+      auto store = makeRedisStore(b, options);
+      QVERIFY2(store.ok(), store.ok() ? "" : store.error().message.c_str());
+      stores.push_back(std::move(store).value());
+    }
     const std::int64_t unit = isRateBased(a) ? q.interval().count() : q.window.count() / 15;
     const std::int64_t maxTtl = isRateBased(a) ? q.limit * q.interval().count() : 2 * q.window.count();
     const auto trace = makeTrace(1000 + static_cast<std::uint64_t>(algorithm * 10 + qi), requests, 3,
@@ -130,7 +140,7 @@ void RedisParityTest::parity() {
       const auto& r = trace[i];
       const Decision expected = ref.decide(a, r, q);
       const std::string client = "c" + std::to_string(r.client);
-      auto got = (*store)->decide({a, client, q, r.cost, Micros{r.now}});
+      auto got = stores[i % stores.size()]->decide({a, client, q, r.cost, Micros{r.now}});
       QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
       if (!same(*got, expected))
         QFAIL(qPrintable(QString("request %1 (client %2, cost %3, now %4):\n  redis %5\n  c++   %6")
