@@ -1,5 +1,6 @@
 #include "http/front_proxy.hpp"
 
+#include <QElapsedTimer>
 #include <QHostAddress>
 #include <QPointer>
 #include <QTcpSocket>
@@ -17,7 +18,10 @@ class ProxyCore final : public QObject {
  public:
   ProxyCore(const FrontOptions& options, std::atomic<std::int64_t>& errors)
       : options_(options), errors_(errors), idle_(options.replicaPorts.size()),
-        upstream_(QString::fromStdString(options.upstreamAddress)) {}
+        upstream_(QString::fromStdString(options.upstreamAddress)) {
+    connect(&trim_, &QTimer::timeout, this, [this] { trimIdle(); });
+    trim_.start(static_cast<int>(kIdleUpstream.count() / 1000));
+  }
 
   void handle(HttpConnection& connection, HttpRequest&& request);
   void release(std::size_t replica, QTcpSocket* socket);
@@ -25,10 +29,21 @@ class ProxyCore final : public QObject {
 
  private:
   QTcpSocket* take(std::size_t replica);
+  void trimIdle();
+  static void drop(QTcpSocket* socket);
+
+  /// Pooled upstream connections unused this long are closed (the pool shrinks after a peak).
+  static constexpr Micros kIdleUpstream{2'000'000};
+  struct Idle {
+    QTcpSocket* socket;  ///< connected, no request in flight
+    qint64 sinceMs;      ///< when it was released (steady ms)
+  };
 
   const FrontOptions& options_;                    ///< the front's options
   std::atomic<std::int64_t>& errors_;              ///< 502/504 counter
-  std::vector<std::vector<QTcpSocket*>> idle_;     ///< pooled keep-alive sockets per replica
+  std::vector<std::vector<Idle>> idle_;            ///< pooled keep-alive sockets per replica, oldest first
+  QTimer trim_;                                    ///< closes sockets idle longer than kIdleUpstream
+  QElapsedTimer clock_;                            ///< steady time for `Idle::sinceMs`
   std::size_t next_ = 0;                           ///< round-robin cursor
   QHostAddress upstream_;                          ///< replicas' address
 };
@@ -120,35 +135,48 @@ HttpRequest forwardedRequest(const HttpRequest& request, const std::string& peer
 QTcpSocket* ProxyCore::take(std::size_t replica) {
   auto& pool = idle_[replica];
   while (!pool.empty()) {
-    QTcpSocket* s = pool.back();
+    QTcpSocket* s = pool.back().socket;  // the most recently used: warm, and lets the oldest expire
     pool.pop_back();
     QObject::disconnect(s, nullptr, this, nullptr);
     if (s->state() == QAbstractSocket::ConnectedState) return s;
-    s->abort();
-    s->deleteLater();
+    drop(s);
   }
   auto* s = new QTcpSocket(this);
   s->connectToHost(upstream_, static_cast<quint16>(options_.replicaPorts[replica]));
   return s;
 }
 
+void ProxyCore::drop(QTcpSocket* socket) {
+  socket->abort();
+  socket->deleteLater();
+}
+
 void ProxyCore::release(std::size_t replica, QTcpSocket* socket) {
   auto& pool = idle_[replica];
-  if (static_cast<int>(pool.size()) >= options_.maxIdlePerReplica) {
-    socket->disconnectFromHost();
-    socket->deleteLater();
-    return;
-  }
-  pool.push_back(socket);
-  const auto drop = [this, replica, socket] {
+  if (static_cast<int>(pool.size()) >= options_.maxIdlePerReplica) return drop(socket);
+  if (!clock_.isValid()) clock_.start();
+  pool.push_back({socket, clock_.elapsed()});
+  const auto remove = [this, replica, socket] {
     auto& p = idle_[replica];
-    p.erase(std::remove(p.begin(), p.end(), socket), p.end());
+    std::erase_if(p, [socket](const Idle& i) { return i.socket == socket; });
     QObject::disconnect(socket, nullptr, this, nullptr);
-    socket->abort();
-    socket->deleteLater();
+    drop(socket);
   };
-  connect(socket, &QTcpSocket::disconnected, this, drop);
-  connect(socket, &QTcpSocket::readyRead, this, drop);  // an idle upstream must not talk
+  connect(socket, &QTcpSocket::disconnected, this, remove);
+  connect(socket, &QTcpSocket::readyRead, this, remove);  // an idle upstream must not talk
+}
+
+void ProxyCore::trimIdle() {
+  if (!clock_.isValid()) return;
+  const qint64 cutoff = clock_.elapsed() - kIdleUpstream.count() / 1000;
+  for (auto& pool : idle_) {
+    const auto fresh = std::find_if(pool.begin(), pool.end(), [cutoff](const Idle& i) { return i.sinceMs > cutoff; });
+    for (auto it = pool.begin(); it != fresh; ++it) {
+      QObject::disconnect(it->socket, nullptr, this, nullptr);
+      drop(it->socket);
+    }
+    pool.erase(pool.begin(), fresh);
+  }
 }
 
 void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {

@@ -102,7 +102,8 @@ std::string ServeCluster::tallyLine() const {
   return "200: " + std::to_string(t.admitted + t.failedOpen) + "  429: " + std::to_string(t.denied) +
          "  503: " + std::to_string(t.failedClosed) + "  fail-open: " + std::to_string(t.failedOpen) +
          "  bad: " + std::to_string(t.badRequests) + "  502/504: " + std::to_string(t.upstreamErrors) +
-         "  conns: " + std::to_string(t.openConnections) + "  per replica: " + per;
+         "  conns: " + std::to_string(t.openConnections) + "  refused: " + std::to_string(t.refusedConnections) +
+         "  per replica: " + per;
 }
 
 }  // namespace rl

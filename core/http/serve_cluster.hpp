@@ -54,7 +54,8 @@ class ServeCluster {
   std::vector<std::string> replicaUrls() const;
   /// Current totals (any thread).
   ServeTally tally() const;
-  /// One line: "200: 10  429: 10  503: 0  bad: 0  502/504: 0  conns: 3  per replica: 5/5/5/5".
+  /// One line: "200: 10  429: 10  503: 0  fail-open: 0  bad: 0  502/504: 0  conns: 3  refused: 0
+  /// per replica: 5/5/5/5" (503 = fail-closed answers; refused = connections over the limit).
   std::string tallyLine() const;
 
  private:
