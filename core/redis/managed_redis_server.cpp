@@ -46,6 +46,12 @@ void registerChild(int pid, const std::string& dir) {
   }
 }
 
+bool isRegistered(int pid) {
+  for (auto& s : gSlots)
+    if (s.pid.load() == pid) return true;
+  return false;
+}
+
 void unregisterChild(int pid) {
   for (auto& s : gSlots) {
     int expected = pid;
@@ -67,13 +73,7 @@ void removeDirSignalSafe(const char* dir) {
 }
 
 extern "C" void onTerminatingSignal(int sig) {
-  for (auto& s : gSlots) {
-    const int pid = s.pid.exchange(0);
-    if (pid <= 0) continue;
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    removeDirSignalSafe(s.dir);
-  }
+  stopAllManagedServers();
   ::_exit(128 + sig);
 }
 
@@ -216,6 +216,16 @@ std::optional<std::string> findRedisServer() {
   return std::nullopt;
 }
 
+void stopAllManagedServers() {
+  for (auto& s : gSlots) {
+    int pid = s.pid.load();
+    if (pid <= 0 || !s.pid.compare_exchange_strong(pid, 0)) continue;
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    removeDirSignalSafe(s.dir);
+  }
+}
+
 void installServerSignalCleanup() {
   struct sigaction sa{};
   sa.sa_handler = onTerminatingSignal;
@@ -292,6 +302,10 @@ Result<void> ManagedRedisServer::spawn() {
 Result<void> ManagedRedisServer::stop() {
   if (pid_ <= 0) return {};
   const int pid = pid_;
+  if (!isRegistered(pid)) {  // stopAllManagedServers() already killed and reaped it
+    pid_ = 0;
+    return {};
+  }
   ::kill(pid, SIGTERM);
   if (!waitExit(pid, std::chrono::milliseconds(2000))) {
     ::kill(pid, SIGKILL);

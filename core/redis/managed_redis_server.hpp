@@ -74,8 +74,14 @@ class ManagedRedisServer {
 std::optional<std::string> findRedisServer();
 
 /// Installs SIGINT and SIGTERM handlers that stop every live managed server
-/// and remove its dir, then exit with 128 + signal. Idempotent.
+/// and remove its dir, then exit with 128 + signal. Idempotent. Programs with
+/// their own handlers call stopAllManagedServers() from them instead.
 void installServerSignalCleanup();
+
+/// Kills every live managed server of this process and removes its dir.
+/// Async-signal-safe: callable from a signal handler. Servers owned by live
+/// ManagedRedisServer objects count as stopped afterwards.
+void stopAllManagedServers();
 
 /// The embedded default: what to use when no --redis was given.
 struct EmbeddedRedis {

@@ -17,6 +17,7 @@
 
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_connection.hpp"
+#include "redis/redis_store.hpp"
 
 namespace rl::test {
 
@@ -44,6 +45,16 @@ class RedisTestServer {
   RedisEndpoint endpoint() const { return server_->endpoint(); }
   /// A new connection; QVERIFY its ok() in the test.
   Result<RedisConnection> connect() const { return RedisConnection::connect(endpoint()); }
+  /// Options for makeRedisStore on this server: own key prefix, 2 s command
+  /// timeout (a busy CI machine is not an outage), server or client clock.
+  RedisStoreOptions storeOptions(std::string prefix, bool serverClock = true) const {
+    RedisStoreOptions o;
+    o.endpoint = endpoint();
+    o.endpoint.commandTimeout = Micros{2'000'000};
+    o.prefix = std::move(prefix);
+    o.serverClock = serverClock;
+    return o;
+  }
 
  private:
   std::optional<ManagedRedisServer> server_;  ///< empty when start failed

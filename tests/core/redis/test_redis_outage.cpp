@@ -144,22 +144,26 @@ void RedisOutageTest::clockSkew() {
   for (bool serverClock : {false, true}) {
     std::vector<std::unique_ptr<Store>> replicas;
     for (int r = 0; r < 2; ++r) {
-      RedisStoreOptions o;
-      o.endpoint = redis.endpoint();
-      o.serverClock = serverClock;
-      auto s = makeRedisStore(Backend::RedisLua, o);
+      auto s = makeRedisStore(Backend::RedisLua, redis.storeOptions("skew:", serverClock));
       QVERIFY(s.ok());
       replicas.push_back(std::move(s).value());
     }
-    const std::string client = serverClock ? "server-clock" : "client-clock";
-    const auto t0 = SteadyClock::now();
-    for (int i = 0; i < 8; ++i) {
-      const DecisionRequest req{Algorithm::TokenBucket, client, q, 1, clocks[i % 2]->now()};
-      auto d = replicas[static_cast<std::size_t>(i % 2)]->decide(req);
-      QVERIFY(d.ok());
-      admitted[serverClock] += d->allowed;
+    // The scenario assumes no real refill (500 ms) during the 8 requests; a
+    // stalled machine repeats it on a fresh key rather than failing.
+    bool quick = false;
+    for (int attempt = 0; attempt < 5 && !quick; ++attempt) {
+      const std::string client = (serverClock ? "server-" : "client-") + std::to_string(attempt);
+      admitted[serverClock] = 0;
+      const auto t0 = SteadyClock::now();
+      for (int i = 0; i < 8; ++i) {
+        const DecisionRequest req{Algorithm::TokenBucket, client, q, 1, clocks[i % 2]->now()};
+        auto d = replicas[static_cast<std::size_t>(i % 2)]->decide(req);
+        QVERIFY(d.ok());
+        admitted[serverClock] += d->allowed;
+      }
+      quick = SteadyClock::now() - t0 < std::chrono::milliseconds(400);
     }
-    QVERIFY(SteadyClock::now() - t0 < std::chrono::milliseconds(450));  // no real refill happened
+    QVERIFY2(quick, "8 requests never fitted in 400 ms");
   }
   qInfo("token_bucket 4 @ 2/s, 2 replicas, one 10 s behind, 8 requests: client clock admitted %d, "
         "server clock admitted %d", admitted[0], admitted[1]);

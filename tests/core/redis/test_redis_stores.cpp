@@ -35,12 +35,8 @@ Quota tightQuota(Algorithm a) {
   return isRateBased(a) ? Quota::perSecond(3).withBurst(1) : Quota::perWindow(1, 333 * kMillisecond);
 }
 
-std::unique_ptr<Store> makeStore(const RedisEndpoint& ep, Backend b, const std::string& prefix) {
-  RedisStoreOptions o;
-  o.endpoint = ep;
-  o.endpoint.commandTimeout = Micros{2'000'000};
-  o.prefix = prefix;
-  auto s = makeRedisStore(b, o);
+std::unique_ptr<Store> makeStore(const test::RedisTestServer& redis, Backend b, const std::string& prefix) {
+  auto s = makeRedisStore(b, redis.storeOptions(prefix));
   return s ? std::move(s).value() : nullptr;
 }
 }  // namespace
@@ -66,20 +62,32 @@ void RedisStoresTest::initTestCase() {
   RL_REQUIRE_REDIS(*redis_);
 }
 
+// Server time in ms (TIME), for expiry checks that do not race the clock.
+std::int64_t serverMillis(RedisConnection& c) {
+  auto t = c.command({"TIME"});
+  return t ? (*t)[0].toInt().value_or(0) * 1000 + (*t)[1].toInt().value_or(0) / 1000 : 0;
+}
+
 void RedisStoresTest::everyWriteSetsBoundedTtl() {
+  // PTTL is "time left", which a busy machine erodes between write and check;
+  // PEXPIRETIME (absolute, ms) against server TIME read just before and after
+  // the decision checks the same bound without racing the clock:
+  //   before <= expiry (the key lives past the write) and expiry <= after + bound.
   auto conn = redis_->connect();
   QVERIFY(conn.ok());
   std::vector<std::unique_ptr<Store>> stores;
   for (Backend b : kBackends) {
-    stores.push_back(makeStore(redis_->endpoint(), b, "ttl:" + std::to_string(static_cast<int>(b)) + ":"));
+    stores.push_back(makeStore(*redis_, b, "ttl:" + std::to_string(static_cast<int>(b)) + ":"));
     QVERIFY(stores.back());
   }
-  int writes = 0;
+  int writes = 0, checked = 0;
   for (int step = 0; step < 8; ++step) {
     for (auto& store : stores) {
       for (Algorithm a : kAllAlgorithms) {
         const Quota q = tightQuota(a);
+        const std::int64_t before = serverMillis(*conn);
         auto d = store->decide({a, "c", q, 1, Micros{0}});
+        const std::int64_t after = serverMillis(*conn) + 1;
         QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
         if (d->allowed) ++writes;
         const auto prefix = static_cast<const RedisStoreBase&>(*store).options().prefix;
@@ -88,14 +96,19 @@ void RedisStoresTest::everyWriteSetsBoundedTtl() {
         QVERIFY2(!keys->empty() || !d->allowed, "an admitted request left no key");
         const std::int64_t boundMs = ceilMillis(Micros{ttlBound(a, q)});
         for (const auto& k : *keys) {
-          QVERIFY2(k.pttlMs > 0 && k.pttlMs <= boundMs,
-                   qPrintable(QString("%1 PTTL %2 ms, bound %3 ms").arg(k.name.c_str()).arg(k.pttlMs).arg(boundMs)));
+          const auto expiry = conn->command({"PEXPIRETIME", k.name})->integer();
+          if (expiry == -2) continue;  // expired since the scan
+          ++checked;
+          QVERIFY2(expiry >= before && expiry <= after + boundMs,
+                   qPrintable(QString("%1 expires at %2 ms; written between %3 and %4 ms, bound %5 ms")
+                                  .arg(k.name.c_str()).arg(expiry).arg(before).arg(after).arg(boundMs)));
         }
       }
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(60));  // some requests denied, some refilled
   }
   QVERIFY(writes >= 3 * 6 * 2);
+  QVERIFY(checked >= writes);
   // Longest bound: sliding_counter, 2 x 333 ms; leaky bucket 2 x 333.3 ms. Wait it out, with margin.
   std::this_thread::sleep_for(std::chrono::milliseconds(900));
   auto left = scanAllLimiterKeys(*conn, "ttl:");
@@ -130,7 +143,7 @@ void RedisStoresTest::survivesScriptFlush() {
 
 void RedisStoresTest::rejectsBadInput() {
   for (Backend b : kBackends) {
-    auto store = makeStore(redis_->endpoint(), b, "bad:");
+    auto store = makeStore(*redis_, b, "bad:");
     QVERIFY(store);
     auto cost = store->decide({Algorithm::Gcra, "c", Quota::perSecond(5), 6, Micros{0}});
     QVERIFY(!cost.ok());
@@ -158,7 +171,7 @@ void RedisStoresTest::rejectsNonRedisBackend() {
 
 void RedisStoresTest::inspectsKeys() {
   const std::string prefix = "insp[1]*:";  // glob characters are matched literally
-  auto store = makeStore(redis_->endpoint(), Backend::RedisLua, prefix);
+  auto store = makeStore(*redis_, Backend::RedisLua, prefix);
   QVERIFY(store);
   auto conn = redis_->connect();
   QVERIFY(conn->command({"SET", "insp[1]-other", "x"}).ok());  // near miss: not under the prefix
@@ -214,7 +227,7 @@ void RedisStoresTest::deleteRefusesOutsidePrefix() {
 
 void RedisStoresTest::memoryUsagePerAlgorithm() {
   // One client, 100 requests at limit 100 (per 60 s), server clock, redis-lua.
-  auto store = makeStore(redis_->endpoint(), Backend::RedisLua, "mem:");
+  auto store = makeStore(*redis_, Backend::RedisLua, "mem:");
   QVERIFY(store);
   auto conn = redis_->connect();
   const Quota q = Quota::perMinute(100);
