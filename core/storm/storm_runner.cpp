@@ -20,6 +20,8 @@ StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
       quota_(spec_.quota) {
   for (int i = 0; i < std::max(spec_.concurrency, 1); ++i)
     workers_.push_back(std::make_unique<Worker>(spec_.algorithms.size()));
+  for (int r = 0; r < std::max(spec_.replicas, 1); ++r)
+    replicaClocks_.emplace_back(systemClock_, static_cast<std::size_t>(r) < spec_.skew.size() ? spec_.skew[static_cast<std::size_t>(r)] : Micros{0});
   for (int c = 0; c < std::max(spec_.clients, 1); ++c)
     clientNames_.push_back(spec_.keyTag + "client-" + std::to_string(c));
 }
@@ -96,7 +98,7 @@ void StormRunner::drive() {
 void StormRunner::plan() {
   const bool virt = spec_.clock == ClockMode::Virtual;
   startSteadyUs_ = steadyNowUs();
-  startUs_ = virt ? kVirtualEpoch.count() : SystemClock{}.now().count();
+  startUs_ = virt ? kVirtualEpoch.count() : systemClock_.now().count();
   const auto requests = planRequests(spec_, Micros{startUs_});
   spanUs_ = requests.empty() ? 0 : requests.back().intendedUs;
   if (!virt && isRateDriven(spec_.pattern)) deadlineUs_ = spanUs_ + std::max(kSecond.count(), spanUs_ / 10);

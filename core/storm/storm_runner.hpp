@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "clock/clock.hpp"
 #include "common/result.hpp"
 #include "storm/decision_record.hpp"
 #include "storm/recorder.hpp"
@@ -144,6 +145,8 @@ class StormRunner {
   std::vector<Send> sends_;            ///< real clocks: all sends in intended order
   std::vector<std::unique_ptr<Worker>> workers_;  ///< one per concurrency slot
   std::vector<std::string> clientNames_;          ///< key names of the clients
+  SystemClock systemClock_;                       ///< the true wall time (client and server clocks)
+  std::vector<SkewedClock> replicaClocks_;        ///< client clock of each replica: systemClock_ + skew
   std::int64_t startUs_ = 0;           ///< decision-clock time of the run's start
   std::atomic<std::int64_t> startSteadyUs_{0};  ///< steady-clock time of the run's start
   std::atomic<std::int64_t> spanUs_{0};  ///< intended time of the last request

@@ -85,8 +85,6 @@ Result<void> validateTopology(const StormSpec& s) {
                 std::to_string(s.replicas) + ")");
   for (Micros k : s.skew)
     if (k > kMaxSkew || k < -kMaxSkew) return fail("--skew-ms is out of range: allowed -86400000 to 86400000 ms");
-  if (!s.skew.empty() && s.clock == ClockMode::Server)
-    return fail("--skew-ms needs --clock client or virtual: the server clock is one clock for all replicas");
   if (s.thinkTime.count() < 0 || s.thinkTime > kSecond * 10)
     return fail("--think-ms is out of range: allowed 0 to 10000 ms");
   if (s.prefix.empty() || s.prefix.size() > 200) return fail("--prefix must have 1 to 200 characters");

@@ -63,7 +63,7 @@ struct StormSpec {
   int concurrency = 1;               ///< requests in flight at once (worker threads)
   Pattern pattern = Pattern::Burst;  ///< traffic shape
   ClockMode clock = ClockMode::Virtual;  ///< source of `now`
-  std::vector<Micros> skew;          ///< per-replica clock offset (client clock)
+  std::vector<Micros> skew;          ///< per-replica clock offset (client and virtual clocks; the server clock has none)
   FailurePolicy onRedisError = FailurePolicy::Open;  ///< decision when the store errs
   std::uint64_t seed = 1;            ///< poisson gaps and any other randomness
   Micros thinkTime{0};               ///< redis-naive: pause between read and write (race demo)
@@ -71,13 +71,13 @@ struct StormSpec {
 };
 
 std::string_view backendName(Backend b);        ///< "memory", "redis-lua", ...
-std::optional<Backend> parseBackend(std::string_view s);
+std::optional<Backend> parseBackend(std::string_view s);  ///< nullopt if unknown
 std::string_view patternName(Pattern p);        ///< "burst", "constant", ...
-std::optional<Pattern> parsePattern(std::string_view s);
+std::optional<Pattern> parsePattern(std::string_view s);  ///< nullopt if unknown
 std::string_view clockModeName(ClockMode c);    ///< "server", "client", "virtual"
-std::optional<ClockMode> parseClockMode(std::string_view s);
+std::optional<ClockMode> parseClockMode(std::string_view s);  ///< nullopt if unknown
 std::string_view failurePolicyName(FailurePolicy p);  ///< "open", "closed"
-std::optional<FailurePolicy> parseFailurePolicy(std::string_view s);
+std::optional<FailurePolicy> parseFailurePolicy(std::string_view s);  ///< nullopt if unknown
 
 /// Checks every field; the error names the field (as its flag) and what is allowed.
 Result<void> validate(const StormSpec& spec);

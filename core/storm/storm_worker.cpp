@@ -108,8 +108,10 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   req.cost = spec_.cost;
   if (virt)
     req.now = Micros{startUs_ + s.intendedUs} + skew;
+  else if (spec_.clock == ClockMode::Client)
+    req.now = replicaClocks_[s.replica].now();
   else
-    req.now = SystemClock{}.now() + (spec_.clock == ClockMode::Client ? skew : Micros{0});
+    req.now = systemClock_.now();  // server clock: Redis ignores it; the memory store has only this one
   Store& store = *w.stores[s.replica];
   const std::int64_t retriesBefore = retryCounter_ ? retryCounter_(store) : 0;
   const std::int64_t t0 = steadyNowUs();

@@ -39,6 +39,8 @@ class RatelabCliTest : public QObject {
   void burstToleranceScenario();
   void classicTokenBucketCheck();
   void raceJson();
+  void clockSkewScenario_data();
+  void clockSkewScenario();
   void badInputExitsTwo_data();
   void badInputExitsTwo();
   void unknownScenarioKeyExitsTwo();
@@ -164,6 +166,22 @@ void RatelabCliTest::raceJson() {
       QCOMPARE(o["over_limit_rounds"].toInt(), 0);
     }
   }
+}
+
+void RatelabCliTest::clockSkewScenario_data() {
+  QTest::addColumn<QStringList>("extra");
+  QTest::addColumn<int>("admitted");
+  QTest::newRow("replica 2 ten seconds ahead") << QStringList{} << 5;
+  QTest::newRow("no skew") << QStringList{"--skew-ms", "0,0"} << 4;
+}
+
+void RatelabCliTest::clockSkewScenario() {
+  QFETCH(QStringList, extra);
+  QFETCH(int, admitted);
+  const Cli c = cli(QStringList{"run", "--scenario", "resources/scenarios/clock_skew.json", "--redis", redisUrl(), "--json"} + extra);
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  QCOMPARE(runOf(c, "token_bucket")["admitted"].toInt(), admitted);
+  QCOMPARE(runOf(c, "token_bucket")["offered"].toInt(), 8);
 }
 
 void RatelabCliTest::badInputExitsTwo_data() {

@@ -51,8 +51,8 @@ void StormSpecTest::validateNamesTheFlag_data() {
                                << "--rate is required by --pattern poisson: allowed a rate > 0 requests/s";
   QTest::newRow("skew count") << Mutator([](StormSpec& s) { s.replicas = 2; s.skew = {Micros{0}}; })
                               << "--skew-ms has 1 values: allowed one per replica (2)";
-  QTest::newRow("skew server") << Mutator([](StormSpec& s) { s.clock = ClockMode::Server; s.skew = {Micros{0}}; })
-                               << "--skew-ms needs --clock client or virtual: the server clock is one clock for all replicas";
+  QTest::newRow("skew range") << Mutator([](StormSpec& s) { s.skew = {Micros{86'400'001'000}}; })
+                              << "--skew-ms is out of range: allowed -86400000 to 86400000 ms";
   QTest::newRow("no algorithm") << Mutator([](StormSpec& s) { s.algorithms.clear(); })
                                 << "--algorithm is empty: allowed one or more of fixed_window, sliding_log, "
                                    "sliding_counter, token_bucket, leaky_bucket, gcra, or all";
