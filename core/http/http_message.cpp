@@ -177,7 +177,7 @@ std::string HttpResponse::serialize(bool headOnly) const {
   out.append("HTTP/1.1 ").append(std::to_string(status)).append(" ").append(httpReason(status));
   out.append(kCrlf);
   for (const auto& h : headers) out.append(h.name).append(": ").append(h.value).append(kCrlf);
-  out.append("Content-Length: ").append(std::to_string(body.size())).append(kCrlf);
+  out.append("Content-Length: ").append(std::to_string(headLength.value_or(body.size()))).append(kCrlf);
   out.append(keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n");
   out.append(kCrlf);
   if (!headOnly) out.append(body);
@@ -254,6 +254,7 @@ ParseOutcome parseResponse(std::string_view data, const HttpLimits& limits, bool
   if (auto b = bodyLength(out.headers, limits, length, present); b.state == ParseState::Failed)
     return failure(502, "upstream " + b.error);
   const bool noBody = headRequest || status < 200 || status == 204 || status == 304;
+  if (headRequest && present) out.headLength = length;
   if (noBody) length = 0;
   else if (!present) return failure(502, "upstream response has no Content-Length");
   const std::size_t total = headEnd + 4 + length;

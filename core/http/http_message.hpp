@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,6 +56,7 @@ struct HttpResponse {
   HttpHeaders headers;    ///< header fields (without Content-Length / Connection)
   std::string body;       ///< payload
   bool keepAlive = true;  ///< Connection: keep-alive or close
+  std::optional<std::size_t> headLength;  ///< Content-Length of a HEAD answer (no body); unset = body size
 
   /// Adds one header field.
   HttpResponse& set(std::string name, std::string value);

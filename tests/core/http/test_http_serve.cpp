@@ -298,6 +298,10 @@ void HttpServeTest::pipelinedAndHead() {
   QVERIFY(r.received.contains("X-RateLimit-Remaining: 8"));
   QVERIFY(r.received.contains("X-RateLimit-Remaining: 7"));
   QVERIFY(r.received.endsWith("}\n"));
+  // The HEAD answer relays the replica's Content-Length (its GET body's size) and sends no body.
+  const auto headAnswer = r.received.mid(r.received.indexOf("HTTP/1.1", 1));
+  QVERIFY2(headerOf(headAnswer, "Content-Length").toInt() > 100, headAnswer.constData());
+  QCOMPARE(r.received.count('{'), 2);  // two bodies
 }
 
 void HttpServeTest::keepAliveThroughFront() {
