@@ -34,6 +34,7 @@ class StormMetricsTest : public QObject {
   void binsCountEveryDecision();
   void decimationKeepsExtremes();
   void recordIsAtMost48Bytes();
+  void levelSeriesPerAlgorithmAndClient();
 };
 
 void StormMetricsTest::windowTruth_data() {
@@ -158,6 +159,31 @@ void StormMetricsTest::decimationKeepsExtremes() {
 void StormMetricsTest::recordIsAtMost48Bytes() {
   static_assert(sizeof(DecisionRecord) <= 48);
   QVERIFY(sizeof(DecisionRecord) * 10'000'000 < 1'000'000'000);
+}
+
+void StormMetricsTest::levelSeriesPerAlgorithmAndClient() {
+  std::vector<DecisionRecord> r;
+  auto add = [&](std::int64_t at, std::uint8_t algo, std::uint32_t client, float level, bool error = false) {
+    DecisionRecord d = rec(at, true, algo, client);
+    d.level = level;
+    if (error) d.flags |= kDecisionError;
+    r.push_back(d);
+  };
+  add(2'000'000, 0, 0, 8);
+  add(1'000'000, 0, 0, 9);
+  add(1'500'000, 0, 1, 3);
+  add(1'200'000, 1, 0, 42);
+  add(3'000'000, 0, 0, 0, true);  // errors carry no level
+  const auto all = levelSeries(r, 0);
+  QCOMPARE(all.size(), std::size_t{3});
+  QCOMPARE(all[0].x, 1.0);
+  QCOMPARE(all[0].y, 9.0);
+  QCOMPARE(all[1].x, 1.5);
+  QCOMPARE(all[2].y, 8.0);
+  const auto one = levelSeries(r, 0, 1);
+  QCOMPARE(one.size(), std::size_t{1});
+  QCOMPARE(one[0].y, 3.0);
+  QCOMPARE(levelSeries(r, 1).front().y, 42.0);
 }
 
 QTEST_GUILESS_MAIN(StormMetricsTest)
