@@ -3,6 +3,10 @@
 
 #include <QtTest>
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <csignal>
 
 #include "http_test_support.hpp"
@@ -36,6 +40,7 @@ class ServeCliTest : public QObject {
  private slots:
   void servesAndStopsCleanly_data();
   void servesAndStopsCleanly();
+  void stormTargetsHttp();
   void exitCodes_data();
   void exitCodes();
 };
@@ -65,6 +70,35 @@ void ServeCliTest::servesAndStopsCleanly() {
   QCOMPARE(p.exitStatus(), QProcess::NormalExit);
   QCOMPARE(p.exitCode(), 0);
   QVERIFY(p.readAllStandardOutput().contains("stopped: 200: 20  429: 0"));
+}
+
+void ServeCliTest::stormTargetsHttp() {
+  // serve: token_bucket 10 per hour (no refill during the test), 2 replicas with a
+  // memory bucket each; run: 30 requests through the front with the HTTP client
+  // store. The front sends exactly 15 to each replica, each admits 10: exactly
+  // 20 admitted and 10 denied, the memory backend's leak seen end to end.
+  QProcess serve;
+  serve.start(cliPath(), {"serve", "--algorithm", "token_bucket", "--limit", "10", "--window-ms", "3600000",
+                          "--replicas", "2", "--port", "0"});
+  QVERIFY(serve.waitForStarted(10'000));
+  QByteArray seen;
+  const auto front = waitForLine(serve, "front ", seen);
+  QVERIFY2(!front.isEmpty(), seen.constData());
+  QProcess run;
+  run.start(cliPath(), {"run", "--backend", "http", "--http-target", QString::fromUtf8(front), "--algorithm",
+                        "token_bucket", "--limit", "10", "--window-ms", "3600000", "--requests", "30",
+                        "--concurrency", "4", "--clock", "server", "--json"});
+  QVERIFY(run.waitForFinished(60'000));
+  QCOMPARE(run.exitCode(), 0);
+  const auto doc = QJsonDocument::fromJson(run.readAllStandardOutput());
+  const auto r = doc.object()["runs"].toArray().at(0).toObject();
+  QCOMPARE(r["backend"].toString(), QString("http"));
+  QCOMPARE(r["offered"].toInt(), 30);
+  QCOMPARE(r["admitted"].toInt(), 20);
+  QCOMPARE(r["denied"].toInt(), 10);
+  QCOMPARE(r["errors"].toInt(), 0);
+  ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
+  QVERIFY(serve.waitForFinished(10'000));
 }
 
 void ServeCliTest::exitCodes_data() {
