@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <utility>
 
@@ -38,10 +39,17 @@ constexpr std::int64_t kMaxDecisions = 20'000'000;  // 48 B each: under 1 GB rec
 constexpr int kMaxReplicas = 64;
 constexpr int kMaxClients = 1'000'000;
 constexpr int kMaxConcurrency = 512;
+constexpr int kMaxConnections = 2048;  // one per (worker, replica); Redis allows 10000 clients
 constexpr double kMaxRate = 10'000'000;
 constexpr Micros kMaxSkew{24LL * 3600 * 1'000'000};
 
 Result<void> fail(std::string msg) { return invalidArgument(std::move(msg)); }
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 // Quota messages start with the field ("limit ...", "window ...", "refill rate ...").
 Result<void> quotaError(const Error& e) {
@@ -54,7 +62,7 @@ Result<void> validateTraffic(const StormSpec& s) {
   if (s.requests < 0 || s.requests > kMaxDecisions)
     return fail("--requests " + std::to_string(s.requests) + " is out of range: allowed 1 to 20000000");
   if (!std::isfinite(s.rate) || s.rate < 0 || s.rate > kMaxRate)
-    return fail("--rate " + std::to_string(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
+    return fail("--rate " + number(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
   if (s.duration.count() < 0 || s.duration > kYear)
     return fail("--duration-ms is out of range: allowed 0 to 31536000000 ms");
   const bool rateDriven = s.pattern == Pattern::Constant || s.pattern == Pattern::Ramp || s.pattern == Pattern::Poisson;
@@ -67,6 +75,10 @@ Result<void> validateTraffic(const StormSpec& s) {
                                       : static_cast<double>(s.duration.count()) / 1e6 * s.rate;
   if (total < 1)
     return fail("--duration-ms with --rate offers no request: allowed duration x rate >= 1");
+  // Rate-driven spans: constant n / rate, ramp 2 n / rate, poisson about n / rate.
+  if (rateDriven && s.requests > 0 && 2.0 * static_cast<double>(s.requests) / s.rate > 86'400.0)
+    return fail("--rate " + number(s.rate) + " with --requests " + std::to_string(s.requests) +
+                " spans more than a day: allowed requests / rate <= 86400 s (43200 s for ramp)");
   if (total * static_cast<double>(s.algorithms.size()) > static_cast<double>(kMaxDecisions))
     return fail("--requests x algorithms is " + std::to_string(static_cast<std::int64_t>(total)) + " x " +
                 std::to_string(s.algorithms.size()) + ": allowed at most 20000000 decisions per run");
@@ -80,6 +92,10 @@ Result<void> validateTopology(const StormSpec& s) {
     return fail("--clients " + std::to_string(s.clients) + " is out of range: allowed 1 to 1000000");
   if (s.concurrency < 1 || s.concurrency > kMaxConcurrency)
     return fail("--concurrency " + std::to_string(s.concurrency) + " is out of range: allowed 1 to 512");
+  const bool redis = s.backend == Backend::RedisLua || s.backend == Backend::RedisNaive || s.backend == Backend::RedisWatch;
+  if (redis && s.concurrency * s.replicas > kMaxConnections)
+    return fail("--concurrency x --replicas is " + std::to_string(s.concurrency * s.replicas) +
+                " Redis connections: allowed at most 2048");
   if (!s.skew.empty() && s.skew.size() != static_cast<std::size_t>(s.replicas))
     return fail("--skew-ms has " + std::to_string(s.skew.size()) + " values: allowed one per replica (" +
                 std::to_string(s.replicas) + ")");

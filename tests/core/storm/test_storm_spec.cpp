@@ -58,6 +58,10 @@ void StormSpecTest::validateNamesTheFlag_data() {
                                    "sliding_counter, token_bucket, leaky_bucket, gcra, or all";
   QTest::newRow("twice") << Mutator([](StormSpec& s) { s.algorithms = {Algorithm::Gcra, Algorithm::Gcra}; })
                          << "--algorithm lists an algorithm twice: allowed each at most once";
+  QTest::newRow("span") << Mutator([](StormSpec& s) { s.pattern = Pattern::Constant; s.rate = 0.0001; })
+                        << "--rate 0.0001 with --requests 10 spans more than a day: allowed requests / rate <= 86400 s (43200 s for ramp)";
+  QTest::newRow("connections") << Mutator([](StormSpec& s) { s.backend = Backend::RedisLua; s.concurrency = 512; s.replicas = 8; })
+                               << "--concurrency x --replicas is 4096 Redis connections: allowed at most 2048";
   QTest::newRow("cost") << Mutator([](StormSpec& s) { s.cost = 101; })
                         << "--cost: cost 101 is out of range: allowed 1 to 100 (the limit)";
   QTest::newRow("too many decisions")
