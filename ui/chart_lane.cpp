@@ -91,7 +91,7 @@ LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
     attach(c, s, x_, y_);
   c->setTitle(qs(algorithmName(algorithm)));
   c->legend()->setVisible(showLegend);
-  c->legend()->setAlignment(Qt::AlignRight);
+  c->legend()->setAlignment(Qt::AlignTop);  // on top: every lane's plot spans the same x pixels
   setToolTip(qs(algorithmSummary(algorithm)));
   setRenderHint(QPainter::Antialiasing, true);
   setMinimumHeight(130);

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QTextStream>
 
+#include "ui/key_inspector_panel.hpp"
 #include "ui/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/storm_controller.hpp"
@@ -61,7 +62,11 @@ void DemoRun::startStorm() {
 void DemoRun::maybeFinish() {
   if (!stormDone_ || (options_.race && !raceDone_)) return;
   const bool redis = controller_.spec().backend != Backend::Memory;
-  QTimer::singleShot(redis ? StormController::kTtlTailMs + kSettleMs : kSettleMs, this, [this] { finish(false); });
+  QTimer::singleShot(redis ? StormController::kTtlTailMs + kSettleMs : kSettleMs, this, [this] {
+    if (options_.dock != QLatin1String("inspector")) return finish(false);
+    window_.keyInspectorPanel()->refresh();  // fresh PTTLs for the picture
+    QTimer::singleShot(kSettleMs, this, [this] { finish(false); });
+  });
 }
 
 void DemoRun::finish(bool timedOut) {
@@ -70,6 +75,7 @@ void DemoRun::finish(bool timedOut) {
   if (timedOut && options_.autostart && !stormDone_) say(QStringLiteral("--exit-after-ms reached before the storm ended"));
   window_.lanesPanel()->refresh(controller_.model(), controller_.spanUs());
   if (options_.race) window_.raiseDock(QStringLiteral("raceDock"));
+  if (!options_.dock.isEmpty()) window_.raiseDock(options_.dock + QStringLiteral("Dock"));
   QApplication::processEvents();
   if (!options_.screenshot.isEmpty()) {
     if (auto ok = window_.exportWindowPng(options_.screenshot); !ok) {

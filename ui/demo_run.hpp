@@ -22,6 +22,7 @@ struct DemoRunOptions {
   bool race = false;       ///< also wait for the race lab
   QString screenshot;      ///< PNG path ("" = none)
   int exitAfterMs = 0;     ///< hard limit (0 = none)
+  QString dock;            ///< "summary", "race" or "inspector": raised before the screenshot
 };
 
 /// One unattended run; see the file comment.

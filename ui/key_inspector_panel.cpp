@@ -20,6 +20,7 @@ constexpr int kRolePttl = Qt::UserRole + 1;
 QString pttlText(qint64 ms) {
   if (ms == -1) return QObject::tr("no TTL");
   if (ms < 0) return QObject::tr("gone");
+  if (ms == 0) return QObject::tr("expired");
   return QObject::tr("%1 ms").arg(ms);
 }
 

@@ -41,7 +41,9 @@ LanesPanel::LanesPanel(QWidget* parent)
   setAlgorithms({Algorithm::FixedWindow});
 }
 
-void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms) {
+void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, bool redisKeys) {
+  ttl_->chart()->setTitle(redisKeys ? tr("PTTL of the limiter keys (wall clock)")
+                                    : tr("PTTL of the limiter keys: none, the memory backend keeps no Redis keys"));
   for (LaneChart* lane : lanes_) delete lane;
   lanes_.clear();
   for (std::size_t i = 0; i < algorithms.size(); ++i) {

@@ -28,8 +28,9 @@ class LanesPanel : public QWidget {
   static constexpr std::size_t kParallelBuildAbove = 50'000;
 
   explicit LanesPanel(QWidget* parent = nullptr);
-  /// Rebuilds the lanes for a new storm (one per algorithm) and clears all charts.
-  void setAlgorithms(const std::vector<Algorithm>& algorithms);
+  /// Rebuilds the lanes for a new storm (one per algorithm) and clears all charts;
+  /// `redisKeys` false (memory backend) says on the TTL chart that there are no keys to sample.
+  void setAlgorithms(const std::vector<Algorithm>& algorithms, bool redisKeys = true);
   /// Redraws everything from `model` over [0, max(spanUs, last decision)].
   void refresh(LaneModel& model, std::int64_t spanUs);
   /// Adds one TTL sample (ms per algorithm lane, -2 = no key) at `atUs`.

@@ -15,6 +15,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QThread>
 #include <QTimer>
 
@@ -59,7 +60,7 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
       summary_(new SummaryPanel),
       refreshLabel_(new QLabel) {
   setWindowTitle(tr("RateLab"));
-  setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.svg")));
+  setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.png")));
   setCentralWidget(lanes_);
   buildDocks();
   buildMenus();
@@ -152,7 +153,7 @@ void MainWindow::wireController() {
   connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
   connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
-    lanes_->setAlgorithms(s.algorithms);
+    lanes_->setAlgorithms(s.algorithms, s.backend != Backend::Memory);
     storm_->setRunning(true);
   });
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
@@ -338,7 +339,8 @@ void MainWindow::showEvent(QShowEvent* event) {
   docksSized_ = true;
   QTimer::singleShot(0, this, [this] {  // after the first layout: sizes are known
     const auto d = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
-    resizeDocks({d("connectionDock"), d("stormDock")}, {460, 460}, Qt::Horizontal);
+    const int storm = storm_->minimumSizeHint().width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 12;
+    resizeDocks({d("connectionDock"), d("stormDock")}, {std::max(500, storm), std::max(500, storm)}, Qt::Horizontal);
     resizeDocks({d("connectionDock"), d("stormDock")}, {190, height()}, Qt::Vertical);
     resizeDocks({d("summaryDock")}, {height() / 5}, Qt::Vertical);
   });

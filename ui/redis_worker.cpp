@@ -216,15 +216,16 @@ void RedisWorker::deletePrefix(const QString& prefix) {
 
 void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs) {
   guarded("TTL sample", [&] {
+    const QList<qint64> none(baseKeys.size(), -2);
     RedisConnection* c = connection();
-    if (!c) return;  // an outage: the TTL chart simply has a gap
+    if (!c) return emit ttlSampled(atUs, none);  // an outage: the TTL chart has a gap
     QList<qint64> out;
     for (const QString& base : baseKeys) {
       // Window algorithms add a ":<window start>" suffix: take the longest PTTL under the base key.
       auto keys = scanAllLimiterKeys(*c, base.toStdString());
       if (!keys) {
         conn_.reset();
-        return;
+        return emit ttlSampled(atUs, none);
       }
       qint64 best = -2;
       for (const KeyInfo& k : *keys) best = std::max<qint64>(best, k.pttlMs);

@@ -53,6 +53,12 @@ bool parseOne(const QStringList& args, int& i, GuiOptions& o, QString& error) {
     error = QStringLiteral("--preset '%1' is unknown: allowed %2").arg(o.preset, rl::ui::presetIds().join(QStringLiteral(", ")));
     return false;
   }
+  if (a == QLatin1String("--show")) {
+    if (!takeValue(args, i, o.dock, error)) return false;
+    if (o.dock == QLatin1String("summary") || o.dock == QLatin1String("race") || o.dock == QLatin1String("inspector")) return true;
+    error = QStringLiteral("--show '%1' is unknown: allowed summary, race, inspector").arg(o.dock);
+    return false;
+  }
   if (a == QLatin1String("--theme")) {
     if (!takeValue(args, i, o.theme, error)) return false;
     if (o.theme == QLatin1String("light") || o.theme == QLatin1String("dark")) return true;
@@ -76,6 +82,7 @@ QString guiUsage() {
              "  --redis URL          redis://[user:password@]host:port[/db]\n"
              "  --managed-redis      always start a private redis-server (never use :6379)\n"
              "  --theme light|dark   colour theme\n"
+             "  --show PANEL         raise summary, race or inspector before the screenshot\n"
              "  --size WxH           window size (default 1500x950)\n"
              "  --measure            print the GUI heartbeat and lane refresh figures, then exit\n")
       .arg(rl::ui::presetIds().join(QStringLiteral(", ")));

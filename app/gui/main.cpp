@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     return QApplication::exec();
   }
   if (unattended) {
-    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs};
+    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs, o.dock};
     auto* run = new rl::ui::DemoRun(window, controller, d, &app);
     QObject::connect(run, &rl::ui::DemoRun::done, &app, [](int code) { QApplication::exit(code); });
     run->start();

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Regenerates docs/screenshots/<preset>.png for every preset of the window:
+# each preset runs to completion against a private redis-server (never :6379)
+# and the window is saved after the run. Uses xvfb-run when it exists (real X
+# rendering), else Qt's offscreen platform. Builds ratelab first if needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${RATELAB_BUILD_DIR:-build}
+bin="$build_dir/app/gui/ratelab"
+if [[ ! -x "$bin" ]]; then RATELAB_BUILD_DIR="$build_dir" scripts/build.sh; fi
+out=docs/screenshots
+mkdir -p "$out"
+presets=(boundary replica_leak race clock_skew outage burst_tolerance)
+run() {
+  if command -v xvfb-run >/dev/null 2>&1; then
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$@"
+  else
+    QT_QPA_PLATFORM=offscreen "$@"
+  fi
+}
+for p in "${presets[@]}"; do
+  echo "screenshots: $p"
+  run "$bin" --preset "$p" --managed-redis --autostart --theme "${THEME:-light}" \
+    --size 1500x950 --screenshot "$out/$p.png" --exit-after-ms 60000
+done
+echo "screenshots: key inspector after the race preset"
+run "$bin" --preset race --managed-redis --autostart --theme "${THEME:-light}" --show inspector \
+  --size 1500x950 --screenshot "$out/inspector.png" --exit-after-ms 60000
+echo "screenshots: wrote $((${#presets[@]} + 1)) images to $out/"
