@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <signal.h>
 #include <sys/time.h>
 
 namespace rl {
@@ -32,6 +33,18 @@ struct ArgvBuf {
     }
   }
 };
+
+// hiredis writes with write(2): a write to a socket the server reset would
+// raise SIGPIPE and kill the process. Ignore it (only if nobody set a handler)
+// so that the write fails with EPIPE and becomes an Unavailable error.
+void ignoreSigpipeOnce() {
+  static const bool done = [] {
+    struct sigaction old {};
+    if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) ::signal(SIGPIPE, SIG_IGN);
+    return true;
+  }();
+  (void)done;
+}
 
 // Text of a context error, with errno's text for timeouts ("Resource temporarily unavailable").
 std::string contextError(const redisContext* c) {
@@ -181,6 +194,7 @@ Result<redisContext*> openContext(const RedisEndpoint& ep) {
 }  // namespace
 
 Result<RedisConnection> RedisConnection::connect(const RedisEndpoint& endpoint) {
+  ignoreSigpipeOnce();
   auto c = openContext(endpoint);
   if (!c) return c.error();
   return RedisConnection(*c, endpoint);

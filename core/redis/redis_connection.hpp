@@ -10,6 +10,9 @@
 // reconnects (respecting an exponential backoff from 10 ms to 1 s) and fails
 // fast with Unavailable while the backoff lasts, so no call blocks much longer
 // than the connect plus the command timeout.
+//
+// The first connect() sets SIGPIPE to SIG_IGN if it is still at its default:
+// a write to a socket the server reset must be an error value, not a kill.
 
 #include <chrono>
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <chrono>
+#include <thread>
 
 #include "redis/redis_connection.hpp"
 #include "redis/redis_url.hpp"
@@ -27,6 +28,7 @@ class RedisConnectionTest : public QObject {
   void selectsDatabase();
   void authenticates();
   void timeoutThenReconnect();
+  void backsOffWhileServerIsDown();
 
  private:
   std::unique_ptr<test::RedisTestServer> redis_;
@@ -212,6 +214,32 @@ void RedisConnectionTest::timeoutThenReconnect() {
   QVERIFY(!c->connected());
   auto again = c->command({"PING"});  // reconnects on use
   QVERIFY2(again.ok(), again.ok() ? "" : again.error().message.c_str());
+  QCOMPARE(c->reconnects(), 1);
+}
+
+void RedisConnectionTest::backsOffWhileServerIsDown() {
+  test::RedisTestServer other;
+  RL_REQUIRE_REDIS(other);
+  auto c = other.connect();
+  QVERIFY(c.ok());
+  QVERIFY(other.server().stop().ok());
+  auto broken = c->command({"PING"});  // the socket breaks: EOF or reset
+  QVERIFY(!broken.ok());
+  QCOMPARE(broken.error().code, ErrorCode::Unavailable);
+  auto refused = c->command({"PING"});  // first reconnect attempt: refused, backoff starts
+  QVERIFY(!refused.ok());
+  QVERIFY2(refused.error().message.find("Connection refused") != std::string::npos, refused.error().message.c_str());
+  auto waiting = c->command({"PING"});  // within the backoff: fails fast, says when it retries
+  QVERIFY(!waiting.ok());
+  QVERIFY2(waiting.error().message.find("next reconnect attempt in") != std::string::npos,
+           waiting.error().message.c_str());
+  QVERIFY(other.server().restart().ok());
+  bool back = false;
+  for (int i = 0; i < 200 && !back; ++i) {  // backoff is at most 1 s; generous bound
+    back = c->command({"PING"}).ok();
+    if (!back) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  QVERIFY(back);
   QCOMPARE(c->reconnects(), 1);
 }
 
