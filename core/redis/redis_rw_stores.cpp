@@ -10,7 +10,7 @@ namespace rl {
 // ---- redis-naive ------------------------------------------------------------------
 
 Result<std::unique_ptr<RedisNaiveStore>> RedisNaiveStore::make(const RedisStoreOptions& options) {
-  auto conn = RedisConnection::connect(options.endpoint);
+  auto conn = connectFor(options);
   if (!conn) return conn.error();
   return std::unique_ptr<RedisNaiveStore>(new RedisNaiveStore(std::move(conn).value(), options));
 }
@@ -32,7 +32,7 @@ Result<Decision> RedisNaiveStore::decide(const DecisionRequest& req) {
 // ---- redis-watch ------------------------------------------------------------------
 
 Result<std::unique_ptr<RedisWatchStore>> RedisWatchStore::make(const RedisStoreOptions& options) {
-  auto conn = RedisConnection::connect(options.endpoint);
+  auto conn = connectFor(options);
   if (!conn) return conn.error();
   return std::unique_ptr<RedisWatchStore>(new RedisWatchStore(std::move(conn).value(), options));
 }

@@ -32,6 +32,18 @@ Result<Decision> parseDecision(ReplyView r, const Quota& q) {
 }
 }  // namespace
 
+Result<RedisConnection> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
+  if (o.watchRetries < 1)
+    return invalidArgument("watch retries " + std::to_string(o.watchRetries) + " is out of range: allowed 1 or more");
+  if (o.thinkTime < Micros{0} || o.thinkTime > kSecond)
+    return invalidArgument("think time " + std::to_string(o.thinkTime.count()) +
+                           " us is out of range: allowed 0 to 1000000 us (1 s)");
+  if (o.endpoint.connectTimeout <= Micros{0} || o.endpoint.commandTimeout <= Micros{0})
+    return invalidArgument("Redis timeouts must be > 0 (connect " + std::to_string(o.endpoint.connectTimeout.count()) +
+                           " us, command " + std::to_string(o.endpoint.commandTimeout.count()) + " us)");
+  return RedisConnection::connect(o.endpoint);
+}
+
 Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) const {
   if (auto ok = r.quota.validate(r.algorithm); !ok) return ok;
   if (auto ok = validateCost(r.cost, r.quota); !ok) return ok;
@@ -47,7 +59,7 @@ Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) const {
 // ---- redis-lua ------------------------------------------------------------------
 
 Result<std::unique_ptr<RedisLuaStore>> RedisLuaStore::make(const RedisStoreOptions& options) {
-  auto conn = RedisConnection::connect(options.endpoint);
+  auto conn = connectFor(options);
   if (!conn) return conn.error();
   std::unique_ptr<RedisLuaStore> s(new RedisLuaStore(std::move(conn).value(), options));
   if (auto ok = s->loadScripts(); !ok) return ok.error();

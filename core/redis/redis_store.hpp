@@ -51,6 +51,8 @@ class RedisStoreBase : public Store {
  protected:
   RedisStoreBase(RedisConnection conn, RedisStoreOptions options)
       : conn_(std::move(conn)), options_(std::move(options)) {}
+  /// Checks the options (InvalidArgument naming the field), then connects.
+  static Result<RedisConnection> connectFor(const RedisStoreOptions& options);
   /// Validates quota, cost, the scripts' exact-arithmetic bound and (client clock) `now`.
   Result<void> validateRequest(const DecisionRequest& r) const;
 

@@ -167,6 +167,17 @@ void RedisStoresTest::rejectsNonRedisBackend() {
   QVERIFY(!s.ok());
   QCOMPARE(s.error().code, ErrorCode::InvalidArgument);
   QVERIFY(s.error().message.find("redis-lua, redis-naive, redis-watch") != std::string::npos);
+  o.watchRetries = 0;
+  auto retries = makeRedisStore(Backend::RedisWatch, o);
+  QVERIFY(!retries.ok());
+  QCOMPARE(QString::fromStdString(retries.error().message),
+           QString("watch retries 0 is out of range: allowed 1 or more"));
+  o.watchRetries = 100;
+  o.thinkTime = Micros{-1};
+  auto think = makeRedisStore(Backend::RedisNaive, o);
+  QVERIFY(!think.ok());
+  QCOMPARE(QString::fromStdString(think.error().message),
+           QString("think time -1 us is out of range: allowed 0 to 1000000 us (1 s)"));
 }
 
 void RedisStoresTest::inspectsKeys() {
