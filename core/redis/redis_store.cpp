@@ -35,9 +35,9 @@ Result<Decision> parseDecision(ReplyView r, const Quota& q) {
 Result<RedisConnection> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
   if (o.watchRetries < 1)
     return invalidArgument("watch retries " + std::to_string(o.watchRetries) + " is out of range: allowed 1 or more");
-  if (o.thinkTime < Micros{0} || o.thinkTime > kSecond)
+  if (o.thinkTime < Micros{0} || o.thinkTime > 10 * kSecond)
     return invalidArgument("think time " + std::to_string(o.thinkTime.count()) +
-                           " us is out of range: allowed 0 to 1000000 us (1 s)");
+                           " us is out of range: allowed 0 to 10000000 us (10 s)");
   if (o.endpoint.connectTimeout <= Micros{0} || o.endpoint.commandTimeout <= Micros{0})
     return invalidArgument("Redis timeouts must be > 0 (connect " + std::to_string(o.endpoint.connectTimeout.count()) +
                            " us, command " + std::to_string(o.endpoint.commandTimeout.count()) + " us)");

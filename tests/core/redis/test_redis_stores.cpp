@@ -177,7 +177,7 @@ void RedisStoresTest::rejectsNonRedisBackend() {
   auto think = makeRedisStore(Backend::RedisNaive, o);
   QVERIFY(!think.ok());
   QCOMPARE(QString::fromStdString(think.error().message),
-           QString("think time -1 us is out of range: allowed 0 to 1000000 us (1 s)"));
+           QString("think time -1 us is out of range: allowed 0 to 10000000 us (10 s)"));
 }
 
 void RedisStoresTest::inspectsKeys() {
