@@ -48,6 +48,8 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
       countdown_(new QTimer(this)),
       autoTimer_(new QTimer(this)) {
   prefix_->setObjectName(QStringLiteral("inspectorPrefix"));
+  delete_->setObjectName(QStringLiteral("deleteKey"));
+  deleteAll_->setObjectName(QStringLiteral("deletePrefix"));
   pattern_->setPlaceholderText(tr("pattern within the prefix, e.g. {token_bucket:*"));
   auto_->setToolTip(tr("Rescan every second; switches off above %1 keys").arg(kAutoRefreshMaxKeys));
   more_->setEnabled(false);

@@ -9,6 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTreeWidget>
 
 #include "support/redis_test_server.hpp"
@@ -55,6 +56,8 @@ class UiStormsTest : public QObject {
   void cleanup();
   void boundaryPresetFillsLanesAndSummary();
   void inspectorListsTheStormKeysWithPttl();
+  void inspectorDeletesWithinThePrefixOnly();
+  void csvExportWritesEveryDecision();
   void raceLabShowsNaiveAboveTheLimitAndLuaAtIt();
   void liveTuningAppliesToNextDecisionsAndIsMarked();
   void outagePresetStopsAndRestartsTheManagedServer();
@@ -145,6 +148,60 @@ void UiStormsTest::inspectorListsTheStormKeysWithPttl() {
     if (item->text(1) == QLatin1String("zset")) QVERIFY(item->childCount() > 0);  // entries as timestamps
   }
   QVERIFY2(mine >= 4, qPrintable(QString::number(mine)));
+}
+
+void UiStormsTest::inspectorDeletesWithinThePrefixOnly() {
+  connectTo(url_);
+  auto conn = redis_->connect();
+  QVERIFY(conn.ok());
+  QVERIFY(conn->command({"SET", "other:keep", "1"}).ok());
+  QVERIFY(conn->command({"SET", "gui-del:a", "1", "PX", "60000"}).ok());
+  QVERIFY(conn->command({"SET", "gui-del:b", "2", "PX", "60000"}).ok());
+  KeyInspectorPanel* inspector = window_->keyInspectorPanel();
+  QStringList asked;
+  inspector->setConfirm([&](const QString& text) {
+    asked << text;
+    return true;
+  });
+  inspector->setPrefix(QStringLiteral("gui-del:"));
+  QSignalSpy keys(controller_.get(), &StormController::keysReady);
+  inspector->refresh();
+  QVERIFY(keys.wait(10'000));
+  QCOMPARE(inspector->keyCount(), 2);
+  // Delete one selected key, then the whole prefix; each asks first.
+  inspector->tree()->topLevelItem(0)->setSelected(true);
+  QSignalSpy deleted(controller_.get(), &StormController::keysDeleted);
+  inspector->findChild<QPushButton*>(QStringLiteral("deleteKey"))->click();
+  QVERIFY(deleted.wait(10'000));
+  QCOMPARE(deleted.takeFirst().at(0).toLongLong(), 1);
+  QTRY_COMPARE_WITH_TIMEOUT(inspector->keyCount(), 1, 10'000);
+  inspector->findChild<QPushButton*>(QStringLiteral("deletePrefix"))->click();
+  QVERIFY(deleted.wait(10'000));
+  QCOMPARE(deleted.takeFirst().at(0).toLongLong(), 1);
+  QCOMPARE(asked.size(), 2);
+  QVERIFY(asked[1].contains(QStringLiteral("gui-del:")));
+  QCOMPARE(conn->command({"EXISTS", "gui-del:a", "gui-del:b"})->integer(), 0);
+  QCOMPARE(conn->command({"EXISTS", "other:keep"})->integer(), 1);  // outside the prefix: untouched
+}
+
+void UiStormsTest::csvExportWritesEveryDecision() {
+  runBoundaryPreset();
+  if (QTest::currentTestFailed()) return;
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("decisions.csv"));
+  window_->exportCsv(path);  // written off the GUI thread
+  QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(path).size() > 0, 20'000);
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const QList<QByteArray> lines = f.readAll().split('\n');
+  QCOMPARE(lines.front(), QByteArray("intended_us,at_us,algorithm,client,replica,allowed,error,late,remaining,retry_after_us,latency_us,level"));
+  QCOMPARE(lines.size(), 1 + 1200 + 1);  // header, 1200 decisions, final newline
+  int fixedAdmitted = 0;
+  for (const QByteArray& line : lines) {
+    const auto cells = line.split(',');
+    if (cells.size() == 12 && cells[2] == "fixed_window" && cells[5] == "1") ++fixedAdmitted;
+  }
+  QCOMPARE(fixedAdmitted, 200);
 }
 
 void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
