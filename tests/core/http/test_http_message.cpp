@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include "http/http_client.hpp"
 #include "http/http_message.hpp"
 #include "http/limit_response.hpp"
 
@@ -23,6 +24,8 @@ class HttpMessageTest : public QObject {
   void failurePolicyResponses();
   void decisionRoundTrip();
   void parsesResponses();
+  void parsesUrls_data();
+  void parsesUrls();
 };
 
 void HttpMessageTest::parsesRequests_data() {
@@ -219,6 +222,42 @@ void HttpMessageTest::parsesResponses() {
   HttpResponse head;
   QCOMPARE(parseResponse("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n", HttpLimits{}, true, head).state,
            ParseState::Complete);
+}
+
+void HttpMessageTest::parsesUrls_data() {
+  QTest::addColumn<QString>("url");
+  QTest::addColumn<QString>("host");  // empty: an error whose message contains `path`
+  QTest::addColumn<int>("port");
+  QTest::addColumn<QString>("path");
+  QTest::newRow("front") << "http://127.0.0.1:8080" << "127.0.0.1" << 8080 << "/";
+  QTest::newRow("path") << "http://localhost:9/limit/x" << "localhost" << 9 << "/limit/x";
+  QTest::newRow("ipv6") << "http://[::1]:18080/ping" << "::1" << 18080 << "/ping";
+  QTest::newRow("default port") << "http://example" << "example" << 80 << "/";
+  QTest::newRow("https") << "https://x:1" << "" << 0 << "must start with http://";
+  QTest::newRow("no host") << "http://:80" << "" << 0 << "has no host";
+  QTest::newRow("port 0") << "http://h:0" << "" << 0 << "1..65535";
+  QTest::newRow("port too big") << "http://h:65536" << "" << 0 << "1..65535";
+  QTest::newRow("port text") << "http://h:abc" << "" << 0 << "1..65535";
+  QTest::newRow("empty port") << "http://h:" << "" << 0 << "1..65535";
+  QTest::newRow("open bracket") << "http://[::1:80" << "" << 0 << "unclosed [";
+}
+
+void HttpMessageTest::parsesUrls() {
+  QFETCH(QString, url);
+  QFETCH(QString, host);
+  QFETCH(int, port);
+  QFETCH(QString, path);
+  const auto t = parseHttpUrl(url.toStdString());
+  if (host.isEmpty()) {
+    QVERIFY(!t.ok());
+    QCOMPARE(t.error().code, ErrorCode::InvalidArgument);
+    QVERIFY2(QString::fromStdString(t.error().message).contains(path), t.error().message.c_str());
+    return;
+  }
+  QVERIFY(t.ok());
+  QCOMPARE(QString::fromStdString(t->host), host);
+  QCOMPARE(t->port, port);
+  QCOMPARE(QString::fromStdString(t->path), path);
 }
 
 QTEST_GUILESS_MAIN(HttpMessageTest)

@@ -61,7 +61,7 @@ class HttpServeTest : public QObject {
   void httpStoreReadsExactDecisions();
   void malformedAndOversized_data();
   void malformedAndOversized();
-  void slowClientGets408();
+  void slowClientGets408();  // and idle connections closed
   void connectionsAreBounded();
   void pipelinedAndHead();
   void keepAliveThroughFront();
@@ -256,6 +256,14 @@ void HttpServeTest::slowClientGets408() {
   QVERIFY2(r.received.startsWith("HTTP/1.1 408"), r.received.constData());
   QVERIFY(r.closed);
   QCOMPARE((*cluster)->tally().badRequests, 1);
+  // A connection that never sends a byte is closed after the idle timeout, silently.
+  auto idle = issueOptions(1);
+  idle.limits.idleTimeout = Micros{300'000};
+  auto quiet = ServeCluster::start(idle, memoryFactory());
+  QVERIFY(quiet.ok());
+  const auto silent = rawExchange(QUrl(QString::fromStdString((*quiet)->frontUrl())).port(), {}, 10'000);
+  QVERIFY(silent.closed);
+  QCOMPARE(silent.received, QByteArray());
 }
 
 void HttpServeTest::connectionsAreBounded() {
