@@ -190,6 +190,21 @@ bool answersPing(int port, Micros timeout, bool authOk = false) {
   return authOk && r.error().message.starts_with("NOAUTH");
 }
 
+// True when the redis-server answering on `port` is process `pid`: a port
+// found free may be taken by another server before ours binds it, and we must
+// never mistake someone else's server for our own. (With requirepass the
+// check cannot run: liveness of `pid` has to do.)
+bool isOurServer(int port, int pid) {
+  RedisEndpoint ep;
+  ep.port = port;
+  ep.connectTimeout = ep.commandTimeout = Micros{200'000};
+  auto c = RedisConnection::connect(ep);
+  if (!c) return false;
+  auto info = c->command({"INFO", "server"});
+  if (!info) return info.error().message.starts_with("NOAUTH") && ::kill(pid, 0) == 0;
+  return info->str().find("process_id:" + std::to_string(pid) + "\r\n") != std::string_view::npos;
+}
+
 // Waits for `pid` to exit for up to `timeout`; true if it did (and was reaped).
 bool waitExit(int pid, std::chrono::milliseconds timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;
@@ -291,7 +306,7 @@ Result<void> ManagedRedisServer::spawn() {
       pid_ = 0;
       return unavailable("redis-server on 127.0.0.1:" + port + " exited at start: " + tailOf(log));
     }
-    if (answersPing(port_, Micros{200'000}, true)) return {};
+    if (answersPing(port_, Micros{200'000}, true) && isOurServer(port_, pid)) return {};
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   (void)stop();

@@ -81,6 +81,7 @@ class ManagedRedisServerTest : public QObject {
   void startsPingsStopsAndCleansUp();
   void restartsOnTheSamePort();
   void reportsMissingExecutable();
+  void neverTakesAnotherServerForItsOwn();
   void outlivesTheThreadThatStartedIt();
   void diesWithKilledOwner();
   void signalCleanupStopsServers();
@@ -140,6 +141,19 @@ void ManagedRedisServerTest::reportsMissingExecutable() {
   QCOMPARE(s.error().code, ErrorCode::Unavailable);
   QCOMPARE(QString::fromStdString(s.error().message),
            QString("redis-server '/nonexistent/redis-server' is not an executable file: No such file or directory"));
+}
+
+void ManagedRedisServerTest::neverTakesAnotherServerForItsOwn() {
+  auto first = ManagedRedisServer::start();
+  QVERIFY(first.ok());
+  ManagedServerOptions o;
+  o.port = first->port();  // taken: the second server cannot bind, though PING there answers
+  auto second = ManagedRedisServer::start(o);
+  QVERIFY(!second.ok());
+  QCOMPARE(second.error().code, ErrorCode::Unavailable);
+  QVERIFY2(second.error().message.starts_with("redis-server on 127.0.0.1:" + std::to_string(o.port)),
+           second.error().message.c_str());
+  QVERIFY(answers(first->port()));  // the first one is untouched
 }
 
 void ManagedRedisServerTest::outlivesTheThreadThatStartedIt() {
