@@ -9,6 +9,15 @@
 //
 // Clock: with `serverClock` the time is Redis TIME (inside the script, or read
 // in the same round trip as the state); otherwise DecisionRequest::now is used.
+// With the client or virtual clock, keys still expire in Redis's real time.
+// That is exact while the caller's time runs at least as fast as real time (a
+// state past its TTL decides like a fresh one, so early-vs-late expiry does not
+// matter); a virtual clock that lingers at one instant longer than a key's
+// (possibly sub-millisecond) TTL can see that key vanish early.
+//
+// The Lua scripts compute in doubles: every store rejects quotas whose
+// products leave the exact range (sliding_counter: 2 x limit x window < 2^53 us;
+// client time 0..2^52 us), with InvalidArgument naming the bound.
 //
 // Threading: a Redis store owns one connection and belongs to ONE thread.
 // Create one store per worker thread.
