@@ -57,6 +57,14 @@ std::size_t Recorder::takeNew(std::vector<DecisionRecord>& out) {
   return n;
 }
 
+namespace {
+void sortByIntent(std::vector<DecisionRecord>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const DecisionRecord& a, const DecisionRecord& b) {
+    return std::tie(a.intendedUs, a.algorithm, a.atUs) < std::tie(b.intendedUs, b.algorithm, b.atUs);
+  });
+}
+}  // namespace
+
 std::vector<DecisionRecord> Recorder::all() const {
   std::vector<DecisionRecord> out;
   out.reserve(published());
@@ -64,9 +72,23 @@ std::vector<DecisionRecord> Recorder::all() const {
     std::lock_guard lock(log->mutex);
     copyRange(*log, 0, log->count, out);
   }
-  std::stable_sort(out.begin(), out.end(), [](const DecisionRecord& a, const DecisionRecord& b) {
-    return std::tie(a.intendedUs, a.algorithm, a.atUs) < std::tie(b.intendedUs, b.algorithm, b.atUs);
-  });
+  sortByIntent(out);
+  return out;
+}
+
+std::vector<DecisionRecord> Recorder::takeAll() {
+  std::vector<DecisionRecord> out;
+  out.reserve(published());
+  for (auto& log : logs_) {
+    std::lock_guard lock(log->mutex);
+    for (auto& chunk : log->chunks) {
+      out.insert(out.end(), chunk.begin(), chunk.end());
+      std::vector<DecisionRecord>().swap(chunk);  // free as we go
+    }
+    log->chunks.clear();
+    log->count = log->taken = 0;
+  }
+  sortByIntent(out);
   return out;
 }
 

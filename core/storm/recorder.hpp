@@ -39,6 +39,9 @@ class Recorder {
   std::size_t takeNew(std::vector<DecisionRecord>& out);
   /// Every published record, sorted by (intendedUs, algorithm, atUs).
   std::vector<DecisionRecord> all() const;
+  /// Same, moving the records out chunk by chunk (peak memory: the records plus
+  /// one chunk); the recorder is empty afterwards.
+  std::vector<DecisionRecord> takeAll();
   /// Number of published records.
   std::size_t published() const;
 

@@ -85,7 +85,11 @@ void StormRunner::drive() {
   }
   goCv_.notify_all();
   monitorUntilDone();
-  for (auto& w : workers_) w->thread.join();
+  for (auto& w : workers_) {
+    w->thread.join();
+    std::vector<Send>().swap(w->own);  // the plan is spent: free it before the records are merged
+  }
+  std::vector<Send>().swap(sends_);
   finishedAtUs_.store(steadyNowUs() - startSteadyUs_);
   {
     std::lock_guard lock(mutex_);

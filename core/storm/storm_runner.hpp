@@ -119,8 +119,9 @@ class StormRunner {
   std::vector<QuotaMarker> markers() const;
   /// The spec being run.
   const StormSpec& spec() const { return spec_; }
-  /// After wait(): every record, counters and the final progress.
-  StormOutcome outcome() const;
+  /// After wait(): every record, counters and the final progress. The records
+  /// are moved out of the recorder (no second copy): call it once.
+  StormOutcome outcome();
 
  private:
   struct Send;

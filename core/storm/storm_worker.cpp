@@ -204,9 +204,9 @@ std::vector<QuotaMarker> StormRunner::markers() const {
   return markers_;
 }
 
-StormOutcome StormRunner::outcome() const {
+StormOutcome StormRunner::outcome() {
   StormOutcome o;
-  o.records = recorder_.all();
+  o.records = recorder_.takeAll();
   o.markers = markers();
   o.counters = counters();
   o.progress = progress();
