@@ -31,7 +31,7 @@ constexpr const char* kServeHelp =
     "  --port P             front port; 0 = any free port          (default 0)\n"
     "  --replica-ports a,b  one port per replica                   (default any free)\n"
     "  --bind ADDR          listen address                         (default 127.0.0.1)\n"
-    "  --max-connections N  open connections per listener          (default 512)\n"
+    "  --max-connections N  open connections at the front (replicas: N + 256) (default 512)\n"
     "  --header-timeout-ms MS  a started request must complete     (default 10000, else 408)\n"
     "  --idle-timeout-ms MS    idle keep-alive connections close   (default 60000)\n"
     "  --max-header-bytes N    header section limit                (default 8192, else 431)\n"
@@ -142,6 +142,9 @@ int cmdServe(const Args& args) {
   if (spec->algorithms.size() != 1)
     return badInput("serve", invalidArgument("--algorithm: serve runs one algorithm (clients may pick another "
                                              "per request with x-ratelab-algorithm)"));
+  StormSpec check = *spec;  // the storm's checks name each quota flag; serve has no traffic of its own
+  if (check.requests == 0 && check.duration.count() == 0) check.requests = 1;
+  if (auto ok = validate(check); !ok) return badInput("serve", ok.error());
   ServeOptions options;
   options.algorithm = spec->algorithms.front();
   options.quota = spec->quota;
