@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,9 +38,10 @@ bool goesQuiet(int port, std::chrono::seconds timeout) {
 }
 
 struct ChildServer {
-  pid_t child = 0;
-  int port = 0;
-  std::string dir;
+  pid_t child = 0;   ///< the owner process
+  int port = 0;      ///< its server's port
+  int server = 0;    ///< its server's pid
+  std::string dir;   ///< its server's temp dir
 };
 
 // Forks a child that starts a managed server (optionally with the signal
@@ -53,8 +55,8 @@ ChildServer forkServerOwner(bool installCleanup) {
     if (installCleanup) installServerSignalCleanup();
     auto s = ManagedRedisServer::start();
     char line[512];
-    const int n = s ? std::snprintf(line, sizeof line, "%d %s\n", s->port(), s->dir().c_str())
-                    : std::snprintf(line, sizeof line, "0 -\n");
+    const int n = s ? std::snprintf(line, sizeof line, "%d %d %s\n", s->port(), s->pid(), s->dir().c_str())
+                    : std::snprintf(line, sizeof line, "0 0 -\n");
     if (::write(fds[1], line, static_cast<std::size_t>(n)) != n) ::_exit(3);
     for (;;) ::pause();
   }
@@ -70,7 +72,7 @@ ChildServer forkServerOwner(bool installCleanup) {
   }
   ::close(fds[0]);
   char dir[400] = {};
-  if (std::sscanf(buf, "%d %399s", &out.port, dir) == 2) out.dir = dir;
+  if (std::sscanf(buf, "%d %d %399s", &out.port, &out.server, dir) == 3) out.dir = dir;
   return out;
 }
 }  // namespace
@@ -170,12 +172,24 @@ void ManagedRedisServerTest::outlivesTheThreadThatStartedIt() {
 }
 
 void ManagedRedisServerTest::diesWithKilledOwner() {
+  // Orphans are re-parented to this process (not to an init that may not reap
+  // them), so the test can see the server process itself end.
+  QCOMPARE(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
   const ChildServer c = forkServerOwner(false);
   QVERIFY2(c.port > 0, "the child could not start redis-server");
   QVERIFY(answers(c.port));
   ::kill(c.child, SIGKILL);  // no destructor, no handler: only PR_SET_PDEATHSIG can stop the server
   ::waitpid(c.child, nullptr, 0);
   QVERIFY2(goesQuiet(c.port, std::chrono::seconds(5)), "redis-server outlived its killed owner");
+  int status = 0;
+  bool reaped = false;
+  for (int i = 0; i < 250 && !reaped; ++i) {
+    reaped = ::waitpid(c.server, &status, WNOHANG) == c.server;
+    if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  QVERIFY2(reaped, "the orphaned redis-server did not end");
+  QVERIFY(WIFSIGNALED(status));
+  QCOMPARE(WTERMSIG(status), SIGKILL);
   std::filesystem::remove_all(c.dir);  // the killed owner could not remove its dir
 }
 
