@@ -4,6 +4,7 @@
 #include <QTimer>
 
 #include <charconv>
+#include <limits>
 
 #include "clock/clock.hpp"
 #include "http/limit_response.hpp"
@@ -142,7 +143,8 @@ void ReplicaServer::answer(HttpConnection& connection, HttpDecisionEvent& event,
   if (delay.count() <= 0) return connection.respond(std::move(response));
   // Leaky-bucket shaping: the admitted request waits `delay` in the queue, without blocking the thread.
   QPointer<HttpConnection> target(&connection);
-  QTimer::singleShot(static_cast<int>(ceilMillis(delay)), Qt::PreciseTimer, &connection,
+  const auto ms = std::min<std::int64_t>(ceilMillis(delay), std::numeric_limits<int>::max());
+  QTimer::singleShot(static_cast<int>(ms), Qt::PreciseTimer, &connection,
                      [target, r = std::move(response)]() mutable {
                        if (target) target->respond(std::move(r));
                      });
