@@ -67,6 +67,7 @@ class HttpServeTest : public QObject {
   void keepAliveThroughFront();
   void deadReplicaGets502();
   void leakyBucketShapes();
+  void frontReplacesForwardedFor();
   void cleanupTestCase() { shared_.reset(); }
 
  private:
@@ -362,6 +363,24 @@ void HttpServeTest::leakyBucketShapes() {
   r.headers.push_back({"x-ratelab-no-wait", "1"});
   const auto third = decisionFromResponse(*client.send(r));
   QVERIFY(third.ok() && third->allowed && third->delay > Micros{0});
+}
+
+void HttpServeTest::frontReplacesForwardedFor() {
+  // Without x-api-key the key is the client's address. The front replaces any
+  // X-Forwarded-For a client sends, so no client picks a fresh key that way.
+  auto cluster = ServeCluster::start(issueOptions(1), memoryFactory());
+  QVERIFY(cluster.ok());
+  QProcess p;
+  p.start("/usr/bin/curl", {"-s", "-H", "X-Forwarded-For: 203.0.113.9",
+                            QString::fromStdString((*cluster)->frontUrl() + "/ping")});
+  QVERIFY(p.waitForFinished(30'000));
+  const auto body = p.readAllStandardOutput();
+  QVERIFY2(body.contains("\"client\":\"127.0.0.1\""), body.constData());
+  HttpRequest r{"GET", "/", 1, {{"X-Forwarded-For", "203.0.113.9, 10.0.0.1"}}, {}};
+  QCOMPARE(clientKeyOf(forwardedRequest(r, "198.51.100.7"), "127.0.0.1", true), std::string("198.51.100.7"));
+  QCOMPARE(clientKeyOf(r, "127.0.0.1", true), std::string("203.0.113.9"));  // from a loopback peer: trusted
+  QCOMPARE(clientKeyOf(r, "192.0.2.1", true), std::string("192.0.2.1"));    // from elsewhere: not
+  QCOMPARE(clientKeyOf(r, "127.0.0.1", false), std::string("127.0.0.1"));
 }
 
 QTEST_GUILESS_MAIN(HttpServeTest)
