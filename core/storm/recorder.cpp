@@ -1,6 +1,7 @@
 #include "storm/recorder.hpp"
 
 #include <algorithm>
+#include <queue>
 #include <tuple>
 
 namespace rl {
@@ -58,11 +59,11 @@ std::size_t Recorder::takeNew(std::vector<DecisionRecord>& out) {
 }
 
 namespace {
-void sortByIntent(std::vector<DecisionRecord>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const DecisionRecord& a, const DecisionRecord& b) {
-    return std::tie(a.intendedUs, a.algorithm, a.atUs) < std::tie(b.intendedUs, b.algorithm, b.atUs);
-  });
-}
+// Merge order: intended time, algorithm, client, replica. Each thread's log is
+// already in this order for its own keys (workers send in intended order), so
+// a k-way merge keeps the send order of equal keys: the result is the same for
+// any number of workers.
+auto mergeKey(const DecisionRecord& r) { return std::tuple(r.intendedUs, r.algorithm, r.client, r.replica); }
 }  // namespace
 
 std::vector<DecisionRecord> Recorder::all() const {
@@ -72,23 +73,38 @@ std::vector<DecisionRecord> Recorder::all() const {
     std::lock_guard lock(log->mutex);
     copyRange(*log, 0, log->count, out);
   }
-  sortByIntent(out);
+  std::stable_sort(out.begin(), out.end(),
+                   [](const DecisionRecord& a, const DecisionRecord& b) { return mergeKey(a) < mergeKey(b); });
   return out;
 }
 
 std::vector<DecisionRecord> Recorder::takeAll() {
-  std::vector<DecisionRecord> out;
-  out.reserve(published());
+  std::vector<std::unique_lock<std::mutex>> locks;
+  std::size_t total = 0;
   for (auto& log : logs_) {
-    std::lock_guard lock(log->mutex);
-    for (auto& chunk : log->chunks) {
-      out.insert(out.end(), chunk.begin(), chunk.end());
-      std::vector<DecisionRecord>().swap(chunk);  // free as we go
-    }
+    locks.emplace_back(log->mutex);
+    total += log->count;
+  }
+  std::vector<DecisionRecord> out;
+  out.reserve(total);
+  std::vector<std::size_t> pos(logs_.size(), 0);
+  auto at = [&](std::size_t t) -> const DecisionRecord& { return logs_[t]->chunks[pos[t] / kChunk][pos[t] % kChunk]; };
+  auto later = [&](std::size_t a, std::size_t b) { return std::tuple(mergeKey(at(a)), a) > std::tuple(mergeKey(at(b)), b); };
+  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
+  for (std::size_t t = 0; t < logs_.size(); ++t)
+    if (logs_[t]->count > 0) heads.push(t);
+  while (!heads.empty()) {
+    const std::size_t t = heads.top();
+    heads.pop();
+    out.push_back(at(t));
+    ThreadLog& log = *logs_[t];
+    if (++pos[t] % kChunk == 0) std::vector<DecisionRecord>().swap(log.chunks[pos[t] / kChunk - 1]);  // free as we go
+    if (pos[t] < log.count) heads.push(t);
+  }
+  for (auto& log : logs_) {
     log->chunks.clear();
     log->count = log->taken = 0;
   }
-  sortByIntent(out);
   return out;
 }
 
