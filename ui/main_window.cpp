@@ -157,6 +157,22 @@ void MainWindow::wireController() {
     storm_->setRunning(true);
   });
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
+  connect(storm_, &StormPanel::serveRequested, this, [this](const StormSpec& s) {
+    StormSpec spec = s;
+    spec.redisUrl = connection_->url().toStdString();
+    spec.onRedisError = connection_->policy();
+    if (spec.backend != Backend::Memory && spec.redisUrl.empty())
+      return storm_->showError(tr("Redis: no server to use; start the managed server or choose the memory backend"));
+    controller_.startServing(spec);
+  });
+  connect(storm_, &StormPanel::serveStopRequested, c, &StormController::stopServing);
+  connect(c, &StormController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {
+    if (on) lanes_->setAlgorithms(controller_.spec().algorithms, controller_.spec().backend != Backend::Memory);
+    storm_->setServing(on, on ? tr("Front %1 (replicas %2). Try: curl -i -H 'x-api-key: me' %1/ping")
+                                    .arg(front, replicas.join(QStringLiteral(", ")))
+                              : QString());
+  });
+  connect(c, &StormController::servingTally, this, [this](const QString& t) { statusBar()->showMessage(t, 2000); });
   connect(c, &StormController::refreshDue, this, [this] {
     lanes_->refresh(controller_.model(), controller_.spanUs());
     refreshLabel_->setText(tr("%1 decisions, refresh %2 ms")

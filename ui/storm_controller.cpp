@@ -1,6 +1,7 @@
 #include "ui/storm_controller.hpp"
 
 #include "store/store.hpp"
+#include "ui/http_serve_worker.hpp"
 #include "ui/redis_worker.hpp"
 #include "ui/storm_worker.hpp"
 
@@ -23,7 +24,11 @@ QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<
 }  // namespace
 
 StormController::StormController(QObject* parent)
-    : QObject(parent), storm_(new StormWorker(model_)), redis_(new RedisWorker), race_(new RaceWorker) {
+    : QObject(parent),
+      storm_(new StormWorker(model_)),
+      redis_(new RedisWorker),
+      race_(new RaceWorker),
+      http_(new HttpServeWorker(model_)) {
   registerTypes();
   stormThread_.setObjectName(QStringLiteral("ratelab-storm"));
   redisThread_.setObjectName(QStringLiteral("ratelab-redis"));
@@ -31,6 +36,8 @@ StormController::StormController(QObject* parent)
   storm_->moveToThread(&stormThread_);
   redis_->moveToThread(&redisThread_);
   race_->moveToThread(&raceThread_);
+  httpThread_.setObjectName(QStringLiteral("ratelab-http"));
+  http_->moveToThread(&httpThread_);
   refresh_.setSingleShot(true);
   refresh_.setInterval(kRefreshMs);
   ttl_.setInterval(kTtlSampleMs);
@@ -38,18 +45,21 @@ StormController::StormController(QObject* parent)
   stormThread_.start();
   redisThread_.start();
   raceThread_.start();
+  httpThread_.start();
 }
 
 StormController::~StormController() {
   storm_->requestCancel();
   race_->requestCancel();
-  for (QThread* t : {&stormThread_, &redisThread_, &raceThread_}) {
+  QMetaObject::invokeMethod(http_, [w = http_] { w->stop(); }, Qt::BlockingQueuedConnection);
+  for (QThread* t : {&stormThread_, &redisThread_, &raceThread_, &httpThread_}) {
     t->quit();
     t->wait();
   }
   delete storm_;
   delete redis_;
   delete race_;
+  delete http_;
 }
 
 void StormController::wireWorkers() {
@@ -77,11 +87,25 @@ void StormController::wireWorkers() {
     emit ttlSampled(at, v);
   });
   connect(&ttl_, &QTimer::timeout, this, &StormController::sampleTtl);
+  connect(http_, &HttpServeWorker::dataReady, this, [this] {
+    if (!refresh_.isActive()) refresh_.start();
+  });
+  connect(http_, &HttpServeWorker::serving, this, [this](const QString& front, const QStringList& replicas) {
+    serving_ = true;
+    emit servingChanged(true, front, replicas);
+  });
+  connect(http_, &HttpServeWorker::stopped, this, [this] {
+    serving_ = false;
+    emit servingChanged(false, {}, {});
+  });
+  connect(http_, &HttpServeWorker::tally, this, &StormController::servingTally);
+  connect(http_, &HttpServeWorker::errorOccurred, this, &StormController::errorOccurred);
 }
 
 void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage) {
-  if (stormRunning_) {
-    emit errorOccurred(tr("A storm is already running: stop it first"));
+  if (stormRunning_ || serving_) {
+    emit errorOccurred(stormRunning_ ? tr("A storm is already running: stop it first")
+                                     : tr("The lanes show the HTTP replicas: stop serving first"));
     return;
   }
   spec_ = spec;
@@ -158,6 +182,22 @@ void StormController::startRace(const RaceRequest& request) {
   if (raceRunning_) return;
   raceRunning_ = true;
   QMetaObject::invokeMethod(race_, [w = race_, request] { w->run(request); }, Qt::QueuedConnection);
+}
+
+void StormController::startServing(const StormSpec& spec) {
+  if (stormRunning_ || serving_) {
+    emit errorOccurred(tr("Stop the storm (or the serving) first: the lanes show one source at a time"));
+    return;
+  }
+  spec_ = spec;
+  spec_.algorithms = {spec.algorithms.front()};  // the replicas run one algorithm
+  spanUs_ = 0;
+  model_.reset(spec_.algorithms, spec.quota);
+  QMetaObject::invokeMethod(http_, [w = http_, s = spec_] { w->start(s); }, Qt::QueuedConnection);
+}
+
+void StormController::stopServing() {
+  QMetaObject::invokeMethod(http_, [w = http_] { w->stop(); }, Qt::QueuedConnection);
 }
 
 void StormController::connectRedis(const QString& url) {

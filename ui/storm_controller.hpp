@@ -4,7 +4,8 @@
 //
 // Threads: a storm thread (StormWorker: runs rl::StormRunner, which has its
 // own worker threads), a Redis thread (RedisWorker: status, managed server,
-// inspector, TTL sampling) and a race thread (RaceWorker). The controller
+// inspector, TTL sampling), a race thread (RaceWorker) and an HTTP thread
+// (HttpServeWorker: limiter replicas that curl and wrk can hit). The controller
 // lives on the GUI thread; it only posts queued calls to the workers and
 // relays their signals, so no Redis call and no storm work ever runs on the
 // GUI thread. Workers put decisions into the LaneModel and emit a cheap
@@ -29,6 +30,7 @@ namespace rl::ui {
 
 class StormWorker;
 class RedisWorker;
+class HttpServeWorker;
 
 /// Owns the worker threads; see the file comment.
 class StormController : public QObject {
@@ -49,6 +51,8 @@ class StormController : public QObject {
   LaneModel& model() { return model_; }
   /// True while a storm runs.
   bool stormRunning() const { return stormRunning_; }
+  /// True while the configuration is served over HTTP.
+  bool serving() const { return serving_; }
   /// True while the race lab runs.
   bool raceRunning() const { return raceRunning_; }
   /// The spec of the current (or last) storm.
@@ -67,6 +71,10 @@ class StormController : public QObject {
   void tuneQuota(const rl::Quota& quota);
   /// Runs the race lab.
   void startRace(const rl::ui::RaceRequest& request);
+  /// Serves `spec` (first algorithm) over HTTP; the lanes show the HTTP decisions.
+  void startServing(const rl::StormSpec& spec);
+  /// Stops serving over HTTP.
+  void stopServing();
   /// Connects the Redis worker to `url` and checks it.
   void connectRedis(const QString& url);
   /// Starts (or restarts) the managed redis-server.
@@ -93,6 +101,10 @@ class StormController : public QObject {
   void stormFinished(const rl::ui::StormResult& result);
   /// A quota change was applied at `atUs` of the storm's timeline.
   void quotaTuned(const rl::Quota& quota);
+  /// Serving over HTTP started (front URL and replica URLs) or stopped (empty).
+  void servingChanged(bool serving, const QString& frontUrl, const QStringList& replicaUrls);
+  /// The HTTP cluster's tally line.
+  void servingTally(const QString& line);
   /// One race round.
   void raceRound(const QString& variant, int round, qint64 admitted);
   /// The race is over.
@@ -123,9 +135,11 @@ class StormController : public QObject {
   QThread stormThread_;
   QThread redisThread_;
   QThread raceThread_;
+  QThread httpThread_;
   StormWorker* storm_;
   RedisWorker* redis_;
   RaceWorker* race_;
+  HttpServeWorker* http_;
   QTimer refresh_;
   QTimer ttl_;
   QList<QTimer*> outage_;
@@ -134,6 +148,7 @@ class StormController : public QObject {
   bool ttlPending_ = false;
   bool stormRunning_ = false;
   bool raceRunning_ = false;
+  bool serving_ = false;
   StormSpec spec_;
   std::int64_t spanUs_ = 0;
   StormResult lastResult_;

@@ -77,13 +77,33 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   error_->setWordWrap(true);
   error_->setStyleSheet(QStringLiteral("QLabel { color: #d73a49; font-weight: bold; }"));
   error_->hide();
+  serve_ = new QPushButton(tr("Serve over HTTP"), this);
+  serve_->setObjectName(QStringLiteral("serveHttp"));
+  serve_->setCheckable(true);
+  serve_->setToolTip(tr("Run the first checked algorithm with this quota as HTTP limiter replicas on loopback "
+                        "(curl, wrk); the lanes show the decisions made for the HTTP requests"));
+  serveText_ = new QLabel(this);
+  serveText_->setObjectName(QStringLiteral("serveText"));
+  serveText_->setWordWrap(true);
+  serveText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  serveText_->hide();
   layout->addWidget(start_);
+  layout->addWidget(serve_);
+  layout->addWidget(serveText_);
   layout->addWidget(progress_);
   layout->addWidget(progressText_);
   layout->addWidget(error_);
   layout->addStretch(1);
 
   connect(start_, &QPushButton::clicked, this, &StormPanel::onStartClicked);
+  connect(serve_, &QPushButton::clicked, this, [this](bool on) {
+    if (!on) return emit serveStopRequested();
+    serve_->setChecked(false);  // checked once the replicas answer (setServing)
+    auto s = spec();
+    if (!s) return showError(QString::fromStdString(s.error().message));
+    showError({});
+    emit serveRequested(*s);
+  });
   for (LabeledSlider* s : {limit_, window_, refill_})
     connect(s, &LabeledSlider::valueChanged, this, &StormPanel::onQuotaEdited);
   StormSpec first;  // a sensible first run: 1000 requests as fast as possible
@@ -272,11 +292,20 @@ void StormPanel::onQuotaEdited() {
 void StormPanel::setRunning(bool running) {
   running_ = running;
   start_->setText(running ? tr("Stop storm") : tr("Start storm"));
+  serve_->setEnabled(!running);
   for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_,
                                                     concurrency_, replicas_, clients_, clock_, skew_})
     w->setEnabled(!running);
   for (auto& [a, check] : algorithms_) check->setEnabled(!running);
   if (running) progress_->setValue(0);
+}
+
+void StormPanel::setServing(bool serving, const QString& text) {
+  serve_->setChecked(serving);
+  serve_->setText(serving ? tr("Stop serving") : tr("Serve over HTTP"));
+  start_->setEnabled(!serving);
+  serveText_->setText(text);
+  serveText_->setVisible(serving && !text.isEmpty());
 }
 
 void StormPanel::setProgress(const StormProgress& p) {

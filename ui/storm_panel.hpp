@@ -45,6 +45,10 @@ class StormPanel : public QWidget {
   QString errorText() const;
   /// Shows what the loaded preset demonstrates (empty hides it).
   void setExplanation(const QString& text);
+  /// Shows whether the form is served over HTTP, with the URLs to hit.
+  void setServing(bool serving, const QString& text);
+  /// The "Serve over HTTP" toggle.
+  QPushButton* serveButton() const { return serve_; }
   /// Start/Stop button (the Space shortcut clicks it).
   QPushButton* startButton() const { return start_; }
   /// Failure policy lives in the connection panel; the storm form reads it from there.
@@ -57,6 +61,10 @@ class StormPanel : public QWidget {
   void startRequested(const rl::StormSpec& spec);
   /// The user asked to stop the running storm.
   void stopRequested();
+  /// Serve the form over HTTP (valid spec; the first checked algorithm is served).
+  void serveRequested(const rl::StormSpec& spec);
+  /// Stop serving over HTTP.
+  void serveStopRequested();
   /// Limit, window or refill changed while a storm runs (already validated).
   void quotaTuned(const rl::Quota& quota);
 
@@ -83,6 +91,8 @@ class StormPanel : public QWidget {
   QComboBox* clock_;
   QLineEdit* skew_;
   QPushButton* start_;
+  QPushButton* serve_;
+  QLabel* serveText_;
   QProgressBar* progress_;
   QLabel* progressText_;
   QLabel* error_;

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
+#include "http/http_client.hpp"
 #include "support/redis_test_server.hpp"
 #include "ui/chart_lane.hpp"
 #include "ui/connection_panel.hpp"
@@ -61,6 +62,7 @@ class UiStormsTest : public QObject {
   void raceLabShowsNaiveAboveTheLimitAndLuaAtIt();
   void liveTuningAppliesToNextDecisionsAndIsMarked();
   void outagePresetStopsAndRestartsTheManagedServer();
+  void servingOverHttpFeedsTheLanes();
 
  private:
   void connectTo(const QString& url);
@@ -266,6 +268,51 @@ void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer() {
   QCOMPARE(offered, 525);  // 150 per second for 3.5 s
   QVERIFY2(errors > 0 && errors < offered, qPrintable(QStringLiteral("%1 errors").arg(errors)));
   QCOMPARE(cell(t, 0, 2).toInt() + cell(t, 0, 3).toInt(), offered);
+}
+
+void UiStormsTest::servingOverHttpFeedsTheLanes() {
+  // Token bucket, capacity 5, refill 0.01/s, two memory replicas: each replica
+  // keeps its own bucket, so ten requests of one client get 5 + 5 = 10 x 200,
+  // the next ones 429; the lanes hold one sample per HTTP decision.
+  StormSpec spec;
+  spec.algorithms = {Algorithm::TokenBucket};
+  spec.backend = Backend::Memory;
+  spec.quota = Quota::perWindow(5, kSecond).withRefill(0.01);
+  spec.replicas = 2;
+  spec.requests = 1;
+  window_->stormPanel()->setSpec(spec);
+  QSignalSpy serving(controller_.get(), &StormController::servingChanged);
+  QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);
+  QVERIFY(serving.wait(10'000));
+  const QList<QVariant> args = serving.takeFirst();
+  QVERIFY(args.at(0).toBool());
+  const QString front = args.at(1).toString();
+  QVERIFY2(front.startsWith(QStringLiteral("http://127.0.0.1:")), qPrintable(front));
+  QVERIFY(window_->stormPanel()->serveButton()->isChecked());
+  QVERIFY(!window_->stormPanel()->startButton()->isEnabled());
+  auto target = parseHttpUrl(front.toStdString());
+  QVERIFY(target.ok());
+  HttpClient client(*target);
+  int ok = 0, limited = 0;
+  for (int i = 0; i < 14; ++i) {
+    HttpRequest request;
+    request.method = "GET";
+    request.target = "/ping";
+    request.headers.push_back({"x-api-key", "gui-test"});
+    auto response = client.send(request);
+    QVERIFY2(response.ok(), response.ok() ? "" : response.error().message.c_str());
+    ok += response->status == 200;
+    limited += response->status == 429;
+  }
+  QCOMPARE(ok, 10);
+  QCOMPARE(limited, 4);
+  QTRY_COMPARE_WITH_TIMEOUT(controller_->model().size(), std::size_t{14}, 10'000);
+  QTRY_VERIFY_WITH_TIMEOUT(window_->lanesPanel()->lanes().front()->admittedPoints() > 0, 10'000);
+  QCOMPARE(window_->lanesPanel()->lanes().size(), 1);
+  QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);  // stop
+  QVERIFY(serving.wait(10'000));
+  QVERIFY(!serving.takeFirst().at(0).toBool());
+  QVERIFY(window_->stormPanel()->startButton()->isEnabled());
 }
 
 QTEST_MAIN(UiStormsTest)
