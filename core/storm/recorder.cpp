@@ -59,11 +59,10 @@ std::size_t Recorder::takeNew(std::vector<DecisionRecord>& out) {
 }
 
 namespace {
-// Merge order: intended time, algorithm, client, replica. Each thread's log is
-// already in this order for its own keys (workers send in intended order), so
-// a k-way merge keeps the send order of equal keys: the result is the same for
-// any number of workers.
-auto mergeKey(const DecisionRecord& r) { return std::tuple(r.intendedUs, r.algorithm, r.client, r.replica); }
+// Merge order: intended time, then algorithm. Each thread's log is already in
+// this order (workers send in intended order), so a k-way merge needs no sort
+// buffer. Records with equal keys from different threads come in thread order.
+auto mergeKey(const DecisionRecord& r) { return std::tuple(r.intendedUs, r.algorithm); }
 }  // namespace
 
 std::vector<DecisionRecord> Recorder::all() const {

@@ -37,7 +37,7 @@ class Recorder {
 
   /// Appends every record published since the previous call to `out`; returns how many.
   std::size_t takeNew(std::vector<DecisionRecord>& out);
-  /// Every published record, sorted by (intendedUs, algorithm, atUs).
+  /// Every published record, sorted by (intendedUs, algorithm); equal keys in thread order.
   std::vector<DecisionRecord> all() const;
   /// Same, moving the records out chunk by chunk (peak memory: the records plus
   /// one chunk); the recorder is empty afterwards.
