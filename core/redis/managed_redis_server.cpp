@@ -205,6 +205,38 @@ bool isOurServer(int port, int pid) {
   return info->str().find("process_id:" + std::to_string(pid) + "\r\n") != std::string_view::npos;
 }
 
+// The pid a redis.log was written by ("12345:M 02 Dec ..."), or 0.
+int logOwnerPid(const std::filesystem::path& log) {
+  std::ifstream in(log);
+  int pid = 0;
+  char colon = 0;
+  if (in >> pid >> colon && colon == ':') return pid;
+  return 0;
+}
+
+// Removes temp dirs of managed servers that died without cleanup (their owner
+// was SIGKILLed: PR_SET_PDEATHSIG killed the server, nobody removed the dir).
+// Only dirs older than a minute, whose redis.log names a dead process, and
+// that hold nothing but the files a managed server writes.
+void sweepStaleDirs() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto& entry : fs::directory_iterator(fs::temp_directory_path(ec), ec)) {
+    const auto name = entry.path().filename().string();
+    if (!name.starts_with("ratelab-redis-") || !entry.is_directory(ec)) continue;
+    if (now - fs::last_write_time(entry.path(), ec) < std::chrono::minutes(1) || ec) continue;
+    const int pid = logOwnerPid(entry.path() / "redis.log");
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    bool ours = true;
+    for (const auto& f : fs::directory_iterator(entry.path(), ec)) {
+      const auto fn = f.path().filename().string();
+      ours = ours && (fn == "redis.log" || fn == "dump.rdb" || fn == "appendonly.aof");
+    }
+    if (ours) fs::remove_all(entry.path(), ec);
+  }
+}
+
 // Waits for `pid` to exit for up to `timeout`; true if it did (and was reaped).
 bool waitExit(int pid, std::chrono::milliseconds timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;
@@ -264,6 +296,7 @@ Result<ManagedRedisServer> ManagedRedisServer::start(const ManagedServerOptions&
   }
   s.extraArgs_ = options.extraArgs;
   s.startTimeout_ = options.startTimeout;
+  sweepStaleDirs();
   std::string tmpl = (std::filesystem::temp_directory_path() / "ratelab-redis-XXXXXX").string();
   if (!::mkdtemp(tmpl.data()))
     return unavailable("cannot create a temp dir for redis-server: " + std::string(std::strerror(errno)));
@@ -286,6 +319,8 @@ Result<ManagedRedisServer> ManagedRedisServer::start(const ManagedServerOptions&
 }
 
 Result<void> ManagedRedisServer::spawn() {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);  // a long-stopped server's dir may have been swept
   const std::string port = std::to_string(port_);
   const std::string log = dir_ + "/redis.log";
   std::vector<std::string> args = {executable_, "--port", port, "--bind", "127.0.0.1",

@@ -8,7 +8,9 @@
 // long-lived thread, so it dies when the owning process dies (even by SIGKILL),
 // whichever thread called start(). installServerSignalCleanup() makes
 // SIGINT/SIGTERM stop every live managed server and remove its dir before the
-// process exits. start/stop/restart of one server: one thread at a time.
+// process exits. A dir left by an owner killed with SIGKILL (the server dies
+// with it, the dir cannot be removed then) is swept by the next start() once
+// it is a minute old. start/stop/restart of one server: one thread at a time.
 
 #include <optional>
 #include <string>

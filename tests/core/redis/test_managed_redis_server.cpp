@@ -86,6 +86,7 @@ class ManagedRedisServerTest : public QObject {
   void neverTakesAnotherServerForItsOwn();
   void outlivesTheThreadThatStartedIt();
   void diesWithKilledOwner();
+  void sweepsDirsOfKilledOwners();
   void signalCleanupStopsServers();
   void embeddedDefaultUsesAnsweringRedis();
   void embeddedDefaultStartsPrivateServer();
@@ -191,6 +192,33 @@ void ManagedRedisServerTest::diesWithKilledOwner() {
   QVERIFY(WIFSIGNALED(status));
   QCOMPARE(WTERMSIG(status), SIGKILL);
   std::filesystem::remove_all(c.dir);  // the killed owner could not remove its dir
+}
+
+void ManagedRedisServerTest::sweepsDirsOfKilledOwners() {
+  namespace fs = std::filesystem;
+  // A dead pid: a child that has exited and been reaped.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  auto makeDir = [&](const std::string& name, int pid, std::chrono::minutes age) {
+    const fs::path d = fs::temp_directory_path() / name;
+    fs::create_directories(d);
+    std::FILE* f = std::fopen((d / "redis.log").c_str(), "w");
+    std::fprintf(f, "%d:M 02 Dec 2026 12:00:00.000 * Ready to accept connections\n", pid);
+    std::fclose(f);
+    fs::last_write_time(d, fs::file_time_type::clock::now() - age);
+    return d;
+  };
+  const fs::path stale = makeDir("ratelab-redis-teststale" + std::to_string(::getpid()), dead, std::chrono::minutes(5));
+  const fs::path young = makeDir("ratelab-redis-testyoung" + std::to_string(::getpid()), dead, std::chrono::minutes(0));
+  const fs::path alive = makeDir("ratelab-redis-testalive" + std::to_string(::getpid()), ::getpid(), std::chrono::minutes(5));
+  auto s = ManagedRedisServer::start();
+  QVERIFY(s.ok());
+  QVERIFY(!fs::exists(stale));  // dead owner, a minute old: swept
+  QVERIFY(fs::exists(young));   // may be a server still starting: kept
+  QVERIFY(fs::exists(alive));   // its process lives: kept
+  fs::remove_all(young);
+  fs::remove_all(alive);
 }
 
 void ManagedRedisServerTest::signalCleanupStopsServers() {
