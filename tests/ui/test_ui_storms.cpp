@@ -243,10 +243,13 @@ void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {
   QCOMPARE(marks.size(), std::size_t{2});
   QCOMPARE(marks[1].quota.limit, 10);
   QCOMPARE(window_->lanesPanel()->lanes()[0]->markPoints(), 1);
-  // One full window after the change, no window holds more than the new limit.
+  // One full window after the change, the new limit holds. The lanes time
+  // decisions on this machine's clock while Redis decides on its own (TIME),
+  // so windows are 10 ms shorter than the limiter's to absorb that jitter;
+  // the admissions come in bursts of 10 once a second, so a window still sees 10.
   const auto& samples = controller_->model().samples(0);
   QVERIFY(samples.back().t > marks[1].t + 1'000'000);
-  QCOMPARE(maxAdmittedInWindowAfter(samples, marks[1].t + 1'000'000, 1'000'000), 10);
+  QCOMPARE(maxAdmittedInWindowAfter(samples, marks[1].t + 1'000'000, 990'000), 10);
 }
 
 void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer() {
