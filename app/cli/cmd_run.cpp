@@ -1,4 +1,5 @@
 // ratelab-cli run: one storm; a summary table, --json, --csv FILE.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 
@@ -25,6 +26,7 @@ constexpr const char* kRunHelp =
     "                       leaky_bucket gcra | all                          (default fixed_window)\n"
     "  --limit N --window-ms MS --refill-rate R --cost N\n"
     "  --replicas K --clients N --requests N --duration-ms MS --rate RPS --concurrency C\n"
+    "                       (--requests defaults to twice the limit, at most 1000000)\n"
     "  --pattern burst|constant|boundary|ramp|poisson --seed N\n"
     "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
     "  --on-redis-error open|closed --think-ms MS --prefix P --key-tag T\n"
@@ -79,7 +81,8 @@ int cmdRun(const Args& args) {
   auto parsed = specFromFlags(flags.value());
   if (!parsed) return badInput("run", parsed.error());
   StormSpec spec = std::move(parsed.value());
-  if (spec.requests == 0 && spec.duration.count() == 0) spec.requests = 2 * spec.quota.limit;  // documented default
+  if (spec.requests == 0 && spec.duration.count() == 0)  // documented default: twice the limit, at most 1,000,000
+    spec.requests = std::min<std::int64_t>(2 * spec.quota.limit, 1'000'000);
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
 
   std::optional<RedisTarget> redis;
