@@ -148,7 +148,15 @@ void MainWindow::wireController() {
   connect(connection_, &ConnectionPanel::policyChanged, storm_, &StormPanel::setFailurePolicy);
   connect(c, &StormController::redisStatus, connection_, &ConnectionPanel::showStatus);
   connect(c, &StormController::serverChanged, connection_, &ConnectionPanel::showServer);
+  connect(c, &StormController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+  connect(c, &StormController::errorOccurred, this, &MainWindow::showError);
+  wireStorm();
+  wireServing();
+  wireRaceAndInspector();
+}
 
+void MainWindow::wireStorm() {
+  StormController* c = &controller_;
   connect(storm_, &StormPanel::startRequested, this, [this] { startStorm(); });
   connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
   connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
@@ -157,6 +165,18 @@ void MainWindow::wireController() {
     storm_->setRunning(true);
   });
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
+  connect(c, &StormController::refreshDue, this, [this] {
+    lanes_->refresh(controller_.model(), controller_.spanUs());
+    refreshLabel_->setText(tr("%1 decisions, refresh %2 ms")
+                               .arg(controller_.model().size())
+                               .arg(lanes_->lastRefreshMs(), 0, 'f', 1));
+  });
+  connect(c, &StormController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) { lanes_->addTtlSample(at, v); });
+  connect(c, &StormController::stormFinished, this, &MainWindow::onStormFinished);
+}
+
+void MainWindow::wireServing() {
+  StormController* c = &controller_;
   connect(storm_, &StormPanel::serveRequested, this, [this](const StormSpec& s) {
     StormSpec spec = s;
     spec.redisUrl = connection_->url().toStdString();
@@ -173,30 +193,21 @@ void MainWindow::wireController() {
                               : QString());
   });
   connect(c, &StormController::servingTally, this, [this](const QString& t) { statusBar()->showMessage(t, 2000); });
-  connect(c, &StormController::refreshDue, this, [this] {
-    lanes_->refresh(controller_.model(), controller_.spanUs());
-    refreshLabel_->setText(tr("%1 decisions, refresh %2 ms")
-                               .arg(controller_.model().size())
-                               .arg(lanes_->lastRefreshMs(), 0, 'f', 1));
-  });
-  connect(c, &StormController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) { lanes_->addTtlSample(at, v); });
-  connect(c, &StormController::stormFinished, this, &MainWindow::onStormFinished);
+}
 
+void MainWindow::wireRaceAndInspector() {
+  StormController* c = &controller_;
   connect(race_, &RaceLabPanel::runRequested, this, [this] { startRace(); });
   connect(c, &StormController::raceRound, race_, &RaceLabPanel::showRound);
   connect(c, &StormController::raceFinished, this, [this](const RaceResult& r) {
     race_->showResult(r);
     emit raceDone();
   });
-
   connect(inspector_, &KeyInspectorPanel::scanRequested, c, &StormController::scanKeys);
   connect(inspector_, &KeyInspectorPanel::deleteRequested, c, &StormController::deleteKeys);
   connect(inspector_, &KeyInspectorPanel::deletePrefixRequested, c, &StormController::deletePrefix);
   connect(c, &StormController::keysReady, inspector_, &KeyInspectorPanel::showPage);
   connect(c, &StormController::keysDeleted, inspector_, &KeyInspectorPanel::showDeleted);
-
-  connect(c, &StormController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-  connect(c, &StormController::errorOccurred, this, &MainWindow::showError);
 }
 
 void MainWindow::raiseDock(const QString& objectName) {

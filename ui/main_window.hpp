@@ -82,6 +82,9 @@ class MainWindow : public QMainWindow {
   void buildDocks();
   void buildMenus();
   void wireController();
+  void wireStorm();
+  void wireServing();
+  void wireRaceAndInspector();
   void startRace();
   void onStormFinished();
   void showError(const QString& message);

@@ -37,34 +37,7 @@ QTableWidgetItem* cell(const QString& text) {
 }
 }  // namespace
 
-RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
-  capacity_ = spin(1, 100000, 10, this);
-  concurrency_ = spin(1, 256, 16, this);
-  requests_ = spin(1, 100000, 40, this);
-  rounds_ = spin(1, 1000, 5, this);
-  think_ = spin(0, 100000, 1000, this);
-  think_->setSuffix(tr(" us"));
-  think_->setToolTip(tr("naive only: pause between reading and writing the counter (widens the race)"));
-  run_ = new QPushButton(tr("Run race"), this);
-  run_->setObjectName(QStringLiteral("runRace"));
-  verdict_ = new QLabel(tr("naive reads, decides and writes back in separate round trips; watch retries "
-                           "an optimistic transaction; lua decides atomically in one script."), this);
-  verdict_->setWordWrap(true);
-  auto* form = new QFormLayout;
-  form->addRow(tr("Capacity"), capacity_);
-  form->addRow(tr("Connections"), concurrency_);
-  form->addRow(tr("Requests / round"), requests_);
-  form->addRow(tr("Rounds"), rounds_);
-  form->addRow(tr("Think time"), think_);
-  form->addRow(run_);
-
-  table_ = new QTableWidget(3, 5, this);
-  table_->setHorizontalHeaderLabels({tr("variant"), tr("min"), tr("max"), tr("over limit"), tr("retries")});
-  table_->setToolTip(tr("admitted per round (min, max), rounds that admitted more than the capacity, WATCH retries"));
-  table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  table_->setMinimumWidth(360);
-
+QChartView* RaceLabPanel::buildChart() {
   auto* chart = new QChart;
   chart->setTitle(tr("Admitted per round vs the limit"));
   chart->setMargins(QMargins(2, 2, 2, 2));
@@ -97,9 +70,42 @@ RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
   chart->addSeries(limit_);
   limit_->attachAxis(x_);
   limit_->attachAxis(y_);
-  view_ = new QChartView(chart, this);
-  view_->setRenderHint(QPainter::Antialiasing);
-  view_->setMinimumHeight(180);
+  auto* view = new QChartView(chart, this);
+  view->setRenderHint(QPainter::Antialiasing);
+  view->setMinimumHeight(180);
+  return view;
+
+}
+
+RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
+  capacity_ = spin(1, 100000, 10, this);
+  concurrency_ = spin(1, 256, 16, this);
+  requests_ = spin(1, 100000, 40, this);
+  rounds_ = spin(1, 1000, 5, this);
+  think_ = spin(0, 100000, 1000, this);
+  think_->setSuffix(tr(" us"));
+  think_->setToolTip(tr("naive only: pause between reading and writing the counter (widens the race)"));
+  run_ = new QPushButton(tr("Run race"), this);
+  run_->setObjectName(QStringLiteral("runRace"));
+  verdict_ = new QLabel(tr("naive reads, decides and writes back in separate round trips; watch retries "
+                           "an optimistic transaction; lua decides atomically in one script."), this);
+  verdict_->setWordWrap(true);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Capacity"), capacity_);
+  form->addRow(tr("Connections"), concurrency_);
+  form->addRow(tr("Requests / round"), requests_);
+  form->addRow(tr("Rounds"), rounds_);
+  form->addRow(tr("Think time"), think_);
+  form->addRow(run_);
+
+  table_ = new QTableWidget(3, 5, this);
+  table_->setHorizontalHeaderLabels({tr("variant"), tr("min"), tr("max"), tr("over limit"), tr("retries")});
+  table_->setToolTip(tr("admitted per round (min, max), rounds that admitted more than the capacity, WATCH retries"));
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  table_->setMinimumWidth(360);
+
+  view_ = buildChart();
 
   auto* left = new QVBoxLayout;
   left->addLayout(form);

@@ -45,6 +45,7 @@ class RaceLabPanel : public QWidget {
 
  private:
   QLineSeries* seriesFor(const QString& variant);
+  QChartView* buildChart();
   QSpinBox* capacity_;
   QSpinBox* concurrency_;
   QSpinBox* requests_;
