@@ -49,6 +49,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
       autoTimer_(new QTimer(this)) {
   prefix_->setObjectName(QStringLiteral("inspectorPrefix"));
   delete_->setObjectName(QStringLiteral("deleteKey"));
+  more_->setObjectName(QStringLiteral("nextPage"));
   deleteAll_->setObjectName(QStringLiteral("deletePrefix"));
   pattern_->setPlaceholderText(tr("pattern within the prefix, e.g. {token_bucket:*"));
   auto_->setToolTip(tr("Rescan every second; switches off above %1 keys").arg(kAutoRefreshMaxKeys));

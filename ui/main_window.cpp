@@ -10,6 +10,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPointer>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QScrollArea>
@@ -314,11 +315,11 @@ void MainWindow::exportCsv(const QString& path) {
   const auto records = controller_.lastResult().records;
   if (!records) return showError(tr("No storm has finished yet: nothing to export"));
   const StormSpec spec = controller_.spec();
-  QThread* writer = QThread::create([this, path, spec, records] {
+  QThread* writer = QThread::create([window = QPointer<MainWindow>(this), path, spec, records] {
     auto ok = writeDecisionsCsv(path, spec, *records);
     const QString text = ok ? tr("Wrote %1 decisions to %2").arg(records->size()).arg(path)
                             : QString::fromStdString(ok.error().message);
-    QMetaObject::invokeMethod(this, [this, text] { statusBar()->showMessage(text, 8000); }, Qt::QueuedConnection);
+    if (window) QMetaObject::invokeMethod(window, [window, text] { if (window) window->showError(text); }, Qt::QueuedConnection);
   });
   connect(writer, &QThread::finished, writer, &QObject::deleteLater);
   writer->start();

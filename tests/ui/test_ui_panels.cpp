@@ -56,6 +56,7 @@ class UiPanelsTest : public QObject {
   void scenarioRoundTrip();
   void badScenarioNamesTheKey();
   void memoryPresetStormFillsLanesAndSummary();
+  void inspectorPagesAndStopsAutoRefreshAboveTheLimit();
 
  private:
   QTemporaryDir dir_;
@@ -264,6 +265,33 @@ void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {
   QCOMPARE(runs[0].toObject().value(QStringLiteral("max_admitted_in_window")).toInt(), 200);
   QVERIFY(w.exportPng(dir_.filePath(QStringLiteral("lanes.png"))).ok());
   QVERIFY(QImage(dir_.filePath(QStringLiteral("lanes.png"))).width() > 100);
+}
+
+void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
+  KeyInspectorPanel panel;
+  QSignalSpy scans(&panel, &KeyInspectorPanel::scanRequested);
+  panel.autoRefresh()->setChecked(true);
+  KeyPageResult page;
+  page.nextCursor = 42;
+  for (int i = 0; i < KeyInspectorPanel::kAutoRefreshMaxKeys; ++i)
+    page.keys.append({QStringLiteral("ratelab:{gcra:c%1}").arg(i), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+  panel.showPage(page);
+  QCOMPARE(panel.keyCount(), 500);
+  QVERIFY(panel.autoRefresh()->isChecked());  // at the limit: still on
+  auto* next = panel.findChild<QPushButton*>(QStringLiteral("nextPage"));
+  QCOMPARE(next->text(), QStringLiteral("Next page"));
+  QVERIFY(next->isEnabled());
+  next->click();
+  QCOMPARE(scans.count(), 1);
+  QCOMPARE(scans.takeFirst().at(2).toULongLong(), 42ULL);  // continues the scan at the cursor
+  KeyPageResult more;
+  more.firstPage = false;
+  more.keys.append({QStringLiteral("ratelab:{gcra:last}"), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+  panel.showPage(more);
+  QCOMPARE(panel.keyCount(), 501);
+  QVERIFY(!panel.autoRefresh()->isChecked());  // above the limit: switched itself off
+  QVERIFY2(panel.statusText().contains(QStringLiteral("auto-refresh off above 500 keys")), qPrintable(panel.statusText()));
+  QVERIFY(!next->isEnabled());  // the scan is complete
 }
 
 QTEST_MAIN(UiPanelsTest)
