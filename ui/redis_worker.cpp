@@ -131,7 +131,9 @@ void RedisWorker::useEmbeddedDefault(int probePort) {
 
 void RedisWorker::stopServer() {
   guarded("Stopping redis-server", [&] {
-    if (!server_) return;
+    if (!server_)
+      return emit errorOccurred(tr("No managed redis-server to stop: this Redis is not RateLab's; the outage demo "
+                                   "needs the managed server (Connection panel: Start server)"));
     if (auto ok = server_->stop(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
     conn_.reset();
     emit serverChanged(serverState(tr("redis-server stopped")));
