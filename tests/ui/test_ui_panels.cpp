@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -191,6 +192,8 @@ void UiPanelsTest::settingsRoundTrip() {
     w.stormPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("limit"))->setValue(77);
     w.connectionPanel()->setUrl(QStringLiteral("redis://127.0.0.1:6400/2"));
     w.setTheme(Theme::Dark);
+    w.resize(1234, 777);
+    w.findChild<QDockWidget*>(QStringLiteral("raceDock"))->setFloating(true);  // a dock layout change
     QSettings settings(path, QSettings::IniFormat);
     w.saveSettings(settings);
     saved = json(*w.stormPanel()->spec());
@@ -203,6 +206,8 @@ void UiPanelsTest::settingsRoundTrip() {
   QCOMPARE(w.stormPanel()->spec()->quota.limit, 77);
   QCOMPARE(w.connectionPanel()->url(), QStringLiteral("redis://127.0.0.1:6400/2"));
   QCOMPARE(w.theme(), Theme::Dark);
+  QCOMPARE(w.size(), QSize(1234, 777));
+  QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("raceDock"))->isFloating());
   w.setTheme(Theme::Light);
 }
 
