@@ -10,6 +10,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <csignal>
+
 #include "support/redis_test_server.hpp"
 
 using namespace rl;
@@ -49,6 +51,7 @@ class RatelabCliTest : public QObject {
   void keysShowsTtl();
   void scriptPrintsLua();
   void benchReportsThroughput();
+  void ctrlCPrintsWhatWasRecorded();
 
  private:
   Cli cli(const QStringList& args, int timeoutMs = 120'000);
@@ -296,6 +299,25 @@ void RatelabCliTest::benchReportsThroughput() {
   QVERIFY2(piped.exitCode == 0, piped.err.constData());
   QCOMPARE(piped.json()["results"].toArray()[0].toObject()["pipeline"].toInt(), 8);
   QCOMPARE(piped.json()["results"].toArray()[0].toObject()["errors"].toInt(), 0);
+}
+
+void RatelabCliTest::ctrlCPrintsWhatWasRecorded() {
+  // A 10-minute run on the wall clock, interrupted: it stops promptly, prints
+  // the decisions made so far and exits 130.
+  QProcess p;
+  p.setWorkingDirectory(RATELAB_SOURCE_DIR);
+  p.start(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli",
+          {"run", "--clock", "client", "--pattern", "constant", "--rate", "100", "--duration-ms", "600000", "--json"});
+  QVERIFY(p.waitForStarted());
+  QTest::qWait(700);
+  QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+  QVERIFY(p.waitForFinished(30'000));  // generous "no hang" bound
+  QCOMPARE(p.exitCode(), 130);
+  const QJsonObject r = QJsonDocument::fromJson(p.readAllStandardOutput()).object()["runs"].toArray()[0].toObject();
+  QVERIFY(r["cancelled"].toBool());
+  QVERIFY(r["offered"].toInt() > 0);
+  QVERIFY(r["offered"].toInt() < 60'000);
+  QCOMPARE(r["admitted"].toInt() + r["denied"].toInt(), r["offered"].toInt());
 }
 
 QTEST_GUILESS_MAIN(RatelabCliTest)
