@@ -168,6 +168,7 @@ void MainWindow::wireStorm() {
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
   connect(c, &StormController::refreshDue, this, [this] {
     lanes_->refresh(controller_.model(), controller_.spanUs());
+    controller_.noteRefreshCost(lanes_->lastRefreshMs());
     refreshLabel_->setText(tr("%1 decisions, refresh %2 ms")
                                .arg(controller_.model().size())
                                .arg(lanes_->lastRefreshMs(), 0, 'f', 1));

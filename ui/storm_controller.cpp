@@ -1,5 +1,7 @@
 #include "ui/storm_controller.hpp"
 
+#include <algorithm>
+
 #include "store/store.hpp"
 #include "ui/http_serve_worker.hpp"
 #include "ui/redis_worker.hpp"
@@ -100,6 +102,10 @@ void StormController::wireWorkers() {
   });
   connect(http_, &HttpServeWorker::tally, this, &StormController::servingTally);
   connect(http_, &HttpServeWorker::errorOccurred, this, &StormController::errorOccurred);
+}
+
+void StormController::noteRefreshCost(double ms) {
+  refresh_.setInterval(std::clamp(static_cast<int>(3 * ms), kRefreshMs, 1000));
 }
 
 void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage) {

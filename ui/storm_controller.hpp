@@ -9,7 +9,8 @@
 // lives on the GUI thread; it only posts queued calls to the workers and
 // relays their signals, so no Redis call and no storm work ever runs on the
 // GUI thread. Workers put decisions into the LaneModel and emit a cheap
-// signal; the controller arms a single-shot timer (kRefreshMs, 30 Hz) and
+// signal; the controller arms a single-shot timer (kRefreshMs, 30 Hz; longer
+// when a refresh costs more than a third of that, see noteRefreshCost) and
 // emits refreshDue() once per tick, never once per decision.
 
 #include <QElapsedTimer>
@@ -59,6 +60,11 @@ class StormController : public QObject {
   const StormSpec& spec() const { return spec_; }
   /// Planned span of the current storm's timeline (us; 0 = unknown).
   std::int64_t spanUs() const { return spanUs_; }
+  /// Tells how long the last lane refresh took: the next one waits at least
+  /// 3x that (33 ms to 1 s), so huge storms never keep the GUI thread busy.
+  void noteRefreshCost(double ms);
+  /// The wait between lane refreshes now (ms).
+  int refreshIntervalMs() const { return refresh_.interval(); }
   /// The last finished storm's result.
   const StormResult& lastResult() const { return lastResult_; }
 

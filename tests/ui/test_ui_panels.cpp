@@ -58,6 +58,8 @@ class UiPanelsTest : public QObject {
   void badScenarioNamesTheKey();
   void memoryPresetStormFillsLanesAndSummary();
   void inspectorPagesAndStopsAutoRefreshAboveTheLimit();
+  void refreshBacksOffWhenItIsExpensive_data();
+  void refreshBacksOffWhenItIsExpensive();
 
  private:
   QTemporaryDir dir_;
@@ -297,6 +299,22 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   QVERIFY(!panel.autoRefresh()->isChecked());  // above the limit: switched itself off
   QVERIFY2(panel.statusText().contains(QStringLiteral("auto-refresh off above 500 keys")), qPrintable(panel.statusText()));
   QVERIFY(!next->isEnabled());  // the scan is complete
+}
+
+void UiPanelsTest::refreshBacksOffWhenItIsExpensive_data() {
+  QTest::addColumn<double>("costMs");
+  QTest::addColumn<int>("intervalMs");
+  QTest::newRow("cheap") << 2.0 << 33;
+  QTest::newRow("20 ms") << 20.0 << 60;
+  QTest::newRow("huge") << 900.0 << 1000;
+}
+
+void UiPanelsTest::refreshBacksOffWhenItIsExpensive() {
+  QFETCH(double, costMs);
+  QFETCH(int, intervalMs);
+  StormController controller;
+  controller.noteRefreshCost(costMs);
+  QCOMPARE(controller.refreshIntervalMs(), intervalMs);
 }
 
 QTEST_MAIN(UiPanelsTest)
