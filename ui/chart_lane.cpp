@@ -2,6 +2,9 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QGraphicsLayout>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -77,6 +80,12 @@ LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
   overUpper_ = new QLineSeries(this);
   over_ = new QAreaSeries(overUpper_);
   over_->setName(tr("over limit"));
+  openUpper_ = new QLineSeries(this);
+  openErrors_ = new QAreaSeries(openUpper_);
+  openErrors_->setName(tr("admitted by fail-open (store error)"));
+  closedUpper_ = new QLineSeries(this);
+  closedErrors_ = new QAreaSeries(closedUpper_);
+  closedErrors_->setName(tr("denied by fail-closed (store error)"));
   admitted_ = new QLineSeries;
   admitted_->setName(tr("admitted"));
   denied_ = new QLineSeries;
@@ -87,7 +96,8 @@ LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
   marks_->setName(tr("tuned"));
   marks_->setMarkerSize(9);
   marks_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, denied_, admitted_, limit_, marks_})
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, openErrors_, closedErrors_, denied_,
+                                                                    admitted_, limit_, marks_})
     attach(c, s, x_, y_);
   c->setTitle(qs(algorithmName(algorithm)));
   c->legend()->setVisible(showLegend);
@@ -106,6 +116,10 @@ void LaneChart::styleSeries() {
   marks_->setBorderColor(Palette::mark());
   over_->setBrush(Palette::overLimit());
   over_->setPen(Qt::NoPen);
+  openErrors_->setBrush(Palette::failOpen());
+  openErrors_->setPen(QPen(Palette::failOpen().darker(130), 1.0));
+  closedErrors_->setBrush(QBrush(Palette::failClosed(), Qt::BDiagPattern));
+  closedErrors_->setPen(QPen(Palette::failClosed(), 1.0));
 }
 
 void LaneChart::setTheme(Theme t) {
@@ -119,6 +133,33 @@ qsizetype LaneChart::admittedPoints() const { return admitted_->count(); }
 
 qsizetype LaneChart::markPoints() const { return marks_->count(); }
 
+qsizetype LaneChart::openErrorPoints() const { return openUpper_->count(); }
+
+qsizetype LaneChart::closedErrorPoints() const { return closedUpper_->count(); }
+
+namespace {
+/// "   store errors N, all admitted by fail-open" and the like ("" without errors).
+QString errorsText(const LanePoints& p) {
+  if (p.errors == 0) return {};
+  if (p.closedErrors == 0) return LaneChart::tr("   store errors %1, all admitted by fail-open").arg(p.errors);
+  if (p.openErrors == 0) return LaneChart::tr("   store errors %1, all denied by fail-closed").arg(p.errors);
+  return LaneChart::tr("   store errors %1: %2 admitted by fail-open, %3 denied by fail-closed")
+      .arg(p.errors)
+      .arg(p.openErrors)
+      .arg(p.closedErrors);
+}
+
+/// Shows or hides the legend entry of `series`; the legend closes the gap of a hidden entry.
+void showInLegend(QChart* chart, QAbstractSeries* series, bool visible) {
+  bool changed = false;
+  for (QLegendMarker* m : chart->legend()->markers(series)) {
+    changed = changed || m->isVisible() != visible;
+    m->setVisible(visible);
+  }
+  if (changed && chart->legend()->layout()) chart->legend()->layout()->invalidate();
+}
+}  // namespace
+
 void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   const double top = std::max(1.0, p.peak * 1.1);
   QList<QPointF> over;
@@ -130,13 +171,17 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   denied_->replace(p.deniedInWindow);
   limit_->replace(p.limit);
   marks_->replace(p.marks);
+  openUpper_->replace(p.openErrorsInWindow);
+  closedUpper_->replace(p.closedErrorsInWindow);
+  showInLegend(chart(), openErrors_, p.openErrors > 0);
+  showInLegend(chart(), closedErrors_, p.closedErrors > 0);
   setNiceRange(x_, xMaxSeconds, 10);
   setNiceRange(y_, top, 4);
   chart()->setTitle(tr("%1   admitted %2  denied %3%4")
                         .arg(qs(algorithmName(algorithm_)))
                         .arg(p.admitted)
                         .arg(p.denied)
-                        .arg(p.errors > 0 ? tr("  errors %1").arg(p.errors) : QString()));
+                        .arg(errorsText(p)));
 }
 
 SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QString& reference, QWidget* parent)

@@ -1,8 +1,11 @@
 #pragma once
 // Chart views of the lanes panel. LaneChart: one algorithm's admit/deny
 // timeline (admitted and denied in the trailing window, the limit as a step
-// line, tuning marks, over-limit windows shaded). SeriesChart: one line per
-// algorithm plus an optional reference line (level vs capacity, PTTL).
+// line, tuning marks, over-limit windows shaded, and when the store failed
+// the part of the admitted (fail-open) or denied (fail-closed) that the
+// failure policy decided, as a filled band under that line). SeriesChart: one
+// line per algorithm plus an optional reference line (level vs capacity, PTTL);
+// each algorithm has its own dash pattern, so identical lines stay visible.
 // Every update is one QXYSeries::replace() per series, never append().
 
 #include <QChartView>
@@ -41,6 +44,10 @@ class LaneChart : public QChartView {
   qsizetype markPoints() const;
   /// Over-limit spans shown (tests).
   qsizetype overLimitSpans() const { return spans_; }
+  /// Points of the fail-open band (admitted by the policy while the store failed; tests).
+  qsizetype openErrorPoints() const;
+  /// Points of the fail-closed band (denied by the policy while the store failed; tests).
+  qsizetype closedErrorPoints() const;
   /// The algorithm of this lane.
   Algorithm algorithm() const { return algorithm_; }
 
@@ -53,6 +60,10 @@ class LaneChart : public QChartView {
   QScatterSeries* marks_;
   QLineSeries* overUpper_;
   QAreaSeries* over_;
+  QLineSeries* openUpper_;     ///< fail-open errors in the window
+  QAreaSeries* openErrors_;    ///< filled down to 0, under the admitted line
+  QLineSeries* closedUpper_;   ///< fail-closed errors in the window
+  QAreaSeries* closedErrors_;  ///< filled down to 0, under the denied line
   QValueAxis* x_;
   QValueAxis* y_;
   qsizetype spans_ = 0;

@@ -82,6 +82,7 @@ bool LaneModel::absorb() {
     Lane& lane = lanes_[static_cast<std::size_t>(p.lane)];
     auto& s = lane.samples;
     std::stable_sort(p.batch.begin(), p.batch.end(), byTime);
+    for (const LaneSample& x : p.batch) lane.errors += x.error;
     const std::size_t old = s.size();
     s.insert(s.end(), p.batch.begin(), p.batch.end());
     // Late samples only overlap the tail: merge from the first one they precede.
@@ -111,9 +112,12 @@ void LaneModel::derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaM
   // Resume the two-pointer window from the state after sample k - 1.
   std::int64_t admitted = k > 0 ? d[k - 1].admittedInWindow : 0;
   std::int64_t denied = k > 0 ? d[k - 1].deniedInWindow : 0;
+  std::int64_t open = k > 0 ? d[k - 1].openErrorsInWindow : 0;
+  std::int64_t closed = k > 0 ? d[k - 1].closedErrorsInWindow : 0;
   std::size_t lo = k > 0 ? static_cast<std::size_t>(d[k - 1].windowStart) : 0;
   const auto add = [&](const LaneSample& x, int sign) {
-    if (!x.error) (x.allowed ? admitted : denied) += sign;
+    (x.allowed ? admitted : denied) += sign;  // a policy decision counts as what it did
+    if (x.error) (x.allowed ? open : closed) += sign;
   };
   QuotaCursor quota(marks);
   for (std::size_t i = k; i < s.size(); ++i) {
@@ -122,8 +126,8 @@ void LaneModel::derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaM
     const std::int64_t from = s[i].t - q.window.count();
     while (lo <= i && s[lo].t <= from) add(s[lo++], -1);
     while (lo > 0 && s[lo - 1].t > from) add(s[--lo], 1);  // the window grew (tuning)
-    d[i] = {static_cast<std::int32_t>(admitted), static_cast<std::int32_t>(denied), static_cast<std::int32_t>(lo),
-            admitted > windowBound(algorithm, q)};
+    d[i] = {static_cast<std::int32_t>(admitted), static_cast<std::int32_t>(denied), static_cast<std::int32_t>(open),
+            static_cast<std::int32_t>(closed), static_cast<std::int32_t>(lo), admitted > windowBound(algorithm, q)};
   }
   lane.dirtyFrom = s.size();
 }
@@ -146,23 +150,32 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
     ColumnDecimator admitted(out.admittedInWindow, columns, span);
     ColumnDecimator denied(out.deniedInWindow, columns, span);
     ColumnDecimator level(out.level, columns, span);
+    ColumnDecimator open(out.openErrorsInWindow, columns, span);
+    ColumnDecimator closed(out.closedErrorsInWindow, columns, span);
+    const bool errors = l.errors > 0;  // most storms have none: skip the two error series
     for (std::size_t i = 0; i < n; ++i) {
       const LaneSample& x = s[i];
       const LaneDerived& y = d[i];
-      out.errors += x.error;
       out.admitted += x.allowed;
       const std::int64_t column = admitted.columnOf(x.t);
       admitted.addInColumn(column, x.t, y.admittedInWindow);
       denied.addInColumn(column, x.t, y.deniedInWindow);
       level.addInColumn(column, x.t, x.level);
+      if (errors) {
+        out.openErrors += x.error && x.allowed;
+        out.closedErrors += x.error && !x.allowed;
+        open.addInColumn(column, x.t, y.openErrorsInWindow);
+        closed.addInColumn(column, x.t, y.closedErrorsInWindow);
+      }
       if (y.over)  // this window's requests together exceed what a correct limiter admits
         addSpan(out.overLimit, static_cast<double>(s[static_cast<std::size_t>(y.windowStart)].t) / kUsPerSecond,
                 static_cast<double>(x.t) / kUsPerSecond);
     }
     out.denied = static_cast<std::int64_t>(n) - out.admitted;
-    admitted.finish();
-    denied.finish();
-    level.finish();
+    out.errors = out.openErrors + out.closedErrors;
+    for (ColumnDecimator* c : {&admitted, &denied, &level, &open, &closed}) c->finish();
+    if (out.openErrors == 0) out.openErrorsInWindow.clear();  // only the policy in force draws
+    if (out.closedErrors == 0) out.closedErrorsInWindow.clear();
     out.peak = std::max({admitted.peak(), denied.peak(), level.peak()});
   }
   const double end = static_cast<double>(span) / kUsPerSecond;

@@ -6,7 +6,10 @@
 // the GUI thread calls absorb() from its refresh timer, which swaps the
 // pending batches out under the same short lock, merges them into the
 // per-algorithm arrays (GUI thread only from there on) and derives, for the
-// new samples only, the trailing-window counts (the truth). build() then
+// new samples only, the trailing-window counts (the truth). A decision the
+// failure policy made (the store failed) counts as what it was: admitted
+// under fail-open, denied under fail-closed; the error counts say how many of
+// them the policy decided, so an outage shows as what it let through. build() then
 // makes, in one O(n) pass per algorithm, about two points per pixel column;
 // it only reads, so lanes can be built on several threads at once.
 
@@ -33,6 +36,8 @@ struct LaneSample {
 struct LaneDerived {
   std::int32_t admittedInWindow = 0;  ///< admitted in (t - window, t] up to this sample: the truth
   std::int32_t deniedInWindow = 0;    ///< denied in the same window
+  std::int32_t openErrorsInWindow = 0;    ///< of the admitted: let through by fail-open (store failed)
+  std::int32_t closedErrorsInWindow = 0;  ///< of the denied: refused by fail-closed (store failed)
   std::int32_t windowStart = 0;       ///< index of the first sample inside the window
   bool over = false;                  ///< admittedInWindow exceeds what a correct limiter admits
 };
@@ -51,8 +56,10 @@ struct Span {
 
 /// What one lane draws, already decimated: ready for one replace() per series.
 struct LanePoints {
-  QList<QPointF> admittedInWindow;  ///< truth: admitted in the trailing window, per admitted decision
-  QList<QPointF> deniedInWindow;    ///< denied in the trailing window
+  QList<QPointF> admittedInWindow;  ///< truth: admitted in the trailing window (fail-open errors included)
+  QList<QPointF> deniedInWindow;    ///< denied in the trailing window (fail-closed errors included)
+  QList<QPointF> openErrorsInWindow;    ///< of the admitted in the window: fail-open errors (empty if none)
+  QList<QPointF> closedErrorsInWindow;  ///< of the denied in the window: fail-closed errors (empty if none)
   QList<QPointF> level;             ///< decision level
   QList<QPointF> limit;             ///< the limit as a step line (changes with tuning)
   QList<QPointF> marks;             ///< one point per quota change after the start
@@ -61,7 +68,9 @@ struct LanePoints {
   std::vector<Span> overLimit;
   std::int64_t admitted = 0;        ///< totals
   std::int64_t denied = 0;          ///< totals
-  std::int64_t errors = 0;          ///< decisions made by the failure policy
+  std::int64_t errors = 0;          ///< decisions made by the failure policy (openErrors + closedErrors)
+  std::int64_t openErrors = 0;      ///< of those, admitted (fail-open)
+  std::int64_t closedErrors = 0;    ///< of those, denied (fail-closed)
   double peak = 0;                  ///< largest y value (for the axis)
 };
 
@@ -99,6 +108,7 @@ class LaneModel {
     std::vector<LaneSample> samples;   ///< sorted by t
     std::vector<LaneDerived> derived;  ///< one per sample, valid below dirtyFrom
     std::size_t dirtyFrom = 0;         ///< first sample whose derived values must be recomputed
+    std::size_t errors = 0;            ///< samples with error set (0: build() skips the error series)
   };
   void derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks);
 

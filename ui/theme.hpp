@@ -29,6 +29,8 @@ struct Palette {
   static QColor limit() { return QColor(0xf0, 0x8c, 0x00); }      ///< orange
   static QColor overLimit() { return QColor(0xd7, 0x3a, 0x49, 70); }  ///< translucent red
   static QColor mark() { return QColor(0x3b, 0x82, 0xf6); }       ///< blue (tuning marks)
+  static QColor failOpen() { return QColor(0xa8, 0x55, 0xf7, 110); }  ///< translucent purple (admitted by fail-open)
+  static QColor failClosed() { return QColor(0x6b, 0x72, 0x80); }     ///< grey, hatched (denied by fail-closed)
   /// A distinct colour per algorithm lane (level and TTL charts).
   static QColor lane(int index);
 };

@@ -30,6 +30,8 @@ class LaneModelTest : public QObject {
   void quotaChangeIsMarkedAndUsed();
   void millionSamplesDecimateToTwoPointsPerColumn();
   void incrementalDerivationMatchesOneShot();
+  void policyDecisionsCountAsWhatTheyDidAndAsErrors_data();
+  void policyDecisionsCountAsWhatTheyDidAndAsErrors();
 };
 
 void LaneModelTest::decimatorKeepsMinAndMaxPerColumn() {
@@ -79,6 +81,9 @@ void LaneModelTest::truthCountsAdmittedInTrailingWindow() {
   QCOMPARE(p.admittedInWindow.back(), QPointF(1.1, lastAdmittedInWindow));
   QCOMPARE(p.deniedInWindow.back(), QPointF(1.1, lastDeniedInWindow));
   QVERIFY(p.overLimit.empty());
+  QCOMPARE(p.errors, 0);
+  QVERIFY(p.openErrorsInWindow.isEmpty());  // no store errors: no error band
+  QVERIFY(p.closedErrorsInWindow.isEmpty());
 }
 
 void LaneModelTest::lateBatchesAreMergedInTimeOrder() {
@@ -186,10 +191,60 @@ void LaneModelTest::incrementalDerivationMatchesOneShot() {
   QCOMPARE(a.deniedInWindow, b.deniedInWindow);
   QCOMPARE(a.admitted, b.admitted);
   QCOMPARE(a.errors, 31);  // i % 97 == 0 for i < 3000
+  QCOMPARE(a.closedErrors, 8);  // of those, i % 4 == 0 (denied): 0, 388, 776, ..., 2716
+  QCOMPARE(a.openErrorsInWindow, b.openErrorsInWindow);
+  QCOMPARE(a.closedErrorsInWindow, b.closedErrorsInWindow);
   QCOMPARE(a.overLimit.size(), b.overLimit.size());
   QVERIFY(!a.overLimit.empty());  // 100 per 800 ms is below the 3-in-4 per ms offered
   QCOMPARE(a.overLimit.front().from, b.overLimit.front().from);
   QCOMPARE(a.marks, QList<QPointF>({{1.5, 100}}));
+}
+
+void LaneModelTest::policyDecisionsCountAsWhatTheyDidAndAsErrors_data() {
+  // Fixed window, 3 per second. Redis answers at 0, 100, 200 ms (admitted) and
+  // 300 ms (denied), then is down: the failure policy decides at 1000..1400 ms.
+  QTest::addColumn<bool>("failOpen");
+  QTest::addColumn<double>("lastAdmittedInWindow");
+  QTest::addColumn<double>("lastDeniedInWindow");
+  QTest::addColumn<std::int64_t>("admitted");
+  QTest::addColumn<std::int64_t>("denied");
+  QTest::addColumn<std::size_t>("overLimitSpans");
+  // Fail-open: the five policy admissions fill (400, 1400] with 5 > 3: over the limit, unprotected.
+  QTest::newRow("fail-open") << true << 5.0 << 0.0 << std::int64_t{8} << std::int64_t{1} << std::size_t{1};
+  // Fail-closed: the gap turns into five denials; nothing over the limit.
+  QTest::newRow("fail-closed") << false << 0.0 << 5.0 << std::int64_t{3} << std::int64_t{6} << std::size_t{0};
+}
+
+void LaneModelTest::policyDecisionsCountAsWhatTheyDidAndAsErrors() {
+  QFETCH(bool, failOpen);
+  QFETCH(double, lastAdmittedInWindow);
+  QFETCH(double, lastDeniedInWindow);
+  QFETCH(std::int64_t, admitted);
+  QFETCH(std::int64_t, denied);
+  QFETCH(std::size_t, overLimitSpans);
+  LaneModel m;
+  m.reset({Algorithm::FixedWindow}, Quota::perWindow(3, Micros{ms(1000)}));
+  std::vector<LaneSample> batch = samples({{0, true}, {ms(100), true}, {ms(200), true}, {ms(300), false}});
+  for (std::int64_t t = 1000; t <= 1400; t += 100) batch.push_back({ms(t), 0.0F, failOpen, true});
+  m.push(0, batch);
+  m.absorb();
+  const LanePoints p = m.build(0, 10'000, ms(2000));  // one column per sample: exact points
+  QCOMPARE(p.admitted, admitted);
+  QCOMPARE(p.denied, denied);
+  QCOMPARE(p.errors, 5);
+  QCOMPARE(p.openErrors, failOpen ? 5 : 0);
+  QCOMPARE(p.closedErrors, failOpen ? 0 : 5);
+  QCOMPARE(p.admittedInWindow.back(), QPointF(1.4, lastAdmittedInWindow));
+  QCOMPARE(p.deniedInWindow.back(), QPointF(1.4, lastDeniedInWindow));
+  // The policy's decisions in the trailing window: 0 before the outage, then 1, 2, ... 5.
+  const QList<QPointF> band = {{0, 0}, {0.1, 0}, {0.2, 0}, {0.3, 0}, {1.0, 1}, {1.1, 2}, {1.2, 3}, {1.3, 4}, {1.4, 5}};
+  QCOMPARE(failOpen ? p.openErrorsInWindow : p.closedErrorsInWindow, band);
+  QVERIFY((failOpen ? p.closedErrorsInWindow : p.openErrorsInWindow).isEmpty());
+  QCOMPARE(p.overLimit.size(), overLimitSpans);
+  if (failOpen) {  // from the window's first request (1.0 s) to the last admission (1.4 s)
+    QCOMPARE(p.overLimit[0].from, 1.0);
+    QCOMPARE(p.overLimit[0].to, 1.4);
+  }
 }
 
 QTEST_GUILESS_MAIN(LaneModelTest)

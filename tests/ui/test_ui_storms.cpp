@@ -61,6 +61,7 @@ class UiStormsTest : public QObject {
   void csvExportWritesEveryDecision();
   void raceLabShowsNaiveAboveTheLimitAndLuaAtIt();
   void liveTuningAppliesToNextDecisionsAndIsMarked();
+  void outagePresetStopsAndRestartsTheManagedServer_data();
   void outagePresetStopsAndRestartsTheManagedServer();
   void servingOverHttpFeedsTheLanes();
 
@@ -252,7 +253,14 @@ void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {
   QCOMPARE(maxAdmittedInWindowAfter(samples, marks[1].t + 1'000'000, 990'000), 10);
 }
 
+void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer_data() {
+  QTest::addColumn<bool>("failOpen");
+  QTest::newRow("fail-open") << true;
+  QTest::newRow("fail-closed") << false;
+}
+
 void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer() {
+  QFETCH(bool, failOpen);
   QSignalSpy server(controller_.get(), &StormController::serverChanged);
   QSignalSpy status(controller_.get(), &StormController::redisStatus);
   controller_->startServer();  // the window's own managed server: the preset stops and restarts it
@@ -260,17 +268,28 @@ void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer() {
   QVERIFY(!server.isEmpty());
   QVERIFY(window_->connectionPanel()->url().startsWith(QStringLiteral("redis://127.0.0.1:")));
   window_->applyPreset(*findPreset(QStringLiteral("outage")));
+  window_->connectionPanel()->setPolicy(failOpen ? FailurePolicy::Open : FailurePolicy::Closed);
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
   QVERIFY(window_->startStorm());
   QVERIFY(done.wait(kStormTimeoutMs));
   QVERIFY(server.count() >= 3);  // started, stopped, restarted
-  // Fail-open: requests during the outage were admitted by the policy and counted as errors.
+  // Requests during the outage were decided by the policy and counted as errors.
   QTableWidget* t = window_->summaryPanel()->table();
   const int offered = cell(t, 0, 1).toInt();
   const int errors = cell(t, 0, 4).toInt();
   QCOMPARE(offered, 525);  // 150 per second for 3.5 s
   QVERIFY2(errors > 0 && errors < offered, qPrintable(QStringLiteral("%1 errors").arg(errors)));
   QCOMPARE(cell(t, 0, 2).toInt() + cell(t, 0, 3).toInt(), offered);
+  // The lane draws them: a band under the admitted line (fail-open) or the denied line (fail-closed).
+  const LanePoints lane = controller_->model().build(0, 1000, controller_->spanUs());
+  QCOMPARE(lane.errors, errors);
+  QCOMPARE(failOpen ? lane.openErrors : lane.closedErrors, errors);
+  LaneChart* chart = window_->lanesPanel()->lanes()[0];
+  QCOMPARE(chart->openErrorPoints() > 0, failOpen);
+  QCOMPARE(chart->closedErrorPoints() > 0, !failOpen);
+  QVERIFY2(chart->chart()->title().contains(failOpen ? QStringLiteral("admitted by fail-open")
+                                                     : QStringLiteral("denied by fail-closed")),
+           qPrintable(chart->chart()->title()));
 }
 
 void UiStormsTest::servingOverHttpFeedsTheLanes() {
