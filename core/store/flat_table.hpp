@@ -1,13 +1,15 @@
 #pragma once
 // FlatTable: an open-addressing (linear probing) hash table from string keys
-// to values, with the key, its hash and the value inline in one slot. A lookup
-// in a million keys touches one slot (one or two cache lines) instead of the
-// bucket array plus a node of std::unordered_map. Not thread-safe: the owner
-// (MemoryStore, one per shard) locks. Removal is by rebuild (`retain`), which
-// the owner runs amortised, so there are no tombstones.
+// to values, built so that a lookup in a million keys touches one cache line:
+// each slot holds a 32-bit hash tag, the key (inline up to 15 bytes, else on
+// the heap) and the value, 64 bytes in all for values up to 40 bytes.
+// std::unordered_map needs the bucket array plus a node: two dependent misses.
+// Not thread-safe: the owner (one MemoryStore shard) locks. Removal is by
+// rebuild (`retain`), which the owner runs amortised: no tombstones.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,18 +17,73 @@
 
 namespace rl::detail {
 
+/// A key stored in a slot: inline when it fits in 15 bytes, else on the heap
+/// (the pointer kept in the same bytes). 16 bytes, alignment 1.
+class SlotKey {
+ public:
+  SlotKey() = default;
+  explicit SlotKey(std::string_view k) {
+    if (k.size() <= kInline) {
+      std::memcpy(bytes_, k.data(), k.size());
+      size_ = static_cast<std::uint8_t>(k.size());
+    } else {
+      auto* heap = new std::string(k);
+      std::memcpy(bytes_, &heap, sizeof heap);
+      size_ = kHeap;
+    }
+  }
+  SlotKey(SlotKey&& o) noexcept { steal(o); }
+  SlotKey& operator=(SlotKey&& o) noexcept {
+    if (this != &o) {
+      release();
+      steal(o);
+    }
+    return *this;
+  }
+  SlotKey(const SlotKey&) = delete;
+  SlotKey& operator=(const SlotKey&) = delete;
+  ~SlotKey() { release(); }
+
+  std::string_view view() const {
+    return size_ == kHeap ? std::string_view(*heap()) : std::string_view(bytes_, size_);
+  }
+
+ private:
+  static constexpr std::uint8_t kInline = 15;
+  static constexpr std::uint8_t kHeap = 255;
+  std::string* heap() const {
+    std::string* p = nullptr;
+    std::memcpy(&p, bytes_, sizeof p);
+    return p;
+  }
+  void release() {
+    if (size_ == kHeap) delete heap();
+    size_ = 0;
+  }
+  void steal(SlotKey& o) {
+    std::memcpy(bytes_, o.bytes_, sizeof bytes_);  // inline bytes or the heap pointer
+    size_ = o.size_;
+    o.size_ = 0;
+  }
+  char bytes_[kInline] = {};  ///< the key bytes, or the heap pointer when size_ == kHeap
+  std::uint8_t size_ = 0;     ///< inline length 0..15, or kHeap
+};
+
 /// String-keyed open-addressing table; see the file comment.
 template <class Value>
 class FlatTable {
  public:
-  struct Slot {
-    std::uint64_t hash = 0;  ///< 0 = empty; stored hashes always have the top bit set
-    std::string key;         ///< the key (short keys stay inline via SSO)
-    Value value{};           ///< the value
+  /// One slot: a single 64-byte cache line when Value is at most 40 bytes.
+  struct alignas(64) Slot {
+    std::uint32_t tag = 0;  ///< 0 = empty; stored tags always have the top bit set
+    SlotKey key;            ///< the key
+    Value value{};          ///< the value
   };
 
-  /// The stored form of a hash: never 0, so 0 can mark an empty slot.
-  static std::uint64_t tag(std::uint64_t h) { return h | (std::uint64_t{1} << 63); }
+  /// The stored 32-bit tag of a 64-bit hash: never 0, so 0 marks an empty slot.
+  static std::uint32_t tag(std::uint64_t h) {
+    return static_cast<std::uint32_t>(h >> 32) | 0x8000'0000U;
+  }
 
   /// The value for `key` (whose hash is `h`), or nullptr.
   Value* find(std::uint64_t h, std::string_view key) {
@@ -42,25 +99,26 @@ class FlatTable {
   Value& insert(std::uint64_t h, std::string_view key, Value value) {
     if ((size_ + 1) * 10 > slots_.size() * 7) rehash(slots_.empty() ? 16 : slots_.size() * 2);
     ++size_;
-    return place(tag(h), std::string(key), std::move(value));
+    return place(h, SlotKey(key), std::move(value));
   }
 
   /// Keeps only the entries for which `keep(value)` is true; returns how many were removed.
   template <class Keep>
   std::size_t retain(Keep keep) {
+    std::size_t live = 0;
+    for (const Slot& s : slots_) live += s.tag != 0 && keep(s.value);
+    if (live == size_) return 0;  // nothing to remove: no rebuild
     std::vector<Slot> old;
     old.swap(slots_);
+    std::vector<std::uint64_t> oldHashes;
+    oldHashes.swap(hashes_);
     const std::size_t before = size_;
-    size_ = 0;
-    std::size_t live = 0;
-    for (const Slot& s : old) live += s.hash != 0 && keep(s.value);
     std::size_t cap = 16;
     while (live * 10 > cap * 7 / 2) cap *= 2;  // rebuild at <= 35% load, leaving room to grow
-    slots_.resize(cap);
-    mask_ = cap - 1;
-    for (Slot& s : old)
-      if (s.hash != 0 && keep(s.value)) {
-        place(s.hash, std::move(s.key), std::move(s.value));
+    reset(cap);
+    for (std::size_t i = 0; i < old.size(); ++i)
+      if (old[i].tag != 0 && keep(old[i].value)) {
+        place(oldHashes[i], std::move(old[i].key), std::move(old[i].value));
         ++size_;
       }
     return before - size_;
@@ -73,37 +131,50 @@ class FlatTable {
 
   std::size_t indexOf(std::uint64_t h, std::string_view key) const {
     if (slots_.empty()) return kNone;
-    h = tag(h);
+    const std::uint32_t t = tag(h);
     for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
       const Slot& s = slots_[i];
-      if (s.hash == 0) return kNone;
-      if (s.hash == h && s.key == key) return i;
+      if (s.tag == 0) return kNone;
+      if (s.tag == t && s.key.view() == key) return i;
     }
   }
 
-  Value& place(std::uint64_t taggedHash, std::string key, Value value) {
-    for (std::size_t i = taggedHash & mask_;; i = (i + 1) & mask_) {
+  Value& place(std::uint64_t h, SlotKey key, Value value) {
+    for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
       Slot& s = slots_[i];
-      if (s.hash == 0) {
-        s.hash = taggedHash;
+      if (s.tag == 0) {
+        s.tag = tag(h);
         s.key = std::move(key);
         s.value = std::move(value);
+        hashes_[i] = h;
         return s.value;
       }
     }
   }
 
-  void rehash(std::size_t capacity) {
-    std::vector<Slot> old(capacity);
-    old.swap(slots_);
+  void reset(std::size_t capacity) {
+    slots_ = std::vector<Slot>(capacity);
+    hashes_.assign(capacity, 0);
     mask_ = capacity - 1;
-    for (Slot& s : old)
-      if (s.hash != 0) place(s.hash, std::move(s.key), std::move(s.value));
+    size_ = 0;
   }
 
-  std::vector<Slot> slots_;  ///< power-of-two capacity, load <= 70%
-  std::size_t mask_ = 0;     ///< capacity - 1
-  std::size_t size_ = 0;     ///< occupied slots
+  void rehash(std::size_t capacity) {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    std::vector<std::uint64_t> oldHashes;
+    oldHashes.swap(hashes_);
+    const std::size_t n = size_;
+    reset(capacity);
+    size_ = n;
+    for (std::size_t i = 0; i < old.size(); ++i)
+      if (old[i].tag != 0) place(oldHashes[i], std::move(old[i].key), std::move(old[i].value));
+  }
+
+  std::vector<Slot> slots_;            ///< power-of-two capacity, load <= 70%
+  std::vector<std::uint64_t> hashes_;  ///< full hash per slot, read only when moving slots
+  std::size_t mask_ = 0;               ///< capacity - 1
+  std::size_t size_ = 0;               ///< occupied slots
 };
 
 }  // namespace rl::detail

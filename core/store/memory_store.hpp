@@ -52,6 +52,7 @@ class MemoryStore final : public Store {
     std::size_t sweepAfter = 256;           ///< sweep when opsSinceSweep reaches this
   };
   static constexpr std::size_t kShards = 64;
+  static_assert(sizeof(detail::FlatTable<Entry>::Slot) == 64, "one cache line per key");
 
   static std::size_t sweep(Shard& shard, std::int64_t now);
 

@@ -126,11 +126,18 @@ void MemoryStoreTest::flatTableCollisionsAndRetain() {
     QCOMPARE(*v, i);
   }
   QVERIFY(t.find(42, "key-1000") == nullptr);
-  QVERIFY(t.find(43, "key-1") == nullptr);
+  QCOMPARE(t.retain([](int) { return true; }), std::size_t{0});
+  QCOMPARE(t.size(), std::size_t{1000});
   QCOMPARE(t.retain([](int v) { return v % 3 == 0; }), std::size_t{666});
   QCOMPARE(t.size(), std::size_t{334});
   QVERIFY(t.find(42, "key-1") == nullptr);
   QCOMPARE(*t.find(42, "key-999"), 999);
+  // Keys longer than the 15 inline bytes live on the heap and survive rebuilds.
+  const std::string longKey(100, 'x');
+  t.insert(7, longKey, -1);
+  QCOMPARE(t.retain([](int v) { return v != 0; }), std::size_t{1});  // drops key-0
+  QCOMPARE(*t.find(7, longKey), -1);
+  QVERIFY(t.find(7, std::string(99, 'x')) == nullptr);
 }
 
 QTEST_APPLESS_MAIN(MemoryStoreTest)
