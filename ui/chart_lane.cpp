@@ -49,6 +49,24 @@ void setPen(QLineSeries* s, const QColor& c, qreal width, Qt::PenStyle style = Q
   s->setPen(pen);
 }
 
+/// A dash pattern per algorithm, in pen widths (empty = solid). Token bucket and
+/// GCRA are the same math, so their lines coincide: solid under dots stays visible.
+QList<qreal> dashPattern(Algorithm a) {
+  switch (a) {
+    case Algorithm::FixedWindow: return {};
+    case Algorithm::SlidingLog: return {6, 3};
+    case Algorithm::SlidingCounter: return {6, 2, 1.5, 2};
+    case Algorithm::TokenBucket: return {};
+    case Algorithm::LeakyBucket: return {4, 2, 1.5, 2, 1.5, 2};
+    case Algorithm::Gcra: return {1.5, 2.5};
+  }
+  return {};
+}
+
+/// Lines drawn earlier are wider (and their point markers larger): a later
+/// line lying exactly on an earlier one leaves its edges showing.
+qreal strokeWidth(int drawIndex) { return std::max(1.3, 2.8 - 0.25 * drawIndex); }
+
 int plotColumns(const QChart* chart) {
   return std::max(100, static_cast<int>(chart->plotArea().width()));
 }
@@ -195,6 +213,7 @@ SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QStr
     attach(chart(), reference_, x_, y_);
   }
   chart()->legend()->setAlignment(Qt::AlignRight);
+  chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the line's dash pattern
   setRenderHint(QPainter::Antialiasing, true);
   setMinimumHeight(150);
   styleSeries();
@@ -206,6 +225,7 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
     delete s;
   }
   lines_.clear();
+  algorithms_ = algorithms;
   for (Algorithm a : algorithms) {
     auto* s = new QLineSeries;
     s->setName(qs(algorithmName(a)));
@@ -218,9 +238,18 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
 }
 
 void SeriesChart::styleSeries() {
-  for (int i = 0; i < lines_.size(); ++i) setPen(lines_[i], Palette::lane(i), 1.5);
+  for (int i = 0; i < lines_.size(); ++i) {
+    QPen pen(Palette::lane(i));
+    pen.setWidthF(strokeWidth(i));
+    if (const QList<qreal> dashes = dashPattern(algorithms_[static_cast<std::size_t>(i)]); !dashes.isEmpty())
+      pen.setDashPattern(dashes);
+    lines_[i]->setPen(pen);
+    lines_[i]->setMarkerSize(3 * strokeWidth(i) + 1);
+  }
   if (reference_) setPen(reference_, Palette::limit(), 2.0, Qt::DashLine);
 }
+
+QPen SeriesChart::pen(int index) const { return index >= 0 && index < lines_.size() ? lines_[index]->pen() : QPen(); }
 
 void SeriesChart::setSeries(int index, const QList<QPointF>& points) {
   if (index >= 0 && index < lines_.size()) lines_[index]->replace(points);

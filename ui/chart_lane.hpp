@@ -92,9 +92,12 @@ class SeriesChart : public QChartView {
   void setPointsVisible(bool visible);
   /// Points of line `index` (tests).
   qsizetype points(int index) const;
+  /// The pen of line `index` (tests).
+  QPen pen(int index) const;
 
  private:
   void styleSeries();
+  std::vector<Algorithm> algorithms_;  ///< one per line, in drawing order
   QList<QLineSeries*> lines_;
   QLineSeries* reference_ = nullptr;
   bool pointsVisible_ = false;

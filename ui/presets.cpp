@@ -97,7 +97,9 @@ Preset burstTolerance() {
   Preset p{"burst_tolerance", "Burst tolerance (token bucket vs sliding log)",
            "Bursty Poisson traffic against 20 per second. The token bucket lets a full bucket of "
            "20 through at once after a quiet spell and then the refill rate; the sliding log "
-           "never admits more than 20 in any second.",
+           "never admits more than 20 in any second. GCRA is the token bucket's math in another "
+           "form (it stores a theoretical arrival time, not tokens): its lane matches the token "
+           "bucket's exactly, and in the level chart its dotted line lies on the bucket's solid one.",
            {}, std::nullopt, false};
   p.spec.algorithms = {Algorithm::SlidingLog, Algorithm::TokenBucket, Algorithm::Gcra};
   p.spec.backend = Backend::RedisLua;

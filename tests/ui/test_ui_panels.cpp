@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <set>
 
 #include "storm/storm_settings.hpp"
 #include "ui/chart_lane.hpp"
@@ -60,6 +61,7 @@ class UiPanelsTest : public QObject {
   void inspectorPagesAndStopsAutoRefreshAboveTheLimit();
   void refreshBacksOffWhenItIsExpensive_data();
   void refreshBacksOffWhenItIsExpensive();
+  void identicalLinesStayVisible();
 
  private:
   QTemporaryDir dir_;
@@ -315,6 +317,29 @@ void UiPanelsTest::refreshBacksOffWhenItIsExpensive() {
   StormController controller;
   controller.noteRefreshCost(costMs);
   QCOMPARE(controller.refreshIntervalMs(), intervalMs);
+}
+
+void UiPanelsTest::identicalLinesStayVisible() {
+  // Token bucket and GCRA draw identical levels: each algorithm has its own
+  // dash pattern, and a line drawn earlier is wider, so the later one's gaps
+  // and the earlier one's edges both show.
+  SeriesChart chart(QStringLiteral("level"), QStringLiteral("level"), QString());
+  chart.setAlgorithms(std::vector<Algorithm>(kAllAlgorithms.begin(), kAllAlgorithms.end()));
+  std::set<std::pair<QList<qreal>, int>> looks;
+  for (int i = 0; i < 6; ++i) {
+    const QPen pen = chart.pen(i);
+    looks.insert({pen.style() == Qt::SolidLine ? QList<qreal>() : pen.dashPattern(), pen.color().rgb()});
+    if (i > 0) QVERIFY(pen.widthF() <= chart.pen(i - 1).widthF());
+  }
+  QCOMPARE(looks.size(), std::size_t{6});
+  const int bucket = 3, gcra = 5;  // kAllAlgorithms order
+  QCOMPARE(chart.pen(bucket).style(), Qt::SolidLine);
+  QCOMPARE(chart.pen(gcra).style(), Qt::CustomDashLine);
+  QVERIFY(chart.pen(bucket).widthF() > chart.pen(gcra).widthF());
+  // The same two in the other order: GCRA (dotted) below is wider than the bucket's solid line on top.
+  chart.setAlgorithms({Algorithm::Gcra, Algorithm::TokenBucket});
+  QVERIFY(chart.pen(0).widthF() > chart.pen(1).widthF());
+  QCOMPARE(chart.pen(0).style(), Qt::CustomDashLine);
 }
 
 QTEST_MAIN(UiPanelsTest)
