@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 
 namespace rl {
@@ -285,6 +287,45 @@ Result<RedisReply> RedisConnection::getReply() {
   if (redisGetReply(ctx_, &r) != REDIS_OK || !r) return ioError("pipelined command");
   --pending_;
   return RedisReply(static_cast<redisReply*>(r));
+}
+
+// ---- non-blocking use ------------------------------------------------------------
+
+int RedisConnection::fd() const { return ctx_ && ctx_->err == 0 ? ctx_->fd : -1; }
+
+Result<void> RedisConnection::flush() {
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  int done = 0;
+  while (!done)
+    if (redisBufferWrite(ctx_, &done) != REDIS_OK) return ioError("flush");
+  return {};
+}
+
+Result<std::optional<RedisReply>> RedisConnection::replyFromReader() {
+  void* r = nullptr;
+  if (redisGetReplyFromReader(ctx_, &r) != REDIS_OK) return ioError("reading a reply");
+  if (!r) return std::optional<RedisReply>{};
+  --pending_;
+  return std::optional<RedisReply>{RedisReply(static_cast<redisReply*>(r))};
+}
+
+Result<std::optional<RedisReply>> RedisConnection::tryGetReply() {
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  if (pending_ == 0) return Error{ErrorCode::Internal, "tryGetReply() with no queued command"};
+  auto buffered = replyFromReader();
+  if (!buffered || buffered->has_value()) return buffered;
+  // redisBufferRead would block on this (blocking) socket: the same read, with MSG_DONTWAIT.
+  char buf[16 * 1024];
+  const ssize_t n = ::recv(ctx_->fd, buf, sizeof buf, MSG_DONTWAIT);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return std::optional<RedisReply>{};
+  if (n <= 0) {
+    const std::string why = n == 0 ? "Server closed the connection" : std::strerror(errno);
+    std::snprintf(ctx_->errstr, sizeof ctx_->errstr, "%s", why.c_str());
+    ctx_->err = REDIS_ERR_IO;
+    return ioError("reading a reply");
+  }
+  if (redisReaderFeed(ctx_->reader, buf, static_cast<size_t>(n)) != REDIS_OK) return ioError("reading a reply");
+  return replyFromReader();
 }
 
 }  // namespace rl

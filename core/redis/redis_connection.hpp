@@ -96,6 +96,23 @@ class RedisConnection {
   /// must not desynchronise the rest of the pipeline.
   Result<RedisReply> getReply();
 
+  // Non-blocking use: one thread drives many connections with poll() on fd().
+  // append() queues, flush() sends, tryGetReply() never waits for the server.
+  // getReply() and command() may follow once pending() is back to 0.
+
+  /// The socket for poll()/select(); -1 while not connected.
+  int fd() const;
+  /// Sends every queued command now (redisBufferWrite until the output
+  /// buffer is empty). Unavailable on an I/O error or when the send times out.
+  Result<void> flush();
+  /// The next reply if one is complete: first from the bytes already read,
+  /// else after one read of what the socket holds (MSG_DONTWAIT, never waits).
+  /// nullopt: no complete reply yet. Error replies are replies (isError());
+  /// the server closing the socket or an I/O error is Unavailable.
+  Result<std::optional<RedisReply>> tryGetReply();
+  /// Commands queued by append() whose replies were not read yet.
+  int pending() const { return pending_; }
+
   /// Drops the socket and connects again now (ignores the backoff).
   Result<void> reconnect();
   /// True while the socket is usable (no I/O error seen).
@@ -109,6 +126,7 @@ class RedisConnection {
   RedisConnection(redisContext* ctx, RedisEndpoint endpoint);
   Result<void> ensureConnected();
   Error ioError(std::string_view what);
+  Result<std::optional<RedisReply>> replyFromReader();
   void free();
 
   redisContext* ctx_ = nullptr;  ///< owned; null or broken after an I/O error

@@ -5,6 +5,8 @@
 #include <memory>
 #include <thread>
 
+#include <poll.h>
+
 #include "redis/lua_scripts.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_store.hpp"
@@ -35,6 +37,9 @@ Result<void> validate(const BenchSpec& s) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Event loops (threads) of the wire path when the spec leaves it to us.
+constexpr int kDefaultEventLoops = 1;
 
 struct ThreadTally {
   std::int64_t decisions = 0;  ///< made
@@ -67,34 +72,86 @@ void loopStore(Store& store, const BenchSpec& s, Algorithm a, const std::vector<
 
 // One connection of the wire path and its keys.
 struct WireConn {
-  std::optional<RedisConnection> conn;  ///< owned by one thread while measuring
+  std::optional<RedisConnection> conn;  ///< owned by one event loop while measuring
   std::vector<std::string> keys;        ///< full key names, distinct per connection
   std::size_t next = 0;                 ///< next key
+  bool dead = false;                    ///< failed: no more commands on it
 };
 
-// A reply is a decision when it is an array whose first element is 0 or 1.
-bool isDecision(const Result<RedisReply>& r) {
-  return r && r->isArray() && r->size() >= 6 && (*r)[0].isInteger();
+// The EVALSHA arguments RedisLuaStore sends (server clock, cost 1), as text once.
+struct WireArgs {
+  std::string sha, limit, window, interval;  ///< script, quota limit, window and emission interval (us)
+};
+
+// A reply is a decision when it is an array of 6 whose first element is an integer (0 or 1).
+bool isDecision(const RedisReply& r) { return r.isArray() && r.size() >= 6 && r[0].isInteger(); }
+
+// Queues one EVALSHA on the connection's next key.
+Result<void> queueOne(WireConn& c, const WireArgs& w) {
+  auto ok = c.conn->append({"EVALSHA", w.sha, "1", c.keys[c.next], "", w.limit, w.window, w.interval, "1"});
+  c.next = c.next + 1 == c.keys.size() ? 0 : c.next + 1;
+  return ok;
 }
 
-// Wire path: `pipeline` EVALSHA in flight on each of this thread's connections.
-void loopWire(std::vector<WireConn*>& conns, const std::string& sha, const BenchSpec& s,
-              const std::atomic<bool>& stop, ThreadTally& tally) {
-  const std::string limit = std::to_string(s.quota.limit), window = std::to_string(s.quota.window.count());
-  const std::string interval = std::to_string(s.quota.interval().count());
-  while (!stop.load(std::memory_order_relaxed)) {
-    for (WireConn* c : conns) {
-      for (int i = 0; i < s.pipeline; ++i) {
-        (void)c->conn->append({"EVALSHA", sha, "1", c->keys[c->next], "", limit, window, interval, "1"});
-        c->next = c->next + 1 == c->keys.size() ? 0 : c->next + 1;
-      }
+// A failed connection: its commands in flight count as failed decisions.
+void markDead(WireConn& c, int inFlight, ThreadTally& tally) {
+  c.dead = true;
+  tally.decisions += inFlight;
+  tally.errors += inFlight;
+}
+
+// Reads every complete reply on `c`; while `refill`, queues one new command per
+// reply and sends them together, so `pipeline` stay in flight.
+void serveConn(WireConn& c, const WireArgs& w, bool refill, ThreadTally& tally) {
+  int queued = 0;
+  while (c.conn->pending() > 0) {
+    const int inFlight = c.conn->pending();
+    auto r = c.conn->tryGetReply();
+    if (!r) return markDead(c, inFlight, tally);
+    if (!r->has_value()) break;
+    ++tally.decisions;
+    tally.errors += isDecision(**r) ? 0 : 1;
+    if (refill) {
+      if (!queueOne(c, w)) return markDead(c, c.conn->pending(), tally);
+      ++queued;
     }
-    for (WireConn* c : conns) {
-      for (int i = 0; i < s.pipeline; ++i) {
-        ++tally.decisions;
-        tally.errors += isDecision(c->conn->getReply()) ? 0 : 1;
-      }
+  }
+  if (queued > 0 && !c.conn->flush()) markDead(c, queued, tally);
+}
+
+// Event loop: poll() over this thread's connections, each keeping `pipeline`
+// EVALSHA in flight, until `stop`; then waits (at most 2 s) for the replies
+// still in flight, so every command sent is counted as a decision or an error.
+void loopEvents(std::vector<WireConn*>& conns, const WireArgs& w, int pipeline, const std::atomic<bool>& stop,
+                ThreadTally& tally) {
+  for (WireConn* c : conns) {
+    bool ok = true;
+    for (int i = 0; i < pipeline && ok; ++i) ok = queueOne(*c, w).ok();
+    if (!ok || !c->conn->flush()) markDead(*c, pipeline, tally);
+  }
+  std::vector<pollfd> fds(conns.size());
+  std::vector<WireConn*> polled(conns.size());
+  bool stopping = false;
+  Clock::time_point drainUntil{};
+  while (true) {
+    if (!stopping && stop.load(std::memory_order_relaxed)) {
+      stopping = true;
+      drainUntil = Clock::now() + std::chrono::seconds(2);
     }
+    nfds_t n = 0;
+    for (WireConn* c : conns)
+      if (!c->dead && c->conn->pending() > 0) {
+        fds[n] = pollfd{c->conn->fd(), POLLIN, 0};
+        polled[n++] = c;
+      }
+    if (n == 0 && stopping) return;
+    if (stopping && Clock::now() > drainUntil) {
+      for (nfds_t i = 0; i < n; ++i) markDead(*polled[i], polled[i]->conn->pending(), tally);
+      return;
+    }
+    if (::poll(fds.data(), n, 20) <= 0) continue;
+    for (nfds_t i = 0; i < n; ++i)
+      if (fds[i].revents != 0) serveConn(*polled[i], w, !stopping, tally);
   }
 }
 
@@ -124,23 +181,26 @@ BenchResult finish(const BenchSpec& s, Algorithm a, std::size_t threads, bool wi
 Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
   const auto n = static_cast<std::size_t>(s.concurrency);
   std::vector<WireConn> conns(n);
-  std::string sha;
+  WireArgs args{"", std::to_string(s.quota.limit), std::to_string(s.quota.window.count()),
+                std::to_string(s.quota.interval().count())};
   for (std::size_t i = 0; i < n; ++i) {
     auto c = RedisConnection::connect(endpoint);
     if (!c) return c.error();
     auto loaded = c->command({"SCRIPT", "LOAD", luaScript(a)});
     if (!loaded) return loaded.error();
-    sha = std::string(loaded->str());
+    args.sha = std::string(loaded->str());
     conns[i].conn.emplace(std::move(c.value()));
     for (const std::string& k : keyNames(s, static_cast<int>(i))) conns[i].keys.push_back(limiterKey(s.prefix, a, k));
   }
-  const std::size_t threads = s.threads == 0 ? n : std::min<std::size_t>(static_cast<std::size_t>(s.threads), n);
-  std::vector<std::vector<WireConn*>> owned(threads);
-  for (std::size_t i = 0; i < n; ++i) owned[i % threads].push_back(&conns[i]);
-  std::vector<ThreadTally> tallies(threads);
+  const std::size_t loops = std::min<std::size_t>(static_cast<std::size_t>(s.threads == 0 ? kDefaultEventLoops : s.threads), n);
+  std::vector<std::vector<WireConn*>> owned(loops);
+  for (std::size_t i = 0; i < n; ++i) owned[i % loops].push_back(&conns[i]);
+  std::vector<ThreadTally> tallies(loops);
   std::atomic<bool> stop{false};
-  const Micros elapsed = measure(threads, stop, s.duration, [&](std::size_t t) { loopWire(owned[t], sha, s, stop, tallies[t]); });
-  return finish(s, a, threads, true, elapsed, tallies);
+  const Micros elapsed = measure(loops, stop, s.duration, [&](std::size_t t) {
+    loopEvents(owned[t], args, s.pipeline, stop, tallies[t]);
+  });
+  return finish(s, a, loops, true, elapsed, tallies);
 }
 
 Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
@@ -172,7 +232,7 @@ Result<std::vector<BenchResult>> runBench(const BenchSpec& spec, const RedisEndp
   if (auto ok = validate(spec); !ok) return ok.error();
   std::vector<BenchResult> out;
   for (Algorithm a : spec.algorithms) {
-    const bool wire = spec.backend == Backend::RedisLua && spec.pipeline > 1;
+    const bool wire = spec.backend == Backend::RedisLua;
     auto r = wire ? benchWire(spec, a, endpoint) : benchStores(spec, a, endpoint);
     if (!r) return r.error();
     out.push_back(r.value());

@@ -3,16 +3,16 @@
 // one algorithm, for a fixed wall time, each thread on its own keys.
 //
 // Two paths:
-//  - store path (every backend with pipeline 1): `concurrency` threads, each
-//    deciding through its own Store (memory: one shared MemoryStore; Redis:
-//    one connection per thread), as a storm does.
-//  - wire path (redis-lua with pipeline > 1): `concurrency` connections, each
-//    keeping `pipeline` EVALSHA commands in flight (like redis-benchmark -P).
-//    The commands are byte for byte those RedisLuaStore sends (server clock)
-//    and each reply is checked as a decision. `threads` (default: one per
-//    connection) may share connections among fewer threads; RedisConnection
-//    has no separate flush, so a thread serves its connections' batches one
-//    round trip after another.
+//  - store path (memory, redis-naive, redis-watch): `concurrency` threads,
+//    each deciding through its own Store (memory: one shared MemoryStore;
+//    Redis: one connection per thread), as a storm does.
+//  - wire path (redis-lua): `concurrency` connections driven without blocking
+//    by `threads` poll() event loops (default 1, like redis-benchmark), each
+//    connection keeping `pipeline` EVALSHA in flight (1: unpipelined, like
+//    redis-benchmark -c; P: like -P). The commands are byte for byte those
+//    RedisLuaStore sends (server clock); each reply is checked as a decision
+//    (anything else counts as an error). At the end the loops wait for the
+//    replies in flight, so decisions = commands the server ran.
 
 #include <cstdint>
 #include <string>
@@ -31,7 +31,7 @@ struct BenchSpec {
   std::vector<Algorithm> algorithms{Algorithm::TokenBucket};  ///< measured one after another
   int concurrency = 2;          ///< threads (and connections)
   int pipeline = 1;             ///< redis-lua: commands in flight per connection
-  int threads = 0;              ///< wire path: threads sharing the connections; 0 = one per connection
+  int threads = 0;              ///< wire path: event loops sharing the connections; 0 = default (1)
   Micros duration{2'000'000};   ///< wall time per algorithm
   int keysPerThread = 100'000;  ///< distinct keys each thread cycles through
   Quota quota = Quota::perSecond(100);  ///< the limit checked
