@@ -1,0 +1,134 @@
+// The throughput bench against a private redis-server. Speed is not asserted
+// (a busy 2-core machine decides it); what is asserted is that the numbers
+// are honest: on the redis-lua wire path every decision counted is one the
+// server ran (the counters in Redis add up to it exactly) and every reply
+// that is not a decision is counted as an error.
+
+#include <QtTest>
+
+#include "redis/redis_connection.hpp"
+#include "storm/throughput_bench.hpp"
+#include "support/redis_test_server.hpp"
+
+using namespace rl;
+
+class ThroughputBenchTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void wireDecisionsAreWhatRedisRan_data();
+  void wireDecisionsAreWhatRedisRan();
+  void errorRepliesAreCounted();
+  void storePathForOtherBackends();
+
+ private:
+  std::int64_t sumOfCounters(const std::string& prefix);
+  std::unique_ptr<test::RedisTestServer> redis_;
+};
+
+void ThroughputBenchTest::initTestCase() {
+  redis_ = std::make_unique<test::RedisTestServer>();
+  RL_REQUIRE_REDIS(*redis_);
+}
+
+// Sum of every fixed-window counter under `prefix` (a private server: KEYS is fine).
+std::int64_t ThroughputBenchTest::sumOfCounters(const std::string& prefix) {
+  auto c = redis_->connect();
+  if (!c) qFatal("%s", c.error().message.c_str());
+  auto keys = c->command({"KEYS", prefix + "*"});
+  if (!keys) qFatal("%s", keys.error().message.c_str());
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < keys->size(); ++i) {
+    auto v = c->command({"GET", (*keys)[i].str()});
+    if (!v || !v->toInt()) qFatal("counter %s is not a number", std::string((*keys)[i].str()).c_str());
+    sum += *v->toInt();
+  }
+  return sum;
+}
+
+void ThroughputBenchTest::wireDecisionsAreWhatRedisRan_data() {
+  QTest::addColumn<int>("concurrency");
+  QTest::addColumn<int>("pipeline");
+  QTest::addColumn<int>("threads");
+  QTest::addColumn<int>("expectedLoops");
+  QTest::newRow("50 connections, one loop") << 50 << 1 << 0 << 1;
+  QTest::newRow("50 connections, pipeline 16") << 50 << 16 << 0 << 1;
+  QTest::newRow("7 connections, 2 loops, pipeline 4") << 7 << 4 << 2 << 2;
+  QTest::newRow("2 connections, more loops asked than connections") << 2 << 1 << 5 << 2;
+}
+
+// fixed_window with a limit nobody reaches: every decision admits and INCRs,
+// so the counters in Redis sum to exactly the decisions the bench reports.
+void ThroughputBenchTest::wireDecisionsAreWhatRedisRan() {
+  QFETCH(int, concurrency);
+  QFETCH(int, pipeline);
+  QFETCH(int, threads);
+  QFETCH(int, expectedLoops);
+  BenchSpec s;
+  s.backend = Backend::RedisLua;
+  s.algorithms = {Algorithm::FixedWindow};
+  s.quota = Quota::perWindow(1'000'000'000, 3600 * kSecond);
+  s.concurrency = concurrency;
+  s.pipeline = pipeline;
+  s.threads = threads;
+  s.duration = Micros{150'000};
+  s.keysPerThread = 3;
+  static int run = 0;
+  s.prefix = "bench" + std::to_string(++run) + ":";
+  RedisEndpoint ep = redis_->endpoint();
+  ep.commandTimeout = Micros{2'000'000};
+  auto r = runBench(s, ep);
+  QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+  QCOMPARE(r->size(), std::size_t{1});
+  const BenchResult& b = r->front();
+  QVERIFY(b.wirePath);
+  QCOMPARE(b.threads, expectedLoops);
+  QCOMPARE(b.concurrency, concurrency);
+  QCOMPARE(b.pipeline, pipeline);
+  QCOMPARE(b.errors, std::int64_t{0});
+  QVERIFY(b.decisions >= std::int64_t{concurrency} * pipeline);  // at least the first batch came back
+  QCOMPARE(sumOfCounters(s.prefix), b.decisions);
+}
+
+// Redis refusing every write (maxmemory 1 byte, noeviction): each EVALSHA
+// answers an OOM error, and each one is an error in the result.
+void ThroughputBenchTest::errorRepliesAreCounted() {
+  auto admin = redis_->connect();
+  QVERIFY(admin.ok());
+  QVERIFY(admin->command({"CONFIG", "SET", "maxmemory-policy", "noeviction"}));
+  QVERIFY(admin->command({"CONFIG", "SET", "maxmemory", "1"}));
+  BenchSpec s;
+  s.backend = Backend::RedisLua;
+  s.concurrency = 4;
+  s.pipeline = 2;
+  s.duration = Micros{100'000};
+  s.keysPerThread = 10;
+  s.prefix = "oom:";
+  auto r = runBench(s, redis_->endpoint());
+  QVERIFY(admin->command({"CONFIG", "SET", "maxmemory", "0"}));
+  QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+  QVERIFY(r->front().decisions >= 8);
+  QCOMPARE(r->front().errors, r->front().decisions);
+  QCOMPARE(sumOfCounters("oom:"), std::int64_t{0});
+}
+
+// The other Redis variants keep the store path: one thread per connection.
+void ThroughputBenchTest::storePathForOtherBackends() {
+  BenchSpec s;
+  s.backend = Backend::RedisNaive;
+  s.concurrency = 3;
+  s.duration = Micros{50'000};
+  s.keysPerThread = 10;
+  s.prefix = "naive:";
+  RedisEndpoint ep = redis_->endpoint();
+  ep.commandTimeout = Micros{2'000'000};
+  auto r = runBench(s, ep);
+  QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+  QVERIFY(!r->front().wirePath);
+  QCOMPARE(r->front().threads, 3);
+  QCOMPARE(r->front().errors, std::int64_t{0});
+  QVERIFY(r->front().decisions > 0);
+}
+
+QTEST_GUILESS_MAIN(ThroughputBenchTest)
+#include "test_throughput_bench.moc"
