@@ -244,7 +244,7 @@ void SeriesChart::styleSeries() {
     if (const QList<qreal> dashes = dashPattern(algorithms_[static_cast<std::size_t>(i)]); !dashes.isEmpty())
       pen.setDashPattern(dashes);
     lines_[i]->setPen(pen);
-    lines_[i]->setMarkerSize(3 * strokeWidth(i) + 1);
+    lines_[i]->setMarkerSize(strokeWidth(i) + 2);
   }
   if (reference_) setPen(reference_, Palette::limit(), 2.0, Qt::DashLine);
 }
@@ -263,6 +263,10 @@ void SeriesChart::setRanges(double xMaxSeconds, double yMax) {
   setNiceRange(x_, xMaxSeconds, 6);
   setNiceRange(y_, std::max(yMax, 1.0), 4);
 }
+
+void SeriesChart::setXTitle(const QString& title) { x_->setTitleText(title); }
+
+double SeriesChart::xAxisMax() const { return x_->max(); }
 
 void SeriesChart::setTheme(Theme t) {
   chart()->setTheme(chartTheme(t));

@@ -84,6 +84,10 @@ class SeriesChart : public QChartView {
   void setReference(const QList<QPointF>& points);
   /// Sets the axes' ranges.
   void setRanges(double xMaxSeconds, double yMax);
+  /// Names the time axis (default "seconds").
+  void setXTitle(const QString& title);
+  /// Upper end of the time axis (tests).
+  double xAxisMax() const;
   /// Applies a theme.
   void setTheme(Theme t);
   /// Pixel columns of the plot area.

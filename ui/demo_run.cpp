@@ -60,9 +60,13 @@ void DemoRun::startStorm() {
 }
 
 void DemoRun::maybeFinish() {
-  if (!stormDone_ || (options_.race && !raceDone_)) return;
-  const bool redis = controller_.spec().backend != Backend::Memory;
-  QTimer::singleShot(redis ? StormController::kTtlTailMs + kSettleMs : kSettleMs, this, [this] {
+  if (!stormDone_ || (options_.race && !raceDone_) || settling_) return;
+  if (controller_.ttlSampling()) {  // the TTL chart follows the keys to expiry first
+    connect(&controller_, &StormController::ttlSamplingStopped, this, &DemoRun::maybeFinish, Qt::UniqueConnection);
+    return;
+  }
+  settling_ = true;
+  QTimer::singleShot(kSettleMs, this, [this] {
     if (options_.dock != QLatin1String("inspector")) return finish(false);
     window_.keyInspectorPanel()->refresh();  // fresh PTTLs for the picture
     QTimer::singleShot(kSettleMs, this, [this] { finish(false); });

@@ -2,7 +2,8 @@
 // DemoRun: the unattended run behind `ratelab --autostart --screenshot PATH
 // --exit-after-ms N`: waits until Redis answers (when the storm needs it),
 // starts the storm (and the race lab for the race preset), waits for the end,
-// lets the last TTL sample land, refreshes the lanes, saves the window as PNG
+// lets the TTL chart follow the keys to expiry (at most
+// StormController::kTtlTailMaxMs), refreshes the lanes, saves the window as PNG
 // and reports done(exitCode). --exit-after-ms bounds the whole run.
 
 #include <QObject>
@@ -50,6 +51,7 @@ class DemoRun : public QObject {
   bool started_ = false;
   bool stormDone_ = false;
   bool raceDone_ = false;
+  bool settling_ = false;  ///< storm, race and TTL tail are over: the picture is being taken
   bool finished_ = false;
   bool failed_ = false;
 };

@@ -17,8 +17,8 @@ LanesPanel::LanesPanel(QWidget* parent)
       lanesBox_(new QWidget),
       level_(new SeriesChart(tr("Level (tokens, queue depth or window count) vs capacity"), tr("level"),
                              tr("capacity"))),
-      ttl_(new SeriesChart(tr("PTTL of the limiter keys (wall clock)"), tr("ms"), QString())) {
-  ttl_->setPointsVisible(true);
+      ttl_(new TtlChart) {
+  level_->setXTitle(tr("s on the storm's timeline"));
   new QVBoxLayout(lanesBox_);
   lanesBox_->layout()->setContentsMargins(0, 0, 0, 0);
   lanesBox_->layout()->setSpacing(2);
@@ -41,9 +41,7 @@ LanesPanel::LanesPanel(QWidget* parent)
   setAlgorithms({Algorithm::FixedWindow});
 }
 
-void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, bool redisKeys) {
-  ttl_->chart()->setTitle(redisKeys ? tr("PTTL of the limiter keys (wall clock)")
-                                    : tr("PTTL of the limiter keys: none, the memory backend keeps no Redis keys"));
+void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, TtlSource ttl) {
   for (LaneChart* lane : lanes_) delete lane;
   lanes_.clear();
   for (std::size_t i = 0; i < algorithms.size(); ++i) {
@@ -53,10 +51,7 @@ void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, bool re
     lanes_.append(lane);
   }
   level_->setAlgorithms(algorithms);
-  ttl_->setAlgorithms(algorithms);
-  ttlPoints_.assign(algorithms.size(), {});
-  ttlMax_ = 1;
-  ttlXMax_ = 0;
+  ttl_->reset(algorithms, ttl);
   xMax_ = 1;
 }
 
@@ -93,21 +88,13 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     for (const QPointF& q : p.limit) levelMax = std::max(levelMax, q.y());
   }
   level_->setRanges(xMax_, levelMax * 1.1);
-  ttl_->setRanges(std::max(xMax_, ttlXMax_), ttlMax_ * 1.1);
+  ttl_->setLanesSpan(xMax_);
   lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }
 
-void LanesPanel::addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs) {
-  const double x = static_cast<double>(atUs) / 1e6;
-  for (int i = 0; i < pttlMs.size() && i < static_cast<int>(ttlPoints_.size()); ++i) {
-    if (pttlMs[i] < 0) continue;  // no key (or no TTL): a gap, not a zero
-    ttlPoints_[static_cast<std::size_t>(i)].append(QPointF(x, static_cast<double>(pttlMs[i])));
-    ttlMax_ = std::max(ttlMax_, static_cast<double>(pttlMs[i]));
-    ttl_->setSeries(i, ttlPoints_[static_cast<std::size_t>(i)]);
-  }
-  ttlXMax_ = std::max(ttlXMax_, x);
-  ttl_->setRanges(std::max(xMax_, ttlXMax_), ttlMax_ * 1.1);
-}
+void LanesPanel::addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs) { ttl_->addSample(atUs, pttlMs); }
+
+void LanesPanel::markRunEnd(std::int64_t wallUs) { ttl_->markRunEnd(wallUs); }
 
 void LanesPanel::setTheme(Theme t) {
   theme_ = t;

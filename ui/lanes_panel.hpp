@@ -1,7 +1,8 @@
 #pragma once
 // LanesPanel: one LaneChart per algorithm on a shared time axis, the level
-// chart (tokens, queue depth or window count against capacity) and the TTL
-// chart (PTTL of the limiter keys sampled during the storm).
+// chart (tokens, queue depth or window count against capacity) on the storm's
+// timeline, and the TTL chart (PTTL of the limiter keys on the wall clock,
+// sampled during the storm and after it; see ttl_chart.hpp).
 //
 // refresh() runs on the GUI thread from the controller's single-shot timer:
 // it absorbs the model's pending batches (short lock), builds each lane's
@@ -13,12 +14,14 @@
 
 #include "limiter/algorithm.hpp"
 #include "ui/theme.hpp"
+#include "ui/ttl_chart.hpp"
 
 namespace rl::ui {
 
 class LaneModel;
 class LaneChart;
 class SeriesChart;
+class TtlChart;
 
 /// The charts of a storm; see the file comment.
 class LanesPanel : public QWidget {
@@ -29,12 +32,14 @@ class LanesPanel : public QWidget {
 
   explicit LanesPanel(QWidget* parent = nullptr);
   /// Rebuilds the lanes for a new storm (one per algorithm) and clears all charts;
-  /// `redisKeys` false (memory backend) says on the TTL chart that there are no keys to sample.
-  void setAlgorithms(const std::vector<Algorithm>& algorithms, bool redisKeys = true);
+  /// `ttl` says what the TTL chart can show (no keys, real-time or virtual-clock storm).
+  void setAlgorithms(const std::vector<Algorithm>& algorithms, TtlSource ttl = TtlSource::WallClock);
   /// Redraws everything from `model` over [0, max(spanUs, last decision)].
   void refresh(LaneModel& model, std::int64_t spanUs);
-  /// Adds one TTL sample (ms per algorithm lane, -2 = no key) at `atUs`.
+  /// Adds one TTL sample (ms per algorithm lane, -2 = no key) at `atUs` wall time since the start.
   void addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs);
+  /// The storm ended `wallUs` after it started (wall clock): marked on the TTL chart.
+  void markRunEnd(std::int64_t wallUs);
   /// Applies a theme to every chart.
   void setTheme(Theme t);
   /// The lane charts (tests).
@@ -42,7 +47,7 @@ class LanesPanel : public QWidget {
   /// The level chart (tests).
   SeriesChart* levelChart() const { return level_; }
   /// The TTL chart (tests).
-  SeriesChart* ttlChart() const { return ttl_; }
+  TtlChart* ttlChart() const { return ttl_; }
   /// Milliseconds the last refresh took (build + replace), for the status bar and benchmarks.
   double lastRefreshMs() const { return lastRefreshMs_; }
 
@@ -50,11 +55,8 @@ class LanesPanel : public QWidget {
   QWidget* lanesBox_;
   QList<LaneChart*> lanes_;
   SeriesChart* level_;
-  SeriesChart* ttl_;
-  std::vector<QList<QPointF>> ttlPoints_;  ///< per lane, seconds -> ms
-  double ttlMax_ = 1;
-  double ttlXMax_ = 0;   ///< latest TTL sample, wall seconds
-  double xMax_ = 1;
+  TtlChart* ttl_;
+  double xMax_ = 1;  ///< the lanes' span, seconds of the storm's timeline
   Theme theme_ = Theme::Light;
   double lastRefreshMs_ = 0;
 };

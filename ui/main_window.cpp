@@ -162,7 +162,7 @@ void MainWindow::wireStorm() {
   connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
   connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
-    lanes_->setAlgorithms(s.algorithms, s.backend != Backend::Memory);
+    lanes_->setAlgorithms(s.algorithms, ttlSourceOf(s.backend, s.clock));
     storm_->setRunning(true);
   });
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
@@ -189,7 +189,9 @@ void MainWindow::wireServing() {
   });
   connect(storm_, &StormPanel::serveStopRequested, c, &StormController::stopServing);
   connect(c, &StormController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {
-    if (on) lanes_->setAlgorithms(controller_.spec().algorithms, controller_.spec().backend != Backend::Memory);
+    if (on)
+      lanes_->setAlgorithms(controller_.spec().algorithms,
+                            controller_.spec().backend == Backend::Memory ? TtlSource::NoKeys : TtlSource::NotSampled);
     storm_->setServing(on, on ? tr("Front %1 (replicas %2). Try: curl -i -H 'x-api-key: me' %1/ping")
                                     .arg(front, replicas.join(QStringLiteral(", ")))
                               : QString());
@@ -259,6 +261,7 @@ void MainWindow::startRace() {
 
 void MainWindow::onStormFinished() {
   storm_->setRunning(false);
+  lanes_->markRunEnd(controller_.runWallUs());
   summary_->setResult(controller_.lastResult());
   if (controller_.spec().backend != Backend::Memory) inspector_->refresh();
   emit stormDone();

@@ -84,10 +84,7 @@ void StormController::wireWorkers() {
   connect(redis_, &RedisWorker::keysReady, this, &StormController::keysReady);
   connect(redis_, &RedisWorker::keysDeleted, this, &StormController::keysDeleted);
   connect(redis_, &RedisWorker::errorOccurred, this, &StormController::errorOccurred);
-  connect(redis_, &RedisWorker::ttlSampled, this, [this](qint64 at, const QList<qint64>& v) {
-    ttlPending_ = false;
-    emit ttlSampled(at, v);
-  });
+  connect(redis_, &RedisWorker::ttlSampled, this, &StormController::onTtlSampled);
   connect(&ttl_, &QTimer::timeout, this, &StormController::sampleTtl);
   connect(http_, &HttpServeWorker::dataReady, this, [this] {
     if (!refresh_.isActive()) refresh_.start();
@@ -116,6 +113,7 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   }
   spec_ = spec;
   spanUs_ = 0;
+  runWallUs_ = -1;
   stormRunning_ = true;
   model_.reset(spec.algorithms, spec.quota);
   ttlKeys_.clear();
@@ -144,11 +142,9 @@ void StormController::tuneQuota(const Quota& quota) {
 
 void StormController::onStormFinished(const StormResult& result) {
   stormRunning_ = false;
+  runWallUs_ = clock_.nsecsElapsed() / 1000;
   clearOutage();
-  // Keep sampling a little: the TTL chart shows the keys the storm left counting down.
-  QTimer::singleShot(kTtlTailMs, this, [this] {
-    if (!stormRunning_) ttl_.stop();
-  });
+  // TTL sampling goes on (onTtlSampled): the chart shows the keys the storm left counting down.
   lastResult_ = result;
   refresh_.stop();
   emit refreshDue();
@@ -156,11 +152,27 @@ void StormController::onStormFinished(const StormResult& result) {
 }
 
 void StormController::sampleTtl() {
+  if (!stormRunning_ && clock_.nsecsElapsed() / 1000 > runWallUs_ + kTtlTailMaxMs * std::int64_t{1000})
+    return stopTtlSampling();  // the tail is over (checked here too: a lost sample must not keep it going)
   if (ttlKeys_.isEmpty() || ttlPending_) return;  // one sample in flight at most (outages)
   ttlPending_ = true;
   const qint64 at = clock_.nsecsElapsed() / 1000;
   QMetaObject::invokeMethod(redis_, [w = redis_, keys = ttlKeys_, at] { w->sampleTtl(keys, at); },
                             Qt::QueuedConnection);
+}
+
+void StormController::onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs) {
+  ttlPending_ = false;
+  if (!ttl_.isActive()) return;  // a late answer after sampling stopped
+  emit ttlSampled(atUs, pttlMs);
+  const bool allExpired = std::all_of(pttlMs.begin(), pttlMs.end(), [](qint64 ms) { return ms < 0; });
+  if (!stormRunning_ && allExpired) stopTtlSampling();
+}
+
+void StormController::stopTtlSampling() {
+  if (!ttl_.isActive()) return;
+  ttl_.stop();
+  emit ttlSamplingStopped();
 }
 
 void StormController::armOutage(const OutagePlan& plan) {

@@ -41,8 +41,8 @@ class StormController : public QObject {
   static constexpr int kRefreshMs = 33;
   /// TTL sampling period during a storm.
   static constexpr int kTtlSampleMs = 100;
-  /// TTL sampling goes on this long after a storm ends.
-  static constexpr int kTtlTailMs = 1500;
+  /// TTL sampling goes on after a storm until every sampled key expired, at most this long.
+  static constexpr int kTtlTailMaxMs = 5000;
 
   explicit StormController(QObject* parent = nullptr);
   /// Cancels what runs and joins the threads.
@@ -67,6 +67,10 @@ class StormController : public QObject {
   int refreshIntervalMs() const { return refresh_.interval(); }
   /// The last finished storm's result.
   const StormResult& lastResult() const { return lastResult_; }
+  /// Wall time from the start of the last storm to its end (us, the TTL chart's clock; -1 while it runs).
+  std::int64_t runWallUs() const { return runWallUs_; }
+  /// True while the TTL of the storm's keys is sampled (during the storm and its tail).
+  bool ttlSampling() const { return ttl_.isActive(); }
 
  public slots:
   /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm.
@@ -125,6 +129,8 @@ class StormController : public QObject {
   void keysDeleted(qint64 count);
   /// A TTL sample (ms per lane) at `atUs` wall time since the storm started.
   void ttlSampled(qint64 atUs, const QList<qint64>& pttlMs);
+  /// TTL sampling stopped: every sampled key expired, or kTtlTailMaxMs after the storm.
+  void ttlSamplingStopped();
   /// Something happened worth one line in the status bar.
   void message(const QString& text);
   /// Something failed: one sentence for the user.
@@ -134,6 +140,8 @@ class StormController : public QObject {
   void wireWorkers();
   void onStormFinished(const StormResult& result);
   void sampleTtl();
+  void onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs);
+  void stopTtlSampling();
   void armOutage(const OutagePlan& plan);
   void clearOutage();
 
@@ -157,6 +165,7 @@ class StormController : public QObject {
   bool serving_ = false;
   StormSpec spec_;
   std::int64_t spanUs_ = 0;
+  std::int64_t runWallUs_ = -1;
   StormResult lastResult_;
 };
 

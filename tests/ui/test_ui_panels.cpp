@@ -9,6 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QSettings>
 #include <QTableWidget>
@@ -25,6 +26,7 @@
 #include "ui/storm_controller.hpp"
 #include "ui/storm_panel.hpp"
 #include "ui/summary_panel.hpp"
+#include "ui/ttl_chart.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -41,6 +43,7 @@ QString cell(QTableWidget* t, int row, int column) {
 enum class BadInput { NoAlgorithm, ZeroLimit, BadSkew, SkewCount, ZeroWindow, ZeroConcurrency, MissingRate };
 }  // namespace
 Q_DECLARE_METATYPE(BadInput)
+Q_DECLARE_METATYPE(rl::ui::TtlSource)
 
 class UiPanelsTest : public QObject {
   Q_OBJECT
@@ -62,6 +65,8 @@ class UiPanelsTest : public QObject {
   void refreshBacksOffWhenItIsExpensive_data();
   void refreshBacksOffWhenItIsExpensive();
   void identicalLinesStayVisible();
+  void ttlAxisIsWallClockAndSharedOnlyInRealTime_data();
+  void ttlAxisIsWallClockAndSharedOnlyInRealTime();
 
  private:
   QTemporaryDir dir_;
@@ -340,6 +345,42 @@ void UiPanelsTest::identicalLinesStayVisible() {
   chart.setAlgorithms({Algorithm::Gcra, Algorithm::TokenBucket});
   QVERIFY(chart.pen(0).widthF() > chart.pen(1).widthF());
   QCOMPARE(chart.pen(0).style(), Qt::CustomDashLine);
+}
+
+void UiPanelsTest::ttlAxisIsWallClockAndSharedOnlyInRealTime_data() {
+  QTest::addColumn<TtlSource>("source");
+  QTest::addColumn<double>("xMax");
+  QTest::addColumn<QString>("title");
+  // Lanes span 6 s; TTL samples at 0.1 and 0.2 s of wall time; the run ended at 20 ms.
+  QTest::newRow("virtual clock: its own 0.2 s") << TtlSource::VirtualClock << 0.2
+                                                << QStringLiteral("PTTL after the run: the virtual-clock storm took 20 ms of wall time");
+  QTest::newRow("real time: shares the lanes' 6 s") << TtlSource::WallClock << 6.0
+                                                    << QStringLiteral("PTTL of the limiter keys, during and after the run");
+}
+
+void UiPanelsTest::ttlAxisIsWallClockAndSharedOnlyInRealTime() {
+  QFETCH(TtlSource, source);
+  QFETCH(double, xMax);
+  QFETCH(QString, title);
+  TtlChart chart;
+  chart.reset({Algorithm::FixedWindow, Algorithm::SlidingLog}, source);
+  chart.setLanesSpan(6.0);
+  chart.addSample(100'000, {900, 950});
+  chart.addSample(200'000, {800, -2});  // the log's key expired: a gap, not a zero
+  chart.markRunEnd(20'000);
+  QCOMPARE(chart.points(0), 2);
+  QCOMPARE(chart.points(1), 1);
+  QCOMPARE(chart.xAxisMax(), xMax);
+  QCOMPARE(chart.chart()->title(), title);
+  QLineSeries* end = nullptr;
+  for (QAbstractSeries* s : chart.chart()->series())
+    if (s->name() == QLatin1String("storm ended")) end = qobject_cast<QLineSeries*>(s);
+  QVERIFY(end);
+  QCOMPARE(end->points(), QList<QPointF>({{0.02, 0}, {0.02, 950 * 1.1}}));
+  chart.reset({Algorithm::FixedWindow}, source);  // a new storm: nothing left over
+  QCOMPARE(chart.points(0), 0);
+  QCOMPARE(end->count(), 0);
+  QVERIFY(chart.runEndSeconds() < 0);
 }
 
 QTEST_MAIN(UiPanelsTest)

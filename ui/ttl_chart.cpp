@@ -1,0 +1,78 @@
+#include "ui/ttl_chart.hpp"
+
+#include <QChart>
+#include <algorithm>
+
+namespace rl::ui {
+
+namespace {
+QString titleOf(TtlSource source, double runEndSeconds) {
+  switch (source) {
+    case TtlSource::NoKeys: return TtlChart::tr("PTTL of the limiter keys: none, the memory backend keeps no Redis keys");
+    case TtlSource::NotSampled: return TtlChart::tr("PTTL: not sampled while serving (the key inspector lists the keys)");
+    case TtlSource::WallClock: return TtlChart::tr("PTTL of the limiter keys, during and after the run");
+    case TtlSource::VirtualClock:
+      if (runEndSeconds < 0) return TtlChart::tr("PTTL after the run (the virtual-clock storm is running)");
+      return TtlChart::tr("PTTL after the run: the virtual-clock storm took %1 ms of wall time")
+          .arg(runEndSeconds * 1e3, 0, 'f', 0);
+  }
+  return {};
+}
+}  // namespace
+
+TtlSource ttlSourceOf(Backend backend, ClockMode clock) {
+  if (backend == Backend::Memory) return TtlSource::NoKeys;
+  if (backend == Backend::Http) return TtlSource::NotSampled;
+  return clock == ClockMode::Virtual ? TtlSource::VirtualClock : TtlSource::WallClock;
+}
+
+TtlChart::TtlChart(QWidget* parent)
+    : SeriesChart(titleOf(TtlSource::WallClock, -1), tr("ms"), tr("storm ended"), parent) {
+  setXTitle(tr("wall clock: s since the storm started"));
+  setPointsVisible(true);
+}
+
+void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source) {
+  source_ = source;
+  setAlgorithms(algorithms);
+  points_.assign(algorithms.size(), {});
+  yMax_ = 1;
+  xMax_ = 0;
+  lanesSpan_ = 0;
+  runEnd_ = -1;
+  chart()->setTitle(titleOf(source_, runEnd_));
+  updateRanges();
+}
+
+void TtlChart::addSample(std::int64_t atUs, const QList<qint64>& pttlMs) {
+  const double x = static_cast<double>(atUs) / 1e6;
+  for (int i = 0; i < pttlMs.size() && i < static_cast<int>(points_.size()); ++i) {
+    if (pttlMs[i] < 0) continue;  // no key (expired, or Redis down): a gap, not a zero
+    points_[static_cast<std::size_t>(i)].append(QPointF(x, static_cast<double>(pttlMs[i])));
+    yMax_ = std::max(yMax_, static_cast<double>(pttlMs[i]));
+    setSeries(i, points_[static_cast<std::size_t>(i)]);
+  }
+  xMax_ = std::max(xMax_, x);
+  updateRanges();
+}
+
+void TtlChart::markRunEnd(std::int64_t wallUs) {
+  runEnd_ = static_cast<double>(wallUs) / 1e6;
+  chart()->setTitle(titleOf(source_, runEnd_));
+  updateRanges();
+}
+
+void TtlChart::setLanesSpan(double seconds) {
+  lanesSpan_ = seconds;
+  updateRanges();
+}
+
+void TtlChart::updateRanges() {
+  const double top = yMax_ * 1.1;
+  // Virtual seconds are not wall seconds: only a real-time storm shares the lanes' span.
+  const double x = source_ == TtlSource::WallClock ? std::max(xMax_, lanesSpan_) : xMax_;
+  setRanges(std::max({x, runEnd_, 1e-3}), top);
+  if (runEnd_ >= 0) setReference({QPointF(runEnd_, 0), QPointF(runEnd_, top)});
+}
+
+}  // namespace rl::ui
