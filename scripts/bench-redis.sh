@@ -2,7 +2,8 @@
 # Throughput of ratelab-cli bench next to redis-benchmark, in the same run,
 # against a private redis-server on a free loopback port (never :6379):
 #   1. redis-benchmark -c 50      EVALSHA <token_bucket> vs  ratelab-cli bench --concurrency 50
-#      (both: one client thread, an event loop over 50 connections, 1 command in flight each)
+#      (1 command in flight per connection; ratelab-cli runs 2 poll() loops, one per core,
+#       redis-benchmark one event loop: ratelab-cli --threads 1 is shown too)
 #   2. redis-benchmark -c 50 -P 16                        vs  ratelab-cli bench --concurrency 50 --pipeline 16
 #   3. ratelab-cli bench --backend memory --concurrency 2 (distinct keys per thread)
 # The EVALSHA is the same script with the same arguments RateLab sends
@@ -43,11 +44,12 @@ rl() {  # ratelab-cli decisions/s; $@ = extra flags
 }
 
 best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0) ? a : b }'; }
-rb1=0; rl1=0; rb16=0; rl16=0; mem=0; mem100k=0
+rb1=0; rl1=0; rl1one=0; rb16=0; rl16=0; mem=0; mem100k=0
 load_before=$(uptime)
 for _ in $(seq "$rounds"); do
   rb1=$(best "$rb1" "$(rb)")
   rl1=$(best "$rl1" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000)")
+  rl1one=$(best "$rl1one" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000 --threads 1)")
   rb16=$(best "$rb16" "$(rb -P 16)")
   rl16=$(best "$rl16" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000 --pipeline 16)")
   mem=$(best "$mem" "$(rl memory --concurrency 2 --clients 1000)")
@@ -57,6 +59,7 @@ done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
 printf '%-46s %14s %14s %8s\n' "token_bucket, best of $rounds x ${secs}s" "redis-benchmark" "ratelab-cli" "ratio"
 printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections" "$rb1" "$rl1" "$(ratio "$rl1" "$rb1")"
+printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections, 1 event loop" "$rb1" "$rl1one" "$(ratio "$rl1one" "$rb1")"
 printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections, pipeline 16" "$rb16" "$rl16" "$(ratio "$rl16" "$rb16")"
 printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 1,000 distinct keys each" "-" "$mem" "-"
 printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 100,000 distinct keys each" "-" "$mem100k" "-"

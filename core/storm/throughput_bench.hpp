@@ -7,7 +7,7 @@
 //    each deciding through its own Store (memory: one shared MemoryStore;
 //    Redis: one connection per thread), as a storm does.
 //  - wire path (redis-lua): `concurrency` connections driven without blocking
-//    by `threads` poll() event loops (default 1, like redis-benchmark), each
+//    by `threads` poll() event loops (default 2: one per core), each
 //    connection keeping `pipeline` EVALSHA in flight (1: unpipelined, like
 //    redis-benchmark -c; P: like -P). The commands are byte for byte those
 //    RedisLuaStore sends (server clock); each reply is checked as a decision
@@ -31,7 +31,7 @@ struct BenchSpec {
   std::vector<Algorithm> algorithms{Algorithm::TokenBucket};  ///< measured one after another
   int concurrency = 2;          ///< threads (and connections)
   int pipeline = 1;             ///< redis-lua: commands in flight per connection
-  int threads = 0;              ///< wire path: event loops sharing the connections; 0 = default (1)
+  int threads = 0;              ///< wire path: event loops sharing the connections; 0 = default (2)
   Micros duration{2'000'000};   ///< wall time per algorithm
   int keysPerThread = 100'000;  ///< distinct keys each thread cycles through
   Quota quota = Quota::perSecond(100);  ///< the limit checked

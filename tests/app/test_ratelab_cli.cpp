@@ -294,11 +294,11 @@ void RatelabCliTest::benchReportsThroughput() {
     QVERIFY(v.toObject()["decisions"].toInteger() > 0);
     QCOMPARE(v.toObject()["errors"].toInt(), 0);
   }
-  // memory decides on 2 threads; redis-lua drives its 2 connections from one event loop
+  // memory decides on 2 threads; redis-lua drives its 2 connections from 2 event loops
   QCOMPARE(r[0].toObject()["path"].toString(), QString("store"));
   QCOMPARE(r[0].toObject()["threads"].toInt(), 2);
   QCOMPARE(r[1].toObject()["path"].toString(), QString("wire"));
-  QCOMPARE(r[1].toObject()["threads"].toInt(), 1);
+  QCOMPARE(r[1].toObject()["threads"].toInt(), 2);
   const Cli piped = cli({"bench", "--backend", "redis-lua", "--redis", redisUrl(), "--pipeline", "8", "--duration-ms",
                          "200", "--concurrency", "2", "--json"});
   QVERIFY2(piped.exitCode == 0, piped.err.constData());

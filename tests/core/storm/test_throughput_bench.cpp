@@ -51,8 +51,9 @@ void ThroughputBenchTest::wireDecisionsAreWhatRedisRan_data() {
   QTest::addColumn<int>("pipeline");
   QTest::addColumn<int>("threads");
   QTest::addColumn<int>("expectedLoops");
-  QTest::newRow("50 connections, one loop") << 50 << 1 << 0 << 1;
-  QTest::newRow("50 connections, pipeline 16") << 50 << 16 << 0 << 1;
+  QTest::newRow("50 connections, default loops") << 50 << 1 << 0 << 2;
+  QTest::newRow("50 connections, one loop") << 50 << 1 << 1 << 1;
+  QTest::newRow("50 connections, one loop, pipeline 16") << 50 << 16 << 1 << 1;
   QTest::newRow("7 connections, 2 loops, pipeline 4") << 7 << 4 << 2 << 2;
   QTest::newRow("2 connections, more loops asked than connections") << 2 << 1 << 5 << 2;
 }
