@@ -113,11 +113,13 @@ void serveConn(WireConn& c, const WireArgs& w, bool refill, ThreadTally& tally) 
     ++tally.decisions;
     tally.errors += isDecision(**r) ? 0 : 1;
     if (refill) {
-      if (!queueOne(c, w)) return markDead(c, c.conn->pending(), tally);
+      const int before = c.conn->pending();
+      if (!queueOne(c, w)) return markDead(c, before, tally);
       ++queued;
     }
   }
-  if (queued > 0 && !c.conn->flush()) markDead(c, queued, tally);
+  const int inFlight = c.conn->pending();
+  if (queued > 0 && !c.conn->flush()) markDead(c, inFlight, tally);
 }
 
 // Event loop: poll() over this thread's connections, each keeping `pipeline`
@@ -126,9 +128,9 @@ void serveConn(WireConn& c, const WireArgs& w, bool refill, ThreadTally& tally) 
 void loopEvents(std::vector<WireConn*>& conns, const WireArgs& w, int pipeline, const std::atomic<bool>& stop,
                 ThreadTally& tally) {
   for (WireConn* c : conns) {
-    bool ok = true;
-    for (int i = 0; i < pipeline && ok; ++i) ok = queueOne(*c, w).ok();
-    if (!ok || !c->conn->flush()) markDead(*c, pipeline, tally);
+    int queued = 0;
+    while (queued < pipeline && queueOne(*c, w)) ++queued;
+    if (queued < pipeline || !c->conn->flush()) markDead(*c, queued, tally);
   }
   std::vector<pollfd> fds(conns.size());
   std::vector<WireConn*> polled(conns.size());

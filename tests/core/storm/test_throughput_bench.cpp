@@ -6,6 +6,9 @@
 
 #include <QtTest>
 
+#include <chrono>
+#include <thread>
+
 #include "redis/redis_connection.hpp"
 #include "storm/throughput_bench.hpp"
 #include "support/redis_test_server.hpp"
@@ -19,6 +22,8 @@ class ThroughputBenchTest : public QObject {
   void wireDecisionsAreWhatRedisRan_data();
   void wireDecisionsAreWhatRedisRan();
   void errorRepliesAreCounted();
+  void killedConnectionsAreErrors_data();
+  void killedConnectionsAreErrors();
   void storePathForOtherBackends();
 
  private:
@@ -111,6 +116,47 @@ void ThroughputBenchTest::errorRepliesAreCounted() {
   QVERIFY(r->front().decisions >= 8);
   QCOMPARE(r->front().errors, r->front().decisions);
   QCOMPARE(sumOfCounters("oom:"), std::int64_t{0});
+}
+
+void ThroughputBenchTest::killedConnectionsAreErrors_data() {
+  QTest::addColumn<int>("pipeline");
+  QTest::newRow("1 in flight") << 1;
+  QTest::newRow("16 in flight") << 16;
+}
+
+// The server drops every bench connection mid-run: the bench ends on time with
+// each connection's commands in flight (always exactly `pipeline`) as errors.
+void ThroughputBenchTest::killedConnectionsAreErrors() {
+  QFETCH(int, pipeline);
+  BenchSpec s;
+  s.backend = Backend::RedisLua;
+  s.concurrency = 50;
+  s.pipeline = pipeline;
+  s.duration = Micros{1'500'000};
+  s.keysPerThread = 1;
+  s.prefix = "kill" + std::to_string(pipeline) + ":";
+  RedisEndpoint ep = redis_->endpoint();
+  ep.commandTimeout = Micros{2'000'000};
+  std::optional<Result<std::vector<BenchResult>>> result;
+  std::thread bench([&] { result.emplace(runBench(s, ep)); });
+  auto admin = redis_->connect();
+  QVERIFY(admin.ok());
+  const std::string firstKey = limiterKey(s.prefix, Algorithm::TokenBucket, "bench-49-0");
+  bool measuring = false;  // the last connection decided once: every connection is in the loop
+  for (int i = 0; i < 10'000 && !measuring; ++i) {
+    auto e = admin->command({"EXISTS", firstKey});
+    measuring = e && e->integer() == 1;
+    if (!measuring) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  auto killed = admin->command({"CLIENT", "KILL", "SKIPME", "yes", "TYPE", "normal"});
+  bench.join();
+  QVERIFY(measuring);
+  QVERIFY(killed.ok());
+  QCOMPARE(killed->integer(), std::int64_t{50});
+  QVERIFY2(result->ok(), result->ok() ? "" : (*result).error().message.c_str());
+  const BenchResult& b = (*result)->front();
+  QCOMPARE(b.errors, std::int64_t{50} * pipeline);
+  QVERIFY(b.decisions > b.errors);
 }
 
 // The other Redis variants keep the store path: one thread per connection.
