@@ -224,7 +224,13 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
     chart()->removeSeries(s);
     delete s;
   }
+  for (const QList<QLineSeries*>& more : continuations_)
+    for (QLineSeries* s : more) {
+      chart()->removeSeries(s);
+      delete s;
+    }
   lines_.clear();
+  continuations_ = QList<QList<QLineSeries*>>(static_cast<qsizetype>(algorithms.size()));
   algorithms_ = algorithms;
   for (Algorithm a : algorithms) {
     auto* s = new QLineSeries;
@@ -239,14 +245,43 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
 
 void SeriesChart::styleSeries() {
   for (int i = 0; i < lines_.size(); ++i) {
-    QPen pen(Palette::lane(i));
-    pen.setWidthF(strokeWidth(i));
-    if (const QList<qreal> dashes = dashPattern(algorithms_[static_cast<std::size_t>(i)]); !dashes.isEmpty())
-      pen.setDashPattern(dashes);
-    lines_[i]->setPen(pen);
-    lines_[i]->setMarkerSize(strokeWidth(i) + 2);
+    styleLine(lines_[i], i);
+    for (QLineSeries* s : continuations_[i]) styleLine(s, i);
   }
   if (reference_) setPen(reference_, Palette::limit(), 2.0, Qt::DashLine);
+}
+
+void SeriesChart::styleLine(QLineSeries* s, int index) const {
+  QPen pen(Palette::lane(index));
+  pen.setWidthF(strokeWidth(index));
+  if (const QList<qreal> dashes = dashPattern(algorithms_[static_cast<std::size_t>(index)]); !dashes.isEmpty())
+    pen.setDashPattern(dashes);
+  s->setPen(pen);
+  s->setMarkerSize(strokeWidth(index) + 2);
+}
+
+void SeriesChart::setSegments(int index, const std::vector<QList<QPointF>>& segments) {
+  if (index < 0 || index >= lines_.size()) return;
+  lines_[index]->replace(segments.empty() ? QList<QPointF>() : segments.front());
+  QList<QLineSeries*>& more = continuations_[index];
+  for (std::size_t k = 1; k < segments.size(); ++k) {
+    if (static_cast<std::size_t>(more.size()) < k) {  // one more piece of line `index`: same look, no legend entry
+      auto* s = new QLineSeries;
+      s->setPointsVisible(pointsVisible_);
+      attach(chart(), s, x_, y_);
+      styleLine(s, index);
+      for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(false);
+      more.append(s);
+    }
+    more[static_cast<qsizetype>(k - 1)]->replace(segments[k]);
+  }
+  for (qsizetype k = std::max<qsizetype>(static_cast<qsizetype>(segments.size()) - 1, 0); k < more.size(); ++k)
+    more[k]->clear();  // fewer pieces than last time: nothing stale stays drawn
+}
+
+qsizetype SeriesChart::segments(int index) const {
+  if (index < 0 || index >= lines_.size()) return 0;
+  return (lines_[index]->count() > 0 ? 1 : 0) + continuations_[index].size();
 }
 
 QPen SeriesChart::pen(int index) const { return index >= 0 && index < lines_.size() ? lines_[index]->pen() : QPen(); }
@@ -276,12 +311,17 @@ void SeriesChart::setTheme(Theme t) {
 void SeriesChart::setPointsVisible(bool visible) {
   pointsVisible_ = visible;
   for (QLineSeries* s : lines_) s->setPointsVisible(visible);
+  for (const QList<QLineSeries*>& more : continuations_)
+    for (QLineSeries* s : more) s->setPointsVisible(visible);
 }
 
 int SeriesChart::columns() const { return plotColumns(chart()); }
 
 qsizetype SeriesChart::points(int index) const {
-  return index >= 0 && index < lines_.size() ? lines_[index]->count() : 0;
+  if (index < 0 || index >= lines_.size()) return 0;
+  qsizetype n = lines_[index]->count();
+  for (QLineSeries* s : continuations_[index]) n += s->count();
+  return n;
 }
 
 }  // namespace rl::ui

@@ -80,6 +80,8 @@ class SeriesChart : public QChartView {
   void setAlgorithms(const std::vector<Algorithm>& algorithms);
   /// Replaces line `index` with `points` (one replace()).
   void setSeries(int index, const QList<QPointF>& points);
+  /// Replaces line `index` with pieces separated by gaps (no line drawn across a gap).
+  void setSegments(int index, const std::vector<QList<QPointF>>& segments);
   /// Replaces the reference line.
   void setReference(const QList<QPointF>& points);
   /// Sets the axes' ranges.
@@ -94,15 +96,19 @@ class SeriesChart : public QChartView {
   int columns() const;
   /// Draws a marker at each point (sparse samples such as PTTL).
   void setPointsVisible(bool visible);
-  /// Points of line `index` (tests).
+  /// Points of line `index`, all pieces (tests).
   qsizetype points(int index) const;
+  /// Pieces of line `index` drawn (tests).
+  qsizetype segments(int index) const;
   /// The pen of line `index` (tests).
   QPen pen(int index) const;
 
  private:
   void styleSeries();
+  void styleLine(QLineSeries* s, int index) const;
   std::vector<Algorithm> algorithms_;  ///< one per line, in drawing order
   QList<QLineSeries*> lines_;
+  QList<QList<QLineSeries*>> continuations_;  ///< per line: its pieces after the first gap
   QLineSeries* reference_ = nullptr;
   bool pointsVisible_ = false;
   QValueAxis* x_;

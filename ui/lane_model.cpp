@@ -1,6 +1,7 @@
 #include "ui/lane_model.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace rl::ui {
 
@@ -27,6 +28,34 @@ std::int64_t windowBound(Algorithm a, const Quota& q) {
   if (!isRateBased(a)) return q.limit;
   return q.limit + static_cast<std::int64_t>(q.ratePerSecond() * static_cast<double>(q.window.count()) / 1e6);
 }
+
+/// A ColumnDecimator that starts a new piece after each gap.
+class PieceDecimator {
+ public:
+  PieceDecimator(std::vector<QList<QPointF>>& out, int columns, std::int64_t span)
+      : out_(out), columns_(columns), span_(span) {}
+  void addInColumn(std::int64_t column, std::int64_t t, double y) {
+    if (!piece_) {
+      out_.emplace_back();
+      piece_.emplace(out_.back(), columns_, span_);
+    }
+    piece_->addInColumn(column, t, y);
+  }
+  void gap() {
+    if (!piece_) return;
+    piece_->finish();
+    peak_ = std::max(peak_, piece_->peak());
+    piece_.reset();
+  }
+  double peak() const { return peak_; }
+
+ private:
+  std::vector<QList<QPointF>>& out_;
+  int columns_;
+  std::int64_t span_;
+  std::optional<ColumnDecimator> piece_;  ///< the open piece (the last in out_)
+  double peak_ = 0;
+};
 
 void addSpan(std::vector<Span>& spans, double from, double to) {
   if (!spans.empty() && from <= spans.back().to) {
@@ -149,7 +178,7 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
   {
     ColumnDecimator admitted(out.admittedInWindow, columns, span);
     ColumnDecimator denied(out.deniedInWindow, columns, span);
-    ColumnDecimator level(out.level, columns, span);
+    PieceDecimator level(out.level, columns, span);
     ColumnDecimator open(out.openErrorsInWindow, columns, span);
     ColumnDecimator closed(out.closedErrorsInWindow, columns, span);
     const bool errors = l.errors > 0;  // most storms have none: skip the two error series
@@ -160,7 +189,10 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
       const std::int64_t column = admitted.columnOf(x.t);
       admitted.addInColumn(column, x.t, y.admittedInWindow);
       denied.addInColumn(column, x.t, y.deniedInWindow);
-      level.addInColumn(column, x.t, x.level);
+      if (x.error)
+        level.gap();  // the store failed: no level to show
+      else
+        level.addInColumn(column, x.t, x.level);
       if (errors) {
         out.openErrors += x.error && x.allowed;
         out.closedErrors += x.error && !x.allowed;
@@ -173,7 +205,8 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
     }
     out.denied = static_cast<std::int64_t>(n) - out.admitted;
     out.errors = out.openErrors + out.closedErrors;
-    for (ColumnDecimator* c : {&admitted, &denied, &level, &open, &closed}) c->finish();
+    for (ColumnDecimator* c : {&admitted, &denied, &open, &closed}) c->finish();
+    level.gap();
     if (out.openErrors == 0) out.openErrorsInWindow.clear();  // only the policy in force draws
     if (out.closedErrors == 0) out.closedErrorsInWindow.clear();
     out.peak = std::max({admitted.peak(), denied.peak(), level.peak()});

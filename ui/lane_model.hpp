@@ -60,7 +60,7 @@ struct LanePoints {
   QList<QPointF> deniedInWindow;    ///< denied in the trailing window (fail-closed errors included)
   QList<QPointF> openErrorsInWindow;    ///< of the admitted in the window: fail-open errors (empty if none)
   QList<QPointF> closedErrorsInWindow;  ///< of the denied in the window: fail-closed errors (empty if none)
-  QList<QPointF> level;             ///< decision level
+  std::vector<QList<QPointF>> level;  ///< decision level, in pieces: a store error has no level and breaks the line
   QList<QPointF> limit;             ///< the limit as a step line (changes with tuning)
   QList<QPointF> marks;             ///< one point per quota change after the start
   /// Spans where the truth exceeded what a correct limiter admits in one window:

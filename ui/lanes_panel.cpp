@@ -82,9 +82,10 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   for (int i = 0; i < n; ++i) {
     const LanePoints& p = points[static_cast<std::size_t>(i)];
     lanes_[i]->showPoints(p, xMax_);
-    level_->setSeries(i, p.level);
+    level_->setSegments(i, p.level);
     if (i == 0) level_->setReference(p.limit);
-    for (const QPointF& q : p.level) levelMax = std::max(levelMax, q.y());
+    for (const QList<QPointF>& piece : p.level)
+      for (const QPointF& q : piece) levelMax = std::max(levelMax, q.y());
     for (const QPointF& q : p.limit) levelMax = std::max(levelMax, q.y());
   }
   level_->setRanges(xMax_, levelMax * 1.1);

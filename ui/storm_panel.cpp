@@ -72,6 +72,7 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   progress_->setRange(0, 1000);
   progress_->setValue(0);
   progressText_ = new QLabel(tr("idle"), this);
+  progressText_->setWordWrap(true);  // a long line would widen the panel past its dock and clip it
   error_ = new QLabel(this);
   error_->setObjectName(QStringLiteral("stormError"));
   error_->setWordWrap(true);

@@ -35,7 +35,8 @@ TtlChart::TtlChart(QWidget* parent)
 void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source) {
   source_ = source;
   setAlgorithms(algorithms);
-  points_.assign(algorithms.size(), {});
+  pieces_.assign(algorithms.size(), {});
+  gap_.assign(algorithms.size(), false);
   yMax_ = 1;
   xMax_ = 0;
   lanesSpan_ = 0;
@@ -46,11 +47,17 @@ void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source)
 
 void TtlChart::addSample(std::int64_t atUs, const QList<qint64>& pttlMs) {
   const double x = static_cast<double>(atUs) / 1e6;
-  for (int i = 0; i < pttlMs.size() && i < static_cast<int>(points_.size()); ++i) {
-    if (pttlMs[i] < 0) continue;  // no key (expired, or Redis down): a gap, not a zero
-    points_[static_cast<std::size_t>(i)].append(QPointF(x, static_cast<double>(pttlMs[i])));
+  for (int i = 0; i < pttlMs.size() && i < static_cast<int>(pieces_.size()); ++i) {
+    auto& pieces = pieces_[static_cast<std::size_t>(i)];
+    if (pttlMs[i] < 0) {  // no key (expired, or Redis down): a gap, not a zero
+      gap_[static_cast<std::size_t>(i)] = !pieces.empty();
+      continue;
+    }
+    if (pieces.empty() || gap_[static_cast<std::size_t>(i)]) pieces.emplace_back();
+    gap_[static_cast<std::size_t>(i)] = false;
+    pieces.back().append(QPointF(x, static_cast<double>(pttlMs[i])));
     yMax_ = std::max(yMax_, static_cast<double>(pttlMs[i]));
-    setSeries(i, points_[static_cast<std::size_t>(i)]);
+    setSegments(i, pieces);
   }
   xMax_ = std::max(xMax_, x);
   updateRanges();

@@ -7,7 +7,8 @@
 // scheduled time in a few milliseconds of wall time: its samples all come
 // after the run, the title says so and gives the run's wall time, and the
 // axis is not stretched to the lanes' virtual seconds. A vertical line marks
-// when the storm ended on this clock.
+// when the storm ended on this clock. A sample without the key (expired, or
+// Redis down in an outage) breaks the line: no line is drawn across a gap.
 
 #include <QList>
 #include <QPointF>
@@ -51,7 +52,8 @@ class TtlChart : public SeriesChart {
  private:
   void updateRanges();
   TtlSource source_ = TtlSource::WallClock;
-  std::vector<QList<QPointF>> points_;  ///< per lane: wall seconds -> ms
+  std::vector<std::vector<QList<QPointF>>> pieces_;  ///< per lane: runs of samples (wall s -> ms) between gaps
+  std::vector<bool> gap_;                             ///< per lane: the last sample had no key
   double yMax_ = 1;                     ///< largest PTTL seen (ms)
   double xMax_ = 0;                     ///< latest sample (wall seconds)
   double lanesSpan_ = 0;                ///< the lanes' span (seconds of the storm's timeline)

@@ -351,8 +351,8 @@ void UiPanelsTest::ttlAxisIsWallClockAndSharedOnlyInRealTime_data() {
   QTest::addColumn<TtlSource>("source");
   QTest::addColumn<double>("xMax");
   QTest::addColumn<QString>("title");
-  // Lanes span 6 s; TTL samples at 0.1 and 0.2 s of wall time; the run ended at 20 ms.
-  QTest::newRow("virtual clock: its own 0.2 s") << TtlSource::VirtualClock << 0.2
+  // Lanes span 6 s; TTL samples at 0.1, 0.2 and 0.3 s of wall time; the run ended at 20 ms.
+  QTest::newRow("virtual clock: its own 0.3 s") << TtlSource::VirtualClock << 0.3
                                                 << QStringLiteral("PTTL after the run: the virtual-clock storm took 20 ms of wall time");
   QTest::newRow("real time: shares the lanes' 6 s") << TtlSource::WallClock << 6.0
                                                     << QStringLiteral("PTTL of the limiter keys, during and after the run");
@@ -366,10 +366,13 @@ void UiPanelsTest::ttlAxisIsWallClockAndSharedOnlyInRealTime() {
   chart.reset({Algorithm::FixedWindow, Algorithm::SlidingLog}, source);
   chart.setLanesSpan(6.0);
   chart.addSample(100'000, {900, 950});
-  chart.addSample(200'000, {800, -2});  // the log's key expired: a gap, not a zero
+  chart.addSample(200'000, {800, -2});  // no key (Redis down, or expired): a gap, not a zero
+  chart.addSample(300'000, {-2, 700});  // back: a new piece, no line drawn across the gap
   chart.markRunEnd(20'000);
   QCOMPARE(chart.points(0), 2);
-  QCOMPARE(chart.points(1), 1);
+  QCOMPARE(chart.segments(0), 1);
+  QCOMPARE(chart.points(1), 2);
+  QCOMPARE(chart.segments(1), 2);
   QCOMPARE(chart.xAxisMax(), xMax);
   QCOMPARE(chart.chart()->title(), title);
   QLineSeries* end = nullptr;
@@ -379,6 +382,8 @@ void UiPanelsTest::ttlAxisIsWallClockAndSharedOnlyInRealTime() {
   QCOMPARE(end->points(), QList<QPointF>({{0.02, 0}, {0.02, 950 * 1.1}}));
   chart.reset({Algorithm::FixedWindow}, source);  // a new storm: nothing left over
   QCOMPARE(chart.points(0), 0);
+  QCOMPARE(chart.segments(0), 0);
+  QCOMPARE(chart.chart()->series().size(), 2);  // the reference line and one line
   QCOMPARE(end->count(), 0);
   QVERIFY(chart.runEndSeconds() < 0);
 }
