@@ -9,7 +9,9 @@
 # The EVALSHA is the same script with the same arguments RateLab sends
 # (server clock, 100 req/s per key, cost 1) over 100,000 random keys.
 # The machine is shared (2 cores): each pair is measured `rounds` times,
-# alternating, and the best of each side is compared.
+# alternating, and the best of each side is compared; since other work on the
+# machine comes and goes, the median of the per-round ratios (the two sides
+# measured back to back) is printed too.
 # Usage: scripts/bench-redis.sh [seconds per measurement, default 5] [rounds, default 3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,21 +48,26 @@ rl() {  # ratelab-cli decisions/s; $@ = extra flags
 best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0) ? a : b }'; }
 rb1=0; rl1=0; rl1one=0; rb16=0; rl16=0; mem=0; mem100k=0
 load_before=$(uptime)
+r1=(); r1one=(); r16=()  # per-round ratios, percent
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
 for _ in $(seq "$rounds"); do
-  rb1=$(best "$rb1" "$(rb)")
-  rl1=$(best "$rl1" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000)")
-  rl1one=$(best "$rl1one" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000 --threads 1)")
-  rb16=$(best "$rb16" "$(rb -P 16)")
-  rl16=$(best "$rl16" "$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000 --pipeline 16)")
+  b=$(rb); a=$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000)
+  one=$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000 --threads 1)
+  rb1=$(best "$rb1" "$b"); rl1=$(best "$rl1" "$a"); rl1one=$(best "$rl1one" "$one")
+  r1+=("$(pct "$a" "$b")"); r1one+=("$(pct "$one" "$b")")
+  b=$(rb -P 16); a=$(rl redis-lua --redis "redis://127.0.0.1:$port" --concurrency 50 --clients 2000 --pipeline 16)
+  rb16=$(best "$rb16" "$b"); rl16=$(best "$rl16" "$a"); r16+=("$(pct "$a" "$b")")
   mem=$(best "$mem" "$(rl memory --concurrency 2 --clients 1000)")
   mem100k=$(best "$mem100k" "$(rl memory --concurrency 2 --clients 100000)")
 done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f%%", m }'; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
-printf '%-46s %14s %14s %8s\n' "token_bucket, best of $rounds x ${secs}s" "redis-benchmark" "ratelab-cli" "ratio"
-printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections" "$rb1" "$rl1" "$(ratio "$rl1" "$rb1")"
-printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections, 1 event loop" "$rb1" "$rl1one" "$(ratio "$rl1one" "$rb1")"
-printf '%-46s %14.0f %14d %8s\n' "redis-lua, 50 connections, pipeline 16" "$rb16" "$rl16" "$(ratio "$rl16" "$rb16")"
+printf '%-46s %14s %14s %8s %8s\n' "token_bucket, best of $rounds x ${secs}s" "redis-benchmark" "ratelab-cli" "ratio" "median"
+printf '%-46s %14.0f %14d %8s %8s\n' "redis-lua, 50 connections" "$rb1" "$rl1" "$(ratio "$rl1" "$rb1")" "$(median "${r1[@]}")"
+printf '%-46s %14.0f %14d %8s %8s\n' "redis-lua, 50 connections, 1 event loop" "$rb1" "$rl1one" "$(ratio "$rl1one" "$rb1")" "$(median "${r1one[@]}")"
+printf '%-46s %14.0f %14d %8s %8s\n' "redis-lua, 50 connections, pipeline 16" "$rb16" "$rl16" "$(ratio "$rl16" "$rb16")" "$(median "${r16[@]}")"
+echo "per-round ratios: 50 conn ${r1[*]}; 1 loop ${r1one[*]}; pipeline 16 ${r16[*]}"
 printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 1,000 distinct keys each" "-" "$mem" "-"
 printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 100,000 distinct keys each" "-" "$mem100k" "-"
 echo "load before: ${load_before#*load average: }   after: $(uptime | sed 's/.*load average: //')"
