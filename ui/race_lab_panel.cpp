@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QSpinBox>
@@ -42,6 +43,7 @@ QChartView* RaceLabPanel::buildChart() {
   chart->setTitle(tr("Admitted per round vs the limit"));
   chart->setMargins(QMargins(2, 2, 2, 2));
   chart->legend()->setAlignment(Qt::AlignRight);
+  chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
   x_ = new QValueAxis;
   x_->setTitleText(tr("round"));
   x_->setLabelFormat(QStringLiteral("%d"));
@@ -54,8 +56,10 @@ QChartView* RaceLabPanel::buildChart() {
     s->setName(kVariantNames[i]);
     s->setPointsVisible(true);
     QPen pen(Palette::lane(i == 0 ? 5 : i == 1 ? 2 : 1));
-    pen.setWidthF(2);
+    // watch and lua both hold the limit: watch is drawn wider, under lua, so both stay visible.
+    pen.setWidthF(i == 1 ? 5 : 2);
     s->setPen(pen);
+    s->setMarkerSize(i == 1 ? 12 : 7);
     chart->addSeries(s);
     s->attachAxis(x_);
     s->attachAxis(y_);

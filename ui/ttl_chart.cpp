@@ -64,6 +64,7 @@ void TtlChart::addSample(std::int64_t atUs, const QList<qint64>& pttlMs) {
 }
 
 void TtlChart::markRunEnd(std::int64_t wallUs) {
+  if (source_ != TtlSource::WallClock && source_ != TtlSource::VirtualClock) return;  // no samples to relate it to
   runEnd_ = static_cast<double>(wallUs) / 1e6;
   chart()->setTitle(titleOf(source_, runEnd_));
   updateRanges();
@@ -77,7 +78,7 @@ void TtlChart::setLanesSpan(double seconds) {
 void TtlChart::updateRanges() {
   const double top = yMax_ * 1.1;
   // Virtual seconds are not wall seconds: only a real-time storm shares the lanes' span.
-  const double x = source_ == TtlSource::WallClock ? std::max(xMax_, lanesSpan_) : xMax_;
+  const double x = source_ == TtlSource::VirtualClock ? xMax_ : std::max(xMax_, lanesSpan_);
   setRanges(std::max({x, runEnd_, 1e-3}), top);
   if (runEnd_ >= 0) setReference({QPointF(runEnd_, 0), QPointF(runEnd_, top)});
 }

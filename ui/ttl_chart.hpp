@@ -40,7 +40,8 @@ class TtlChart : public SeriesChart {
   void reset(const std::vector<Algorithm>& algorithms, TtlSource source);
   /// One sample at `atUs` wall time since the storm started (ms per lane, < 0 = no key: a gap).
   void addSample(std::int64_t atUs, const QList<qint64>& pttlMs);
-  /// The storm ended at `wallUs` since it started: drawn as a vertical line (and named in the title).
+  /// The storm ended at `wallUs` since it started: drawn as a vertical line (and named in the
+  /// title); ignored when nothing is sampled (memory backend, serving).
   void markRunEnd(std::int64_t wallUs);
   /// The lanes' span in seconds: shared by the axis only when the storm runs in real time.
   void setLanesSpan(double seconds);

@@ -386,6 +386,12 @@ void UiPanelsTest::ttlAxisIsWallClockAndSharedOnlyInRealTime() {
   QCOMPARE(chart.chart()->series().size(), 2);  // the reference line and one line
   QCOMPARE(end->count(), 0);
   QVERIFY(chart.runEndSeconds() < 0);
+  chart.reset({Algorithm::FixedWindow}, TtlSource::NoKeys);  // memory backend: no end line, the lanes' span
+  chart.setLanesSpan(3.0);
+  chart.markRunEnd(57'000);
+  QVERIFY(chart.runEndSeconds() < 0);
+  QCOMPARE(end->count(), 0);
+  QCOMPARE(chart.xAxisMax(), 3.0);
 }
 
 QTEST_MAIN(UiPanelsTest)
