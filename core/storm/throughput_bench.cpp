@@ -84,8 +84,10 @@ struct WireArgs {
   std::string sha, limit, window, interval;  ///< script, quota limit, window and emission interval (us)
 };
 
-// A reply is a decision when it is an array of 6 whose first element is an integer (0 or 1).
-bool isDecision(const RedisReply& r) { return r.isArray() && r.size() >= 6 && r[0].isInteger(); }
+// A reply is a decision when it is an array of 6 whose first element is 0 or 1 (allowed).
+bool isDecision(const RedisReply& r) {
+  return r.isArray() && r.size() >= 6 && r[0].isInteger() && (r[0].integer() == 0 || r[0].integer() == 1);
+}
 
 // Queues one EVALSHA on the connection's next key.
 Result<void> queueOne(WireConn& c, const WireArgs& w) {
