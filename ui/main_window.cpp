@@ -279,7 +279,7 @@ void MainWindow::setTheme(Theme t) {
   theme_ = t;
   applyTheme(*qobject_cast<QApplication*>(QCoreApplication::instance()), t);
   lanes_->setTheme(t);
-  race_->chartView()->chart()->setTheme(chartTheme(t));
+  race_->setTheme(t);
   for (QAction* a : findChildren<QAction*>())
     if (a->objectName() == QStringLiteral("theme_") + themeName(t)) a->setChecked(true);
 }

@@ -55,11 +55,6 @@ QChartView* RaceLabPanel::buildChart() {
     auto* s = new QLineSeries;
     s->setName(kVariantNames[i]);
     s->setPointsVisible(true);
-    QPen pen(Palette::lane(i == 0 ? 5 : i == 1 ? 2 : 1));
-    // watch and lua both hold the limit: watch is drawn wider, under lua, so both stay visible.
-    pen.setWidthF(i == 1 ? 5 : 2);
-    s->setPen(pen);
-    s->setMarkerSize(i == 1 ? 12 : 7);
     chart->addSeries(s);
     s->attachAxis(x_);
     s->attachAxis(y_);
@@ -67,10 +62,6 @@ QChartView* RaceLabPanel::buildChart() {
   }
   limit_ = new QLineSeries;
   limit_->setName(tr("limit"));
-  QPen pen(Palette::limit());
-  pen.setStyle(Qt::DashLine);
-  pen.setWidthF(2);
-  limit_->setPen(pen);
   chart->addSeries(limit_);
   limit_->attachAxis(x_);
   limit_->attachAxis(y_);
@@ -78,7 +69,25 @@ QChartView* RaceLabPanel::buildChart() {
   view->setRenderHint(QPainter::Antialiasing);
   view->setMinimumHeight(180);
   return view;
+}
 
+void RaceLabPanel::styleSeries() {
+  for (int i = 0; i < series_.size(); ++i) {
+    QPen pen(Palette::lane(i == 0 ? 5 : i == 1 ? 2 : 1));
+    // watch and lua both hold the limit: watch is drawn wider, under lua, so both stay visible.
+    pen.setWidthF(i == 1 ? 5 : 2);
+    series_[i]->setPen(pen);
+    series_[i]->setMarkerSize(i == 1 ? 12 : 7);
+  }
+  QPen pen(Palette::limit());
+  pen.setStyle(Qt::DashLine);
+  pen.setWidthF(2);
+  limit_->setPen(pen);
+}
+
+void RaceLabPanel::setTheme(Theme t) {
+  view_->chart()->setTheme(chartTheme(t));  // resets the series' pens: set ours again
+  styleSeries();
 }
 
 RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
@@ -110,6 +119,7 @@ RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
   table_->setMinimumWidth(360);
 
   view_ = buildChart();
+  styleSeries();
 
   auto* left = new QVBoxLayout;
   left->addLayout(form);

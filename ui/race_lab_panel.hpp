@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "ui/race_worker.hpp"
+#include "ui/theme.hpp"
 
 class QLabel;
 class QPushButton;
@@ -34,6 +35,8 @@ class RaceLabPanel : public QWidget {
   QPushButton* runButton() const { return run_; }
   /// The chart (PNG export).
   QChartView* chartView() const { return view_; }
+  /// Applies a chart theme and keeps the series' own pens.
+  void setTheme(Theme t);
 
  public slots:
   /// One round finished: shown live.
@@ -46,6 +49,7 @@ class RaceLabPanel : public QWidget {
  private:
   QLineSeries* seriesFor(const QString& variant);
   QChartView* buildChart();
+  void styleSeries();
   QSpinBox* capacity_;
   QSpinBox* concurrency_;
   QSpinBox* requests_;

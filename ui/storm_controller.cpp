@@ -123,6 +123,7 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   emit stormStarted(spec);
   clock_.start();
   ttlPending_ = false;
+  ttlAskedAt_ = -1;
   if (!ttlKeys_.isEmpty()) ttl_.start();
   if (outage) armOutage(*outage);
   QMetaObject::invokeMethod(storm_, [w = storm_, spec] { w->run(spec); }, Qt::QueuedConnection);
@@ -157,11 +158,13 @@ void StormController::sampleTtl() {
   if (ttlKeys_.isEmpty() || ttlPending_) return;  // one sample in flight at most (outages)
   ttlPending_ = true;
   const qint64 at = clock_.nsecsElapsed() / 1000;
+  ttlAskedAt_ = at;
   QMetaObject::invokeMethod(redis_, [w = redis_, keys = ttlKeys_, at] { w->sampleTtl(keys, at); },
                             Qt::QueuedConnection);
 }
 
 void StormController::onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs) {
+  if (atUs != ttlAskedAt_) return;  // asked for by an earlier storm's tail: not this chart's
   ttlPending_ = false;
   if (!ttl_.isActive()) return;  // a late answer after sampling stopped
   emit ttlSampled(atUs, pttlMs);

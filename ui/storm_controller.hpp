@@ -160,6 +160,7 @@ class StormController : public QObject {
   QElapsedTimer clock_;
   QStringList ttlKeys_;
   bool ttlPending_ = false;
+  qint64 ttlAskedAt_ = -1;  ///< `at` of the TTL sample in flight: an answer with another is stale
   bool stormRunning_ = false;
   bool raceRunning_ = false;
   bool serving_ = false;
