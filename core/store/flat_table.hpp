@@ -97,7 +97,8 @@ class FlatTable {
 
   /// Inserts `key` (absent) with `value`; returns the stored value.
   Value& insert(std::uint64_t h, std::string_view key, Value value) {
-    if ((size_ + 1) * 10 > slots_.size() * 7) rehash(slots_.empty() ? 16 : slots_.size() * 2);
+    if ((size_ + 1) * 10 > slots_.size() * 7)
+      rebuild(slots_.empty() ? 16 : slots_.size() * 2, [](const Value&) { return true; });
     ++size_;
     return place(h, SlotKey(key), std::move(value));
   }
@@ -108,19 +109,10 @@ class FlatTable {
     std::size_t live = 0;
     for (const Slot& s : slots_) live += s.tag != 0 && keep(s.value);
     if (live == size_) return 0;  // nothing to remove: no rebuild
-    std::vector<Slot> old;
-    old.swap(slots_);
-    std::vector<std::uint64_t> oldHashes;
-    oldHashes.swap(hashes_);
     const std::size_t before = size_;
     std::size_t cap = 16;
     while (live * 10 > cap * 7 / 2) cap *= 2;  // rebuild at <= 35% load, leaving room to grow
-    reset(cap);
-    for (std::size_t i = 0; i < old.size(); ++i)
-      if (old[i].tag != 0 && keep(old[i].value)) {
-        place(oldHashes[i], std::move(old[i].key), std::move(old[i].value));
-        ++size_;
-      }
+    rebuild(cap, keep);
     return before - size_;
   }
 
@@ -159,16 +151,19 @@ class FlatTable {
     size_ = 0;
   }
 
-  void rehash(std::size_t capacity) {
+  /// Moves every slot whose value passes `keep` into a fresh table of `capacity` slots.
+  template <class Keep>
+  void rebuild(std::size_t capacity, Keep keep) {
     std::vector<Slot> old;
     old.swap(slots_);
     std::vector<std::uint64_t> oldHashes;
     oldHashes.swap(hashes_);
-    const std::size_t n = size_;
     reset(capacity);
-    size_ = n;
     for (std::size_t i = 0; i < old.size(); ++i)
-      if (old[i].tag != 0) place(oldHashes[i], std::move(old[i].key), std::move(old[i].value));
+      if (old[i].tag != 0 && keep(old[i].value)) {
+        place(oldHashes[i], std::move(old[i].key), std::move(old[i].value));
+        ++size_;
+      }
   }
 
   std::vector<Slot> slots_;            ///< power-of-two capacity, load <= 70%
