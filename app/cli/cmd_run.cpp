@@ -29,7 +29,7 @@ constexpr const char* kRunHelp =
     "                       (--requests defaults to twice the limit, at most 1000000)\n"
     "  --pattern burst|constant|boundary|ramp|poisson --seed N\n"
     "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
-    "  --on-redis-error open|closed --think-ms MS --prefix P --key-tag T\n"
+    "  --on-redis-error open|closed|local --think-ms MS --prefix P --key-tag T\n"
     "  --http-target URL[,URL..]  --backend http: limiter replicas (see `serve`)\n"
     "  --json               one JSON document on stdout\n"
     "  --csv FILE           every decision as a row\n";
@@ -47,7 +47,7 @@ void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
   sigaction(SIGINT, &sa, nullptr);
 }
 
-bool isRedis(Backend b) { return b == Backend::RedisLua || b == Backend::RedisNaive || b == Backend::RedisWatch; }
+
 
 Result<StoreFactory> makeFactory(const StormSpec& spec, const std::optional<RedisTarget>& redis) {
 #if RATELAB_HAVE_HTTP
@@ -86,7 +86,7 @@ int cmdRun(const Args& args) {
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
 
   std::optional<RedisTarget> redis;
-  if (isRedis(spec.backend)) {
+  if (isRedisBackend(spec.backend)) {
     if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
     if (int rc = resolveRedisTarget(spec.redisUrl.empty() ? std::nullopt : std::optional(spec.redisUrl), "run", redis);
         rc != kExitOk)

@@ -173,7 +173,7 @@ int cmdServe(const Args& args) {
   std::signal(SIGTERM, onStopSignal);
   std::printf("serving %s %s on %s (%d replica%s, fail-%s)\n", std::string(algorithmName(options.algorithm)).c_str(),
               options.quota.toString().c_str(), std::string(backendName(spec->backend)).c_str(), options.replicas,
-              options.replicas == 1 ? "" : "s", options.onStoreError == FailurePolicy::Open ? "open" : "closed");
+              options.replicas == 1 ? "" : "s", std::string(failurePolicyName(options.onStoreError)).c_str());
   std::printf("front %s\n", (*cluster)->frontUrl().c_str());
   const auto urls = (*cluster)->replicaUrls();
   for (std::size_t i = 0; i < urls.size(); ++i) std::printf("replica %zu %s\n", i, urls[i].c_str());

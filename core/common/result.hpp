@@ -11,7 +11,10 @@ namespace rl {
 /// What kind of failure an Error is; callers branch on this, users read `message`.
 enum class ErrorCode {
   InvalidArgument,  ///< bad quota, flag or request: the caller must fix its input
-  Unavailable,      ///< the store cannot be reached (connect refused, timeout, closed)
+  Unavailable,      ///< the store cannot be reached (connect refused, closed, circuit open)
+  Timeout,          ///< the store did not answer within the command timeout
+  OutOfMemory,      ///< the store refused a write: out of memory (Redis OOM)
+  ReadOnly,         ///< the store refused a write: it is a read-only replica (Redis READONLY)
   Protocol,         ///< the store answered something unexpected
   Conflict,         ///< optimistic transaction gave up after its retries
   Cancelled,        ///< the work was cancelled

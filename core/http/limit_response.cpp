@@ -79,21 +79,10 @@ HttpResponse decisionResponse(const Decision& d, const LimitContext& c) {
   return r;
 }
 
-HttpResponse storeFailureResponse(FailurePolicy policy, const Error& error, const LimitContext& c) {
-  const bool open = policy == FailurePolicy::Open;
-  HttpResponse r;
-  r.status = open ? 200 : 503;
-  r.set("Content-Type", "application/json");
-  r.set(std::string(kFailurePolicyHeader), open ? "open" : "closed");
-  r.set("X-RateLimit-Replica", std::to_string(c.replica));
-  if (!open) r.set("Retry-After", "1");
-  Json j;
-  j.set("status", open ? "ok" : "unavailable");
-  j.set("replica", c.replica);
-  j.set("client", c.client);
-  j.set("failure_policy", open ? "open" : "closed");
-  j.set("error", error.message);
-  r.body = j.dump() + "\n";
+HttpResponse storeFailureResponse(FailurePolicy policy, const Decision& d, const LimitContext& c) {
+  HttpResponse r = decisionResponse(d, c);
+  if (policy == FailurePolicy::Closed) r.status = 503;
+  r.set(std::string(kFailurePolicyHeader), std::string(failurePolicyName(policy)));
   return r;
 }
 

@@ -7,8 +7,10 @@
 //                  `"token_bucket";r=9;t=1`), X-RateLimit-Delay-Ms when shaped
 //   denied    429  the same, plus Retry-After (whole seconds, rounded up, never
 //                  0) and Retry-After-Ms (milliseconds, rounded up, never 0)
-//   store down     fail-open 200 / fail-closed 503 with Retry-After: 1; both
-//                  carry X-RateLimit-Failure-Policy: open | closed
+//   store down     the failure policy's decision: open 200, closed 503 with
+//                  Retry-After: 1, local 200/429 from the replica's memory
+//                  limiter; all carry X-RateLimit-Failure-Policy: open |
+//                  closed | local. The store's error text is never sent.
 //
 // Bodies are small JSON objects whose numeric fields are integer
 // microseconds, so an HTTP client store reads back the exact Decision.
@@ -22,7 +24,7 @@
 #include "limiter/algorithm.hpp"
 #include "limiter/decision.hpp"
 #include "limiter/quota.hpp"
-#include "storm/storm_spec.hpp"
+#include "store/failure_policy.hpp"
 
 namespace rl {
 
@@ -48,8 +50,9 @@ std::string rateLimitField(Algorithm a, const Decision& d);
 
 /// 200 for an admitted decision, 429 for a denied one; see the file comment.
 HttpResponse decisionResponse(const Decision& d, const LimitContext& c);
-/// The response when the store failed: fail-open 200 or fail-closed 503.
-HttpResponse storeFailureResponse(FailurePolicy policy, const Error& error, const LimitContext& c);
+/// The response when the store failed and the policy decided `d`: open 200,
+/// closed 503, local 200 or 429; X-RateLimit-Failure-Policy names the policy.
+HttpResponse storeFailureResponse(FailurePolicy policy, const Decision& d, const LimitContext& c);
 /// A JSON error response: `{"error":"<message>"}`.
 HttpResponse errorResponse(int status, std::string_view message);
 

@@ -8,7 +8,7 @@
 
 #include "clock/clock.hpp"
 #include "http/limit_response.hpp"
-#include "redis/failure_policy.hpp"
+#include "store/memory_store.hpp"
 
 namespace rl {
 namespace {
@@ -57,6 +57,7 @@ ReplicaServer::~ReplicaServer() {
   thread_.runBlocking([this] {
     listener_.reset();
     store_.reset();
+    fallback_.reset();
   });
 }
 
@@ -74,6 +75,7 @@ Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions optio
       return;
     }
     s->store_ = std::move(*store);
+    if (s->options_.onStoreError == FailurePolicy::Local) s->fallback_ = std::make_unique<MemoryStore>();
     s->listener_ = std::make_unique<HttpListener>(
         s->options_.limits, [s](HttpConnection& c, HttpRequest&& r) { s->handle(c, std::move(r)); });
     bound = s->listener_->listen(s->options_.bindAddress, s->options_.port);
@@ -118,21 +120,22 @@ void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
   const bool noWait = findHeader(request.headers, "x-ratelab-no-wait") != nullptr;
   static const SystemClock clock;
   event.at = clock.now();
-  const auto decided = store_->decide({event.algorithm, event.client, options_.quota, cost, event.at});
-  if (decided) {
-    event.decision = *decided;
+  const auto decided = decideWithPolicy(*store_, {event.algorithm, event.client, options_.quota, cost, event.at},
+                                         options_.onStoreError, kPolicyRetryAfter, fallback_.get());
+  if (!decided) {  // not an outage: bad input, or a fault whose text stays in the server
+    const bool badInput = classifyStoreError(decided.error()) == StoreErrorClass::BadInput;
+    (badInput ? stats_.badRequests : stats_.internalErrors).fetch_add(1);
+    return connection.respond(badInput ? errorResponse(400, decided.error().message)
+                                       : errorResponse(500, "the limiter's store failed: see the server's log"));
+  }
+  event.decision = decided->decision;
+  if (!decided->byPolicy) {
     (event.decision.allowed ? stats_.admitted : stats_.denied).fetch_add(1);
     return answer(connection, event, decisionResponse(event.decision, context), noWait);
   }
-  if (decided.error().code != ErrorCode::Unavailable) {  // not an outage: bad input or a bug
-    const bool badInput = decided.error().code == ErrorCode::InvalidArgument;
-    (badInput ? stats_.badRequests : stats_.internalErrors).fetch_add(1);
-    return connection.respond(errorResponse(badInput ? 400 : 500, decided.error().message));
-  }
   event.storeFailed = true;
-  event.decision = failureDecision(options_.onStoreError, options_.quota, kSecond);
   (event.decision.allowed ? stats_.failedOpen : stats_.failedClosed).fetch_add(1);
-  answer(connection, event, storeFailureResponse(options_.onStoreError, decided.error(), context), noWait);
+  answer(connection, event, storeFailureResponse(options_.onStoreError, event.decision, context), noWait);
 }
 
 void ReplicaServer::answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response,

@@ -25,7 +25,7 @@
 #include "http/event_thread.hpp"
 #include "http/http_listener.hpp"
 #include "limiter/decision.hpp"
-#include "storm/storm_spec.hpp"
+#include "store/failure_policy.hpp"
 #include "store/store.hpp"
 
 namespace rl {
@@ -50,8 +50,8 @@ using DecisionObserver = std::function<void(const HttpDecisionEvent&)>;
 struct ReplicaStats {
   std::atomic<std::int64_t> admitted{0};      ///< answered 200 by the limiter
   std::atomic<std::int64_t> denied{0};        ///< answered 429
-  std::atomic<std::int64_t> failedOpen{0};    ///< store failed, admitted by fail-open
-  std::atomic<std::int64_t> failedClosed{0};  ///< store failed, refused (503) by fail-closed
+  std::atomic<std::int64_t> failedOpen{0};    ///< store failed, admitted by the failure policy (open, or local)
+  std::atomic<std::int64_t> failedClosed{0};  ///< store failed, refused by the failure policy (closed 503, or local 429)
   std::atomic<std::int64_t> badRequests{0};   ///< limiter input refused with 400
   std::atomic<std::int64_t> internalErrors{0};  ///< store errors that are not outages (500)
 };
@@ -96,6 +96,7 @@ class ReplicaServer {
   ReplicaStats stats_;                       ///< counters
   int port_ = 0;                             ///< bound port
   std::unique_ptr<Store> store_;             ///< used on thread_ only
+  std::unique_ptr<Store> fallback_;          ///< local failure policy: this replica's memory limiter
   std::unique_ptr<HttpListener> listener_;   ///< lives on thread_
   EventThread thread_;                       ///< declared last: joined first
 };

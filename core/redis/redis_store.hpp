@@ -30,7 +30,7 @@
 #include "redis/redis_connection.hpp"
 #include "redis/redis_url.hpp"
 #include "store/store.hpp"
-#include "storm/storm_spec.hpp"
+#include "store/backend.hpp"
 
 namespace rl {
 

@@ -50,7 +50,7 @@ void summarize(RaceVariantResult& r, std::int64_t capacity) {
 }
 
 Result<RaceVariantResult> raceOne(const RaceSpec& spec, Backend variant, const RedisEndpoint& endpoint,
-                                  const std::atomic<bool>* cancel) {
+                                  const std::atomic<bool>* cancel, const RaceRoundCallback& onRound) {
   RedisStoreOptions options;
   options.endpoint = endpoint;
   options.prefix = spec.prefix;
@@ -82,7 +82,10 @@ Result<RaceVariantResult> raceOne(const RaceSpec& spec, Backend variant, const R
         if (!d) errors.fetch_add(1);
         if (d && d->allowed) admitted[round].fetch_add(1);
         sync.arrive_and_wait();  // the round is over before the next starts
-        if (t == 0) completed = round + 1;
+        if (t == 0) {
+          completed = round + 1;
+          if (onRound) onRound(variant, static_cast<int>(round), admitted[round].load());
+        }
       }
     });
   }
@@ -100,11 +103,11 @@ Result<RaceVariantResult> raceOne(const RaceSpec& spec, Backend variant, const R
 }  // namespace
 
 Result<std::vector<RaceVariantResult>> runRace(const RaceSpec& spec, const RedisEndpoint& endpoint,
-                                               const std::atomic<bool>* cancel) {
+                                               const std::atomic<bool>* cancel, const RaceRoundCallback& onRound) {
   if (auto ok = validate(spec); !ok) return ok.error();
   std::vector<RaceVariantResult> out;
   for (Backend v : spec.variants) {
-    auto r = raceOne(spec, v, endpoint, cancel);
+    auto r = raceOne(spec, v, endpoint, cancel, onRound);
     if (!r) return r.error();
     out.push_back(std::move(r.value()));
   }

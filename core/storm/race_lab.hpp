@@ -8,13 +8,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "common/result.hpp"
 #include "limiter/algorithm.hpp"
 #include "redis/redis_url.hpp"
-#include "storm/storm_spec.hpp"
+#include "store/backend.hpp"
 
 namespace rl {
 
@@ -48,9 +49,14 @@ std::string_view raceVariantName(Backend b);
 /// Checks the spec; errors name the flag (--rounds, --limit, --concurrency, --algorithm, --think-ms).
 Result<void> validate(const RaceSpec& spec);
 
+/// Called after each round with the variant, the round (0-based) and what it admitted.
+using RaceRoundCallback = std::function<void(Backend variant, int round, std::int64_t admitted)>;
+
 /// Runs every variant against `endpoint` (server clock). Unavailable when a
-/// connection cannot be made. `cancel`, when set, stops after the current round.
+/// connection cannot be made. `cancel`, when set, stops after the current
+/// round; `onRound`, when set, is called from a race thread after each round.
 Result<std::vector<RaceVariantResult>> runRace(const RaceSpec& spec, const RedisEndpoint& endpoint,
-                                               const std::atomic<bool>* cancel = nullptr);
+                                               const std::atomic<bool>* cancel = nullptr,
+                                               const RaceRoundCallback& onRound = {});
 
 }  // namespace rl

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "clock/clock.hpp"
+#include "store/memory_store.hpp"
 #include "storm/storm_runner_detail.hpp"
 #include "storm/traffic_plan.hpp"
 
@@ -24,6 +25,8 @@ StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
     replicaClocks_.emplace_back(systemClock_, static_cast<std::size_t>(r) < spec_.skew.size() ? spec_.skew[static_cast<std::size_t>(r)] : Micros{0});
   for (int c = 0; c < std::max(spec_.clients, 1); ++c)
     clientNames_.push_back(spec_.keyTag + "client-" + std::to_string(c));
+  if (spec_.onRedisError == FailurePolicy::Local && spec_.backend != Backend::Memory)
+    for (int r = 0; r < std::max(spec_.replicas, 1); ++r) fallbacks_.push_back(std::make_unique<MemoryStore>());
 }
 
 StormRunner::~StormRunner() {

@@ -34,6 +34,7 @@
 #include "storm/decision_record.hpp"
 #include "storm/recorder.hpp"
 #include "storm/storm_spec.hpp"
+#include "store/failure_policy.hpp"
 #include "store/store.hpp"
 
 namespace rl {
@@ -60,7 +61,7 @@ struct StormProgress {
   std::int64_t sent = 0;      ///< decisions made so far
   std::int64_t late = 0;      ///< sends that started late
   std::int64_t dropped = 0;   ///< sends that could not start within the run
-  std::int64_t errors = 0;    ///< store errors (decided by the failure policy)
+  std::int64_t errors = 0;    ///< store errors (outages decided by the failure policy, and faults)
   bool finished = false;      ///< the run is over (done, cancelled or failed)
 };
 
@@ -68,7 +69,7 @@ struct StormProgress {
 struct AlgorithmCounters {
   std::int64_t admitted = 0;  ///< let through (fail-open admissions included)
   std::int64_t denied = 0;    ///< refused (fail-closed denials included)
-  std::int64_t errors = 0;    ///< of those, decided by the failure policy
+  std::int64_t errors = 0;    ///< of those, store errors (outages the policy decided, faults denied)
   std::int64_t retries = 0;   ///< optimistic-transaction retries (redis-watch), at the end
 };
 
@@ -145,6 +146,7 @@ class StormRunner {
   Recorder recorder_;                  ///< per-thread decision buffers
   std::vector<Send> sends_;            ///< real clocks: all sends in intended order
   std::vector<std::unique_ptr<Worker>> workers_;  ///< one per concurrency slot
+  std::vector<std::unique_ptr<Store>> fallbacks_;  ///< local failure policy: each replica's memory store
   std::vector<std::string> clientNames_;          ///< key names of the clients
   SystemClock systemClock_;                       ///< the true wall time (client and server clocks)
   std::vector<SkewedClock> replicaClocks_;        ///< client clock of each replica: systemClock_ + skew

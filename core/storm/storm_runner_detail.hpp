@@ -1,5 +1,5 @@
 #pragma once
-// Internal to StormRunner (storm_runner.cpp, storm_worker.cpp): one planned
+// Internal to StormRunner (storm_runner.cpp, storm_runner_threads.cpp): one planned
 // send and one worker's state. Not part of the public API.
 
 #include <atomic>

@@ -127,7 +127,7 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "clock") return setEnum(s.clock, parseClockMode(t), t, shownAs, "server, client or virtual");
   if (key == "skew_ms") return setSkew(s, t, shownAs);
   if (key == "on_redis_error")
-    return setEnum(s.onRedisError, parseFailurePolicy(t), t, shownAs, "open or closed");
+    return setEnum(s.onRedisError, parseFailurePolicy(t), t, shownAs, failurePolicyChoices());
   if (key == "seed") return setNumber(s.seed, t, shownAs, "an unsigned integer");
   if (key == "cost") return setNumber(s.cost, t, shownAs, "an integer 1 to the limit");
   if (key == "think_ms") return setMillis(s.thinkTime, t, shownAs, "an integer 0 to 10000 (ms)");

@@ -1,5 +1,7 @@
 #include "storm/storm_spec.hpp"
 
+#include "common/enum_names.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -10,31 +12,11 @@ namespace rl {
 
 namespace {
 
-template <class E, std::size_t N>
-std::optional<E> findByName(const std::array<std::pair<E, std::string_view>, N>& table, std::string_view s) {
-  for (const auto& [value, name] : table)
-    if (name == s) return value;
-  return std::nullopt;
-}
-
-template <class E, std::size_t N>
-std::string_view nameOf(const std::array<std::pair<E, std::string_view>, N>& table, E e) {
-  for (const auto& [value, name] : table)
-    if (value == e) return name;
-  return "?";
-}
-
-constexpr std::array<std::pair<Backend, std::string_view>, 5> kBackends{{
-    {Backend::Memory, "memory"}, {Backend::RedisLua, "redis-lua"}, {Backend::RedisNaive, "redis-naive"},
-    {Backend::RedisWatch, "redis-watch"}, {Backend::Http, "http"}}};
-constexpr std::array<std::pair<Pattern, std::string_view>, 5> kPatterns{{
+constexpr EnumNames<Pattern, 5> kPatterns{{
     {Pattern::Burst, "burst"}, {Pattern::Constant, "constant"}, {Pattern::Boundary, "boundary"},
     {Pattern::Ramp, "ramp"}, {Pattern::Poisson, "poisson"}}};
-constexpr std::array<std::pair<ClockMode, std::string_view>, 3> kClocks{{
+constexpr EnumNames<ClockMode, 3> kClocks{{
     {ClockMode::Server, "server"}, {ClockMode::Client, "client"}, {ClockMode::Virtual, "virtual"}}};
-constexpr std::array<std::pair<FailurePolicy, std::string_view>, 2> kPolicies{{
-    {FailurePolicy::Open, "open"}, {FailurePolicy::Closed, "closed"}}};
-
 constexpr std::int64_t kMaxDecisions = 20'000'000;  // 48 B each: under 1 GB recorded
 constexpr int kMaxReplicas = 64;
 constexpr int kMaxClients = 1'000'000;
@@ -92,7 +74,7 @@ Result<void> validateTopology(const StormSpec& s) {
     return fail("--clients " + std::to_string(s.clients) + " is out of range: allowed 1 to 1000000");
   if (s.concurrency < 1 || s.concurrency > kMaxConcurrency)
     return fail("--concurrency " + std::to_string(s.concurrency) + " is out of range: allowed 1 to 512");
-  const bool redis = s.backend == Backend::RedisLua || s.backend == Backend::RedisNaive || s.backend == Backend::RedisWatch;
+  const bool redis = isRedisBackend(s.backend);
   if (redis && s.concurrency * s.replicas > kMaxConnections)
     return fail("--concurrency x --replicas is " + std::to_string(s.concurrency * s.replicas) +
                 " Redis connections: allowed at most 2048");
@@ -111,14 +93,10 @@ Result<void> validateTopology(const StormSpec& s) {
 
 }  // namespace
 
-std::string_view backendName(Backend b) { return nameOf(kBackends, b); }
-std::optional<Backend> parseBackend(std::string_view s) { return findByName(kBackends, s); }
-std::string_view patternName(Pattern p) { return nameOf(kPatterns, p); }
-std::optional<Pattern> parsePattern(std::string_view s) { return findByName(kPatterns, s); }
-std::string_view clockModeName(ClockMode c) { return nameOf(kClocks, c); }
-std::optional<ClockMode> parseClockMode(std::string_view s) { return findByName(kClocks, s); }
-std::string_view failurePolicyName(FailurePolicy p) { return nameOf(kPolicies, p); }
-std::optional<FailurePolicy> parseFailurePolicy(std::string_view s) { return findByName(kPolicies, s); }
+std::string_view patternName(Pattern p) { return enumName(kPatterns, p); }
+std::optional<Pattern> parsePattern(std::string_view s) { return enumFromName(kPatterns, s); }
+std::string_view clockModeName(ClockMode c) { return enumName(kClocks, c); }
+std::optional<ClockMode> parseClockMode(std::string_view s) { return enumFromName(kClocks, s); }
 
 Result<void> validate(const StormSpec& spec) {
   if (spec.algorithms.empty())

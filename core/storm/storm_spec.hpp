@@ -12,17 +12,10 @@
 #include "common/result.hpp"
 #include "limiter/algorithm.hpp"
 #include "limiter/quota.hpp"
+#include "store/backend.hpp"
+#include "store/failure_policy.hpp"
 
 namespace rl {
-
-/// Where limiter state lives (`--backend`).
-enum class Backend {
-  Memory,      ///< one in-process store per replica: right for one replica, leaks N x across N
-  RedisLua,    ///< one EVALSHA per decision: atomic
-  RedisNaive,  ///< read, decide in C++, write back: two round trips, races
-  RedisWatch,  ///< WATCH / MULTI / EXEC with retries: atomic, costs retries
-  Http,        ///< requests go to HTTP limiter replicas (core/http)
-};
 
 /// Shape of the offered traffic (`--pattern`).
 enum class Pattern {
@@ -38,12 +31,6 @@ enum class ClockMode {
   Server,   ///< Redis TIME inside the script: one clock for all replicas
   Client,   ///< each replica's own clock, optionally skewed
   Virtual,  ///< the request's scheduled time: deterministic, as fast as possible
-};
-
-/// What a decision is when the store cannot answer (`--on-redis-error`).
-enum class FailurePolicy {
-  Open,    ///< admit: availability over protection
-  Closed,  ///< deny: protection over availability
 };
 
 /// One storm, fully specified. Defaults are a sensible first run.
@@ -70,14 +57,10 @@ struct StormSpec {
   std::vector<std::string> httpTargets;  ///< backend http: base URLs, round-robin
 };
 
-std::string_view backendName(Backend b);        ///< "memory", "redis-lua", ...
-std::optional<Backend> parseBackend(std::string_view s);  ///< nullopt if unknown
 std::string_view patternName(Pattern p);        ///< "burst", "constant", ...
 std::optional<Pattern> parsePattern(std::string_view s);  ///< nullopt if unknown
 std::string_view clockModeName(ClockMode c);    ///< "server", "client", "virtual"
 std::optional<ClockMode> parseClockMode(std::string_view s);  ///< nullopt if unknown
-std::string_view failurePolicyName(FailurePolicy p);  ///< "open", "closed"
-std::optional<FailurePolicy> parseFailurePolicy(std::string_view s);  ///< nullopt if unknown
 
 /// Checks every field; the error names the field (as its flag) and what is allowed.
 Result<void> validate(const StormSpec& spec);

@@ -181,16 +181,24 @@ void HttpMessageTest::deniedResponse() {
 
 void HttpMessageTest::failurePolicyResponses() {
   const LimitContext c{Algorithm::Gcra, Quota::perSecond(5), "k", 1};
-  const auto open = storeFailureResponse(FailurePolicy::Open, unavailable("cannot connect"), c);
+  const auto open = storeFailureResponse(FailurePolicy::Open, failureDecision(FailurePolicy::Open, c.quota, kPolicyRetryAfter), c);
   QCOMPARE(open.status, 200);
   QCOMPARE(header(open, "X-RateLimit-Failure-Policy"), QByteArray("open"));
-  const auto closed = storeFailureResponse(FailurePolicy::Closed, unavailable("cannot connect"), c);
+  const auto closed =
+      storeFailureResponse(FailurePolicy::Closed, failureDecision(FailurePolicy::Closed, c.quota, kPolicyRetryAfter), c);
   QCOMPARE(closed.status, 503);
   QCOMPARE(header(closed, "X-RateLimit-Failure-Policy"), QByteArray("closed"));
   QCOMPARE(header(closed, "Retry-After"), QByteArray("1"));
   const auto back = decisionFromResponse(closed);
   QVERIFY(!back.ok());
   QCOMPARE(back.error().code, ErrorCode::Unavailable);
+  QVERIFY(open.body.find("cannot") == std::string::npos);  // the store's error text never reaches the client
+  // local: the replica's own memory limiter decided; its 429 keeps Retry-After and names the policy.
+  const Decision local{false, 0, 5, Micros{200'000}, Micros{1'000'000}, Micros{0}, 0};
+  const auto l = storeFailureResponse(FailurePolicy::Local, local, c);
+  QCOMPARE(l.status, 429);
+  QCOMPARE(header(l, "X-RateLimit-Failure-Policy"), QByteArray("local"));
+  QCOMPARE(header(l, "Retry-After-Ms"), QByteArray("200"));
 }
 
 void HttpMessageTest::decisionRoundTrip() {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "clock/clock.hpp"
-#include "redis/failure_policy.hpp"
+#include "store/failure_policy.hpp"
 #include "redis/redis_store.hpp"
 #include "store/memory_store.hpp"
 #include "support/redis_test_server.hpp"

@@ -101,7 +101,7 @@ void StormSpecTest::settingsRejectBadText_data() {
   QTest::newRow("clock") << "clock" << "ntp" << "--clock: 'ntp' is not valid: allowed server, client or virtual";
   QTest::newRow("algorithm") << "algorithm" << "fixed_window,leaky" << "--algorithm: 'leaky' is not valid: allowed fixed_window, sliding_log, sliding_counter, token_bucket, leaky_bucket, gcra (comma-separated) or all";
   QTest::newRow("skew") << "skew_ms" << "0,x" << "--skew-ms: 'x' is not valid: allowed comma-separated integer milliseconds, one per replica";
-  QTest::newRow("policy") << "on_redis_error" << "maybe" << "--on-redis-error: 'maybe' is not valid: allowed open or closed";
+  QTest::newRow("policy") << "on_redis_error" << "maybe" << "--on-redis-error: 'maybe' is not valid: allowed open, closed or local";
   QTest::newRow("refill") << "refill_rate" << "0" << "--refill-rate: '0' is not valid: allowed a number > 0 and <= 1000000 (tokens per second)";
 }
 

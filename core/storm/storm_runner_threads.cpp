@@ -115,7 +115,8 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   Store& store = *w.stores[s.replica];
   const std::int64_t retriesBefore = retryCounter_ ? retryCounter_(store) : 0;
   const std::int64_t t0 = steadyNowUs();
-  const Result<Decision> d = store.decide(req);
+  Store* fallback = fallbacks_.empty() ? nullptr : fallbacks_[s.replica].get();
+  const auto d = decideWithPolicy(store, req, spec_.onRedisError, kPolicyRetryAfter, fallback);
   const std::int64_t t1 = steadyNowUs();
 
   DecisionRecord rec;
@@ -126,20 +127,22 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   rec.client = s.client;
   rec.replica = s.replica;
   rec.algorithm = s.algo;
-  const bool allowed = d ? d->allowed : spec_.onRedisError == FailurePolicy::Open;
-  rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (d ? 0 : kDecisionError));
+  // An outage is decided by the policy; any other error is a fault: counted, never admitted.
+  const bool failed = !d || d->byPolicy;
+  const bool allowed = d && d->decision.allowed;
+  rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (failed ? kDecisionError : 0));
   if (!virt && t0 - intendedSteady > kLateAfter.count()) {
     rec.flags |= kDecisionLate;
     add(w.late, 1);
   }
   if (d) {
-    rec.remaining = d->remaining;
-    rec.retryAfterUs = d->retryAfter.count();
-    rec.level = static_cast<float>(d->level);
+    rec.remaining = d->decision.remaining;
+    rec.retryAfterUs = d->decision.retryAfter.count();
+    rec.level = static_cast<float>(d->decision.level);
   }
   std::atomic<std::int64_t>* c = &w.perAlgo[4 * s.algo];
   add(c[allowed ? 0 : 1], 1);
-  if (!d) add(c[2], 1);
+  if (failed) add(c[2], 1);
   if (retryCounter_) add(c[3], retryCounter_(store) - retriesBefore);
   add(w.sent, 1);
   w.lastAtUs.store(rec.atUs, std::memory_order_relaxed);
