@@ -3,11 +3,11 @@
 #include <QApplication>
 #include <QTextStream>
 
-#include "ui/key_inspector_panel.hpp"
-#include "ui/lanes_panel.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
+#include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/storm_controller.hpp"
-#include "ui/storm_panel.hpp"
+#include "ui/workers/storm_controller.hpp"
+#include "ui/panels/storm_panel.hpp"
 
 namespace rl::ui {
 

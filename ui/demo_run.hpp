@@ -10,7 +10,7 @@
 #include <QString>
 #include <QTimer>
 
-#include "ui/redis_types.hpp"
+#include "ui/workers/redis_types.hpp"
 
 namespace rl::ui {
 

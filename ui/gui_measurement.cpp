@@ -4,10 +4,10 @@
 #include <algorithm>
 
 #include "metrics/latency_summary.hpp"
-#include "ui/lane_model.hpp"
-#include "ui/lanes_panel.hpp"
+#include "ui/charts/lane_model.hpp"
+#include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/storm_controller.hpp"
+#include "ui/workers/storm_controller.hpp"
 
 namespace rl::ui {
 

@@ -14,8 +14,8 @@
 #include <QTimer>
 #include <vector>
 
-#include "ui/redis_types.hpp"
-#include "ui/storm_types.hpp"
+#include "ui/workers/redis_types.hpp"
+#include "ui/workers/storm_types.hpp"
 
 namespace rl::ui {
 

@@ -21,14 +21,14 @@
 #include <QTimer>
 
 #include "storm/storm_settings.hpp"
-#include "ui/connection_panel.hpp"
-#include "ui/key_inspector_panel.hpp"
-#include "ui/lanes_panel.hpp"
-#include "ui/race_lab_panel.hpp"
+#include "ui/panels/connection_panel.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
+#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/race_lab_panel.hpp"
 #include "ui/scenario_file.hpp"
-#include "ui/storm_controller.hpp"
-#include "ui/storm_panel.hpp"
-#include "ui/summary_panel.hpp"
+#include "ui/workers/storm_controller.hpp"
+#include "ui/panels/storm_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
 
 namespace rl::ui {
 
@@ -237,8 +237,6 @@ bool MainWindow::startStorm() {
                          "Connection panel (or choose the memory backend)"));
     return false;
   }
-  static int runs = 0;
-  spec->keyTag = QStringLiteral("r%1-%2-").arg(QDateTime::currentSecsSinceEpoch() % 100000).arg(++runs).toStdString();
   std::optional<OutagePlan> outage;
   if (preset_ && preset_->outage && spec->backend != Backend::Memory) outage = preset_->outage;
   storm_->showError({});
@@ -250,13 +248,8 @@ bool MainWindow::startStorm() {
 void MainWindow::startRace() {
   RaceRequest r = race_->request();
   r.redisUrl = connection_->url();
-  r.prefix = inspector_->prefix();
-  if (r.redisUrl.isEmpty()) {
-    showError(tr("The race lab needs Redis: start the managed server or enter a redis:// URL"));
-    return;
-  }
-  race_->setRunning(true);
-  controller_.startRace(r);
+  r.spec.prefix = inspector_->prefix().toStdString();
+  if (controller_.startRace(r)) race_->setRunning(true);
 }
 
 void MainWindow::onStormFinished() {

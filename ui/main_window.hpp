@@ -10,7 +10,7 @@
 
 #include "common/result.hpp"
 #include "ui/presets.hpp"
-#include "ui/theme.hpp"
+#include "ui/charts/theme.hpp"
 
 class QSettings;
 class QLabel;

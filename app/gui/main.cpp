@@ -11,7 +11,7 @@
 #include "ui/demo_run.hpp"
 #include "ui/gui_measurement.hpp"
 #include "ui/main_window.hpp"
-#include "ui/storm_controller.hpp"
+#include "ui/workers/storm_controller.hpp"
 
 namespace {
 constexpr int kExitBadInput = 2;

@@ -2,7 +2,7 @@
 
 #include <QtTest>
 
-#include "ui/lane_model.hpp"
+#include "ui/charts/lane_model.hpp"
 
 using namespace rl;
 using namespace rl::ui;

@@ -17,16 +17,16 @@
 #include <set>
 
 #include "storm/storm_settings.hpp"
-#include "ui/chart_lane.hpp"
-#include "ui/connection_panel.hpp"
-#include "ui/key_inspector_panel.hpp"
-#include "ui/lanes_panel.hpp"
+#include "ui/charts/chart_lane.hpp"
+#include "ui/panels/connection_panel.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
+#include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/race_lab_panel.hpp"
-#include "ui/storm_controller.hpp"
-#include "ui/storm_panel.hpp"
-#include "ui/summary_panel.hpp"
-#include "ui/ttl_chart.hpp"
+#include "ui/panels/race_lab_panel.hpp"
+#include "ui/workers/storm_controller.hpp"
+#include "ui/panels/storm_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
+#include "ui/charts/ttl_chart.hpp"
 
 using namespace rl;
 using namespace rl::ui;

@@ -14,16 +14,16 @@
 
 #include "http/http_client.hpp"
 #include "support/redis_test_server.hpp"
-#include "ui/chart_lane.hpp"
-#include "ui/connection_panel.hpp"
-#include "ui/key_inspector_panel.hpp"
-#include "ui/lanes_panel.hpp"
+#include "ui/charts/chart_lane.hpp"
+#include "ui/panels/connection_panel.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
+#include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/race_lab_panel.hpp"
-#include "ui/storm_controller.hpp"
-#include "ui/storm_panel.hpp"
-#include "ui/summary_panel.hpp"
-#include "ui/ttl_chart.hpp"
+#include "ui/panels/race_lab_panel.hpp"
+#include "ui/workers/storm_controller.hpp"
+#include "ui/panels/storm_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
+#include "ui/charts/ttl_chart.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -223,7 +223,7 @@ void UiStormsTest::csvExportWritesEveryDecision() {
 void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
   connectTo(url_);
   QSignalSpy done(window_.get(), &MainWindow::raceDone);
-  QTest::mouseClick(window_->raceLabPanel()->runButton(), Qt::LeftButton);  // capacity 10, 16 connections, 40 requests, 5 rounds
+  QTest::mouseClick(window_->raceLabPanel()->runButton(), Qt::LeftButton);  // capacity 10, 20 connections released together, 20 rounds (core's race)
   QVERIFY(done.wait(kStormTimeoutMs));
   QTableWidget* t = window_->raceLabPanel()->table();
   QCOMPARE(cell(t, 0, 0), QStringLiteral("naive"));

@@ -1,4 +1,4 @@
-#include "ui/storm_panel.hpp"
+#include "ui/panels/storm_panel.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,7 +14,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "ui/labeled_slider.hpp"
+#include "ui/panels/labeled_slider.hpp"
 
 namespace rl::ui {
 

@@ -10,7 +10,7 @@
 #include <QWidget>
 #include <functional>
 
-#include "ui/redis_types.hpp"
+#include "ui/workers/redis_types.hpp"
 
 class QCheckBox;
 class QLabel;

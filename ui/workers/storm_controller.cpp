@@ -1,11 +1,13 @@
-#include "ui/storm_controller.hpp"
+#include "ui/workers/storm_controller.hpp"
+
+#include <QDateTime>
 
 #include <algorithm>
 
 #include "store/store.hpp"
-#include "ui/http_serve_worker.hpp"
-#include "ui/redis_worker.hpp"
-#include "ui/storm_worker.hpp"
+#include "ui/workers/http_serve_worker.hpp"
+#include "ui/workers/redis_worker.hpp"
+#include "ui/workers/storm_worker.hpp"
 
 namespace rl::ui {
 
@@ -112,21 +114,23 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
     return;
   }
   spec_ = spec;
+  // A fresh key space per run, so a storm never meets the previous run's keys.
+  spec_.keyTag = QStringLiteral("r%1-%2-").arg(QDateTime::currentSecsSinceEpoch() % 100000).arg(++runs_).toStdString();
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
-  model_.reset(spec.algorithms, spec.quota);
+  model_.reset(spec_.algorithms, spec_.quota);
   ttlKeys_.clear();
-  if (spec.backend != Backend::Memory && spec.backend != Backend::Http)
-    for (Algorithm a : spec.algorithms)
-      ttlKeys_ << qs(limiterKey(spec.prefix, a, spec.keyTag + "client-0"));
-  emit stormStarted(spec);
+  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
+    for (Algorithm a : spec_.algorithms)
+      ttlKeys_ << qs(limiterKey(spec_.prefix, a, spec_.keyTag + "client-0"));
+  emit stormStarted(spec_);
   clock_.start();
   ttlPending_ = false;
   ttlAskedAt_ = -1;
   if (!ttlKeys_.isEmpty()) ttl_.start();
   if (outage) armOutage(*outage);
-  QMetaObject::invokeMethod(storm_, [w = storm_, spec] { w->run(spec); }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_] { w->run(spec); }, Qt::QueuedConnection);
 }
 
 void StormController::stopStorm() { storm_->requestCancel(); }
@@ -199,10 +203,19 @@ void StormController::clearOutage() {
   outage_.clear();
 }
 
-void StormController::startRace(const RaceRequest& request) {
-  if (raceRunning_) return;
+bool StormController::startRace(const RaceRequest& request) {
+  if (raceRunning_) return false;
+  if (request.redisUrl.isEmpty()) {
+    emit errorOccurred(tr("The race lab needs Redis: start the managed server or enter a redis:// URL"));
+    return false;
+  }
+  if (auto ok = validate(request.spec); !ok) {
+    emit errorOccurred(QString::fromStdString(ok.error().message));
+    return false;
+  }
   raceRunning_ = true;
   QMetaObject::invokeMethod(race_, [w = race_, request] { w->run(request); }, Qt::QueuedConnection);
+  return true;
 }
 
 void StormController::startServing(const StormSpec& spec) {

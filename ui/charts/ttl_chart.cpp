@@ -1,4 +1,4 @@
-#include "ui/ttl_chart.hpp"
+#include "ui/charts/ttl_chart.hpp"
 
 #include <QChart>
 #include <algorithm>

@@ -8,7 +8,7 @@
 
 #include "common/result.hpp"
 #include "storm/storm_spec.hpp"
-#include "ui/storm_types.hpp"
+#include "ui/workers/storm_types.hpp"
 
 class QCheckBox;
 class QComboBox;

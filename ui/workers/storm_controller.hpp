@@ -21,11 +21,11 @@
 #include <optional>
 
 #include "storm/storm_spec.hpp"
-#include "ui/lane_model.hpp"
+#include "ui/charts/lane_model.hpp"
 #include "ui/presets.hpp"
-#include "ui/race_worker.hpp"
-#include "ui/redis_types.hpp"
-#include "ui/storm_types.hpp"
+#include "ui/workers/race_worker.hpp"
+#include "ui/workers/redis_types.hpp"
+#include "ui/workers/storm_types.hpp"
 
 namespace rl::ui {
 
@@ -79,8 +79,8 @@ class StormController : public QObject {
   void stopStorm();
   /// Applies a quota to the running storm's next decisions (marked on the timeline).
   void tuneQuota(const rl::Quota& quota);
-  /// Runs the race lab.
-  void startRace(const rl::ui::RaceRequest& request);
+  /// Runs the race lab; false (with errorOccurred) when it cannot start: no Redis, a bad spec, or already racing.
+  bool startRace(const rl::ui::RaceRequest& request);
   /// Serves `spec` (first algorithm) over HTTP; the lanes show the HTTP decisions.
   void startServing(const rl::StormSpec& spec);
   /// Stops serving over HTTP.
@@ -137,6 +137,7 @@ class StormController : public QObject {
   void errorOccurred(const QString& message);
 
  private:
+  int runs_ = 0;  ///< storms started: part of each run's key tag
   void wireWorkers();
   void onStormFinished(const StormResult& result);
   void sampleTtl();

@@ -1,13 +1,16 @@
 #pragma once
-// RaceLabPanel: naive vs watch vs lua on the same key and storm, side by
-// side: admitted per round against the limit, over-limit rounds, retries,
-// one button to run. The rounds run on the controller's race thread.
+// RaceLabPanel: naive vs watch vs lua, side by side, as `ratelab-cli race`
+// runs them: per round, N connections released together by a barrier send one
+// request each at one fresh key. Admitted per round against the limit,
+// over-limit rounds, retries, one button to run. The rounds run on the
+// controller's race thread (core's rl::runRace).
 
 #include <QWidget>
 
-#include "ui/race_worker.hpp"
-#include "ui/theme.hpp"
+#include "ui/workers/race_worker.hpp"
+#include "ui/charts/theme.hpp"
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -52,7 +55,7 @@ class RaceLabPanel : public QWidget {
   void styleSeries();
   QSpinBox* capacity_;
   QSpinBox* concurrency_;
-  QSpinBox* requests_;
+  QComboBox* algorithm_;
   QSpinBox* rounds_;
   QSpinBox* think_;
   QPushButton* run_;

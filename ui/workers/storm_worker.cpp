@@ -1,4 +1,4 @@
-#include "ui/storm_worker.hpp"
+#include "ui/workers/storm_worker.hpp"
 
 #include <QThread>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include "redis/redis_url.hpp"
 #include "storm/store_factory.hpp"
 #include "storm/traffic_plan.hpp"
-#include "ui/lane_model.hpp"
+#include "ui/charts/lane_model.hpp"
 
 namespace rl::ui {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "storm/storm_spec.hpp"
-#include "ui/lane_model.hpp"
+#include "ui/charts/lane_model.hpp"
 
 namespace rl {
 class ServeCluster;

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "limiter/algorithm.hpp"
-#include "ui/theme.hpp"
-#include "ui/ttl_chart.hpp"
+#include "ui/charts/theme.hpp"
+#include "ui/charts/ttl_chart.hpp"
 
 namespace rl::ui {
 

@@ -14,7 +14,7 @@
 #include <memory>
 #include <optional>
 
-#include "ui/redis_types.hpp"
+#include "ui/workers/redis_types.hpp"
 
 namespace rl {
 class RedisConnection;

@@ -1,10 +1,10 @@
-#include "ui/http_serve_worker.hpp"
+#include "ui/workers/http_serve_worker.hpp"
 
 #include <chrono>
 #include <exception>
 
 #include "http/serve_cluster.hpp"
-#include "ui/storm_worker.hpp"
+#include "ui/workers/storm_worker.hpp"
 
 namespace rl::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/lanes_panel.hpp"
+#include "ui/charts/lanes_panel.hpp"
 
 #include <QElapsedTimer>
 #include <QScrollArea>
@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <future>
 
-#include "ui/chart_lane.hpp"
-#include "ui/lane_model.hpp"
+#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/lane_model.hpp"
 
 namespace rl::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/chart_lane.hpp"
+#include "ui/charts/chart_lane.hpp"
 
 #include <QAreaSeries>
 #include <QChart>

@@ -17,7 +17,7 @@
 
 #include "common/result.hpp"
 #include "storm/storm_runner.hpp"
-#include "ui/storm_types.hpp"
+#include "ui/workers/storm_types.hpp"
 
 namespace rl::ui {
 

@@ -1,4 +1,4 @@
-#include "ui/connection_panel.hpp"
+#include "ui/panels/connection_panel.hpp"
 
 #include <QButtonGroup>
 #include <QFormLayout>

@@ -1,4 +1,4 @@
-#include "ui/lane_model.hpp"
+#include "ui/charts/lane_model.hpp"
 
 #include <algorithm>
 #include <optional>

@@ -5,7 +5,7 @@
 #include <QJsonDocument>
 #include <QWidget>
 
-#include "ui/storm_types.hpp"
+#include "ui/workers/storm_types.hpp"
 
 class QTableWidget;
 class QLabel;

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "limiter/algorithm.hpp"
-#include "ui/lane_model.hpp"
-#include "ui/theme.hpp"
+#include "ui/charts/lane_model.hpp"
+#include "ui/charts/theme.hpp"
 
 class QAreaSeries;
 class QLineSeries;

@@ -1,4 +1,4 @@
-#include "ui/redis_worker.hpp"
+#include "ui/workers/redis_worker.hpp"
 
 #include <QElapsedTimer>
 #include <exception>

@@ -1,4 +1,4 @@
-#include "ui/theme.hpp"
+#include "ui/charts/theme.hpp"
 
 #include <QApplication>
 #include <QPalette>

@@ -7,7 +7,7 @@
 #include <QWidget>
 
 #include "storm/storm_spec.hpp"
-#include "ui/redis_types.hpp"
+#include "ui/workers/redis_types.hpp"
 
 class QLabel;
 class QLineEdit;

@@ -1,4 +1,4 @@
-#include "ui/key_inspector_panel.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

@@ -1,4 +1,4 @@
-#include "ui/summary_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
 
 #include <QHeaderView>
 #include <QJsonArray>

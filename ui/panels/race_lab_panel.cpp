@@ -1,7 +1,8 @@
-#include "ui/race_lab_panel.hpp"
+#include "ui/panels/race_lab_panel.hpp"
 
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QHBoxLayout>
@@ -15,8 +16,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/chart_lane.hpp"
-#include "ui/theme.hpp"
+#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/theme.hpp"
 
 namespace rl::ui {
 
@@ -92,9 +93,12 @@ void RaceLabPanel::setTheme(Theme t) {
 
 RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
   capacity_ = spin(1, 100000, 10, this);
-  concurrency_ = spin(1, 256, 16, this);
-  requests_ = spin(1, 100000, 40, this);
-  rounds_ = spin(1, 1000, 5, this);
+  concurrency_ = spin(1, 256, 20, this);
+  concurrency_->setToolTip(tr("connections released together each round, one request each"));
+  algorithm_ = new QComboBox(this);
+  algorithm_->addItem(QStringLiteral("token_bucket"));
+  algorithm_->addItem(QStringLiteral("fixed_window"));
+  rounds_ = spin(1, 1000, 20, this);
   think_ = spin(0, 100000, 1000, this);
   think_->setSuffix(tr(" us"));
   think_->setToolTip(tr("naive only: pause between reading and writing the counter (widens the race)"));
@@ -106,7 +110,7 @@ RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout;
   form->addRow(tr("Capacity"), capacity_);
   form->addRow(tr("Connections"), concurrency_);
-  form->addRow(tr("Requests / round"), requests_);
+  form->addRow(tr("Algorithm"), algorithm_);
   form->addRow(tr("Rounds"), rounds_);
   form->addRow(tr("Think time"), think_);
   form->addRow(run_);
@@ -136,11 +140,11 @@ RaceLabPanel::RaceLabPanel(QWidget* parent) : QWidget(parent) {
 
 RaceRequest RaceLabPanel::request() const {
   RaceRequest r;
-  r.capacity = capacity_->value();
-  r.concurrency = concurrency_->value();
-  r.requests = requests_->value();
-  r.rounds = rounds_->value();
-  r.thinkTimeUs = think_->value();
+  r.spec.capacity = capacity_->value();
+  r.spec.concurrency = concurrency_->value();
+  r.spec.algorithm = parseAlgorithm(algorithm_->currentText().toStdString()).value_or(Algorithm::TokenBucket);
+  r.spec.rounds = rounds_->value();
+  r.spec.thinkTime = Micros{think_->value()};
   return r;
 }
 
@@ -175,16 +179,17 @@ void RaceLabPanel::showRound(const QString& variant, int round, qint64 admitted)
 void RaceLabPanel::showResult(const RaceResult& result) {
   setRunning(false);
   for (int row = 0; row < static_cast<int>(result.variants.size()) && row < 3; ++row) {
-    const RaceVariantResult& v = result.variants[static_cast<std::size_t>(row)];
-    const auto [lo, hi] = std::minmax_element(v.admitted.begin(), v.admitted.end());
-    table_->setItem(row, 0, cell(v.name));
-    table_->setItem(row, 1, cell(v.admitted.empty() ? QStringLiteral("-") : QString::number(*lo)));
-    table_->setItem(row, 2, cell(v.admitted.empty() ? QStringLiteral("-") : QString::number(*hi)));
-    table_->setItem(row, 3, cell(QString::number(v.overLimitRounds(result.capacity))));
+    const rl::RaceVariantResult& v = result.variants[static_cast<std::size_t>(row)];
+    const QString name = QString::fromLatin1(raceVariantName(v.variant).data(), static_cast<qsizetype>(raceVariantName(v.variant).size()));
+    const bool any = !v.admitted.empty();
+    table_->setItem(row, 0, cell(name));
+    table_->setItem(row, 1, cell(any ? QString::number(v.admittedMin) : QStringLiteral("-")));
+    table_->setItem(row, 2, cell(any ? QString::number(v.admittedMax) : QStringLiteral("-")));
+    table_->setItem(row, 3, cell(QString::number(v.overLimitRounds)));
     table_->setItem(row, 4, cell(QString::number(v.retries)));
     QList<QPointF> points;
     for (std::size_t r = 0; r < v.admitted.size(); ++r) points.append(QPointF(static_cast<double>(r), static_cast<double>(v.admitted[r])));
-    if (QLineSeries* s = seriesFor(v.name)) s->replace(points);
+    if (QLineSeries* s = seriesFor(name)) s->replace(points);
   }
 }
 

@@ -1,4 +1,4 @@
-#include "ui/labeled_slider.hpp"
+#include "ui/panels/labeled_slider.hpp"
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
