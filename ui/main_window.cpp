@@ -339,7 +339,7 @@ void MainWindow::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("inspector/prefix"), inspector_->prefix());
   auto spec = storm_->spec();
   if (spec) spec->redisUrl.clear();
-  if (spec) s.setValue(QStringLiteral("storm/scenario"), QString::fromStdString(specToJson(*spec).dump()));
+  if (spec) s.setValue(QStringLiteral("storm/scenario"), QString::fromStdString(dumpJson(specToJson(*spec))));
 }
 
 void MainWindow::restoreSettings(const QSettings& s) {
@@ -350,7 +350,7 @@ void MainWindow::restoreSettings(const QSettings& s) {
   if (!url.isEmpty()) connection_->setUrl(url);
   const QString prefix = s.value(QStringLiteral("inspector/prefix")).toString();
   if (!prefix.isEmpty()) inspector_->setPrefix(prefix);
-  const auto doc = Json::parse(s.value(QStringLiteral("storm/scenario")).toString().toStdString());
+  const auto doc = parseJson(s.value(QStringLiteral("storm/scenario")).toString().toStdString());
   if (!doc) return;
   if (auto spec = specFromJson(*doc); spec) {
     storm_->setSpec(*spec);

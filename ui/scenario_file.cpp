@@ -19,12 +19,12 @@ Result<StormSpec> readScenarioFile(const QString& path) { return loadScenario(pa
 Result<void> writeScenarioFile(const QString& path, const StormSpec& spec, const QString& name,
                                const QString& description) {
   Json doc = specToJson(spec);
-  if (!name.isEmpty()) doc.set("name", name.toStdString());
-  if (!description.isEmpty()) doc.set("description", description.toStdString());
+  if (!name.isEmpty()) doc["name"] = name.toStdString();
+  if (!description.isEmpty()) doc["description"] = description.toStdString();
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
     return fileError(QStringLiteral("cannot write scenario"), path, file.errorString());
-  const std::string text = doc.dump(2) + "\n";
+  const std::string text = dumpJson(doc, 2) + "\n";
   file.write(text.data(), static_cast<qint64>(text.size()));
   if (!file.commit()) return fileError(QStringLiteral("cannot write scenario"), path, file.errorString());
   return {};

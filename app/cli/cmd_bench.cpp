@@ -67,23 +67,23 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
 }
 
 Json benchJson(const std::vector<BenchResult>& results) {
-  Json arr{Json::Array{}};
+  Json arr = Json::array();
   for (const BenchResult& r : results) {
     Json j;
-    j.set("backend", backendName(r.backend));
-    j.set("algorithm", algorithmName(r.algorithm));
-    j.set("concurrency", r.concurrency);
-    j.set("pipeline", r.pipeline);
-    j.set("threads", r.threads);
-    j.set("path", r.wirePath ? "wire" : "store");
-    j.set("decisions", r.decisions);
-    j.set("errors", r.errors);
-    j.set("duration_ms", static_cast<double>(r.elapsed.count()) / 1000.0);
-    j.set("decisions_per_s", static_cast<std::int64_t>(r.perSecond));
-    arr.push(std::move(j));
+    j["backend"] = backendName(r.backend);
+    j["algorithm"] = algorithmName(r.algorithm);
+    j["concurrency"] = r.concurrency;
+    j["pipeline"] = r.pipeline;
+    j["threads"] = r.threads;
+    j["path"] = r.wirePath ? "wire" : "store";
+    j["decisions"] = r.decisions;
+    j["errors"] = r.errors;
+    j["duration_ms"] = static_cast<double>(r.elapsed.count()) / 1000.0;
+    j["decisions_per_s"] = static_cast<std::int64_t>(r.perSecond);
+    arr.push_back(std::move(j));
   }
   Json doc;
-  doc.set("results", std::move(arr));
+  doc["results"] = std::move(arr);
   return doc;
 }
 }  // namespace
@@ -118,7 +118,7 @@ int cmdBench(const Args& args) {
     all.insert(all.end(), results->begin(), results->end());
   }
   if (flags->has("json")) {
-    std::printf("%s\n", benchJson(all).dump(2).c_str());
+    std::printf("%s\n", dumpJson(benchJson(all), 2).c_str());
     return kExitOk;
   }
   std::printf("%-12s %-16s %-5s %11s %8s %7s %12s %7s %14s\n", "backend", "algorithm", "path", "connections",

@@ -14,16 +14,16 @@ namespace rl::cli {
 namespace {
 Json keyJson(const KeyInfo& k) {
   Json j;
-  j.set("name", k.name);
-  j.set("type", k.type);
-  j.set("pttl_ms", k.pttlMs);
-  if (k.type == "string") j.set("value", k.value);
+  j["name"] = k.name;
+  j["type"] = k.type;
+  j["pttl_ms"] = k.pttlMs;
+  if (k.type == "string") j["value"] = k.value;
   if (k.type == "hash") {
     Json fields;
-    for (const auto& [f, v] : k.fields) fields.set(f, v);
-    j.set("fields", std::move(fields));
+    for (const auto& [f, v] : k.fields) fields[f] = v;
+    j["fields"] = std::move(fields);
   }
-  if (k.type == "zset") j.set("zset_size", k.zsetSize);
+  if (k.type == "zset") j["zset_size"] = k.zsetSize;
   return j;
 }
 
@@ -61,12 +61,12 @@ int cmdKeys(const Args& args) {
     return kExitFailed;
   }
   if (flags->has("json")) {
-    Json arr{Json::Array{}};
-    for (const KeyInfo& k : keys.value()) arr.push(keyJson(k));
+    Json arr = Json::array();
+    for (const KeyInfo& k : keys.value()) arr.push_back(keyJson(k));
     Json doc;
-    doc.set("prefix", prefix);
-    doc.set("keys", std::move(arr));
-    std::printf("%s\n", doc.dump(2).c_str());
+    doc["prefix"] = prefix;
+    doc["keys"] = std::move(arr);
+    std::printf("%s\n", dumpJson(doc, 2).c_str());
     return kExitOk;
   }
   std::printf("%-48s %-7s %10s  %s\n", "key", "type", "pttl ms", "value");

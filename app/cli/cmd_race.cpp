@@ -51,29 +51,29 @@ Result<RaceSpec> raceSpecFrom(const Flags& f) {
 
 Json raceJson(const RaceSpec& s, const std::vector<RaceVariantResult>& results) {
   Json doc;
-  doc.set("rounds", s.rounds);
-  doc.set("capacity", s.capacity);
-  doc.set("concurrency", s.concurrency);
-  doc.set("algorithm", algorithmName(s.algorithm));
-  doc.set("think_ms", static_cast<std::int64_t>(s.thinkTime.count() / 1000));
-  Json variants{Json::Array{}};
+  doc["rounds"] = s.rounds;
+  doc["capacity"] = s.capacity;
+  doc["concurrency"] = s.concurrency;
+  doc["algorithm"] = algorithmName(s.algorithm);
+  doc["think_ms"] = static_cast<std::int64_t>(s.thinkTime.count() / 1000);
+  Json variants = Json::array();
   for (const RaceVariantResult& r : results) {
     Json v;
-    v.set("name", raceVariantName(r.variant));
-    v.set("admitted_min", r.admittedMin);
-    v.set("admitted_max", r.admittedMax);
-    v.set("admitted_mean", r.admittedMean);
-    v.set("over_limit_rounds", r.overLimitRounds);
-    v.set("retries", r.retries);
-    v.set("errors", r.errors);
+    v["name"] = raceVariantName(r.variant);
+    v["admitted_min"] = r.admittedMin;
+    v["admitted_max"] = r.admittedMax;
+    v["admitted_mean"] = r.admittedMean;
+    v["over_limit_rounds"] = r.overLimitRounds;
+    v["retries"] = r.retries;
+    v["errors"] = r.errors;
     std::map<std::int64_t, std::int64_t> hist;
     for (std::int64_t a : r.admitted) ++hist[a];
     Json dist;
-    for (const auto& [admitted, rounds] : hist) dist.set(std::to_string(admitted), rounds);
-    v.set("distribution", std::move(dist));
-    variants.push(std::move(v));
+    for (const auto& [admitted, rounds] : hist) dist[std::to_string(admitted)] = rounds;
+    v["distribution"] = std::move(dist);
+    variants.push_back(std::move(v));
   }
-  doc.set("variants", std::move(variants));
+  doc["variants"] = std::move(variants);
   return doc;
 }
 }  // namespace
@@ -98,7 +98,7 @@ int cmdRace(const Args& args) {
     return results.error().code == ErrorCode::Unavailable ? kExitNoRedis : kExitFailed;
   }
   if (flags->has("json")) {
-    std::printf("%s\n", raceJson(spec.value(), results.value()).dump(2).c_str());
+    std::printf("%s\n", dumpJson(raceJson(spec.value(), results.value()), 2).c_str());
     return kExitOk;
   }
   std::printf("race: %d rounds, capacity %lld, %d concurrent requests per round (%s, naive think %lld ms)\n",

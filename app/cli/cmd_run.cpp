@@ -62,7 +62,7 @@ int reportRun(const StormSpec& spec, const StormOutcome& outcome, const Flags& f
     if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
   }
   if (flags.has("json"))
-    std::printf("%s\n", runJson(spec, outcome, metrics).dump(2).c_str());
+    std::printf("%s\n", dumpJson(runJson(spec, outcome, metrics), 2).c_str());
   else
     printRunTable(stdout, spec, outcome, metrics);
   return kExitOk;

@@ -11,41 +11,41 @@ double round3(double v) { return std::round(v * 1000.0) / 1000.0; }
 }  // namespace
 
 Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<AlgorithmMetrics>& metrics) {
-  Json runs{Json::Array{}};
+  Json runs = Json::array();
   for (std::size_t a = 0; a < metrics.size(); ++a) {
     const AlgorithmMetrics& m = metrics[a];
     Json r;
-    r.set("algorithm", algorithmName(m.algorithm));
-    r.set("backend", backendName(spec.backend));
-    r.set("limit", spec.quota.limit);
-    r.set("window_ms", static_cast<std::int64_t>(spec.quota.window.count() / 1000));
-    if (spec.quota.refillPerSecond) r.set("refill_rate", *spec.quota.refillPerSecond);
-    r.set("replicas", spec.replicas);
-    r.set("clients", spec.clients);
-    r.set("pattern", patternName(spec.pattern));
-    r.set("clock", clockModeName(spec.clock));
-    r.set("offered", m.offered);
-    r.set("admitted", m.admitted);
-    r.set("denied", m.denied);
-    r.set("errors", m.errors);
-    r.set("late", m.late);
-    r.set("dropped", o.progress.dropped);
-    r.set("retries", a < o.counters.size() ? o.counters[a].retries : 0);
-    r.set("max_admitted_in_window", m.maxAdmittedInWindow);
-    r.set("overshoot", round3(m.overshoot));
-    r.set("duration_ms", round3(static_cast<double>(o.wallDuration.count()) / 1000.0));
-    r.set("throughput_rps", std::round(m.throughputRps));
+    r["algorithm"] = algorithmName(m.algorithm);
+    r["backend"] = backendName(spec.backend);
+    r["limit"] = spec.quota.limit;
+    r["window_ms"] = static_cast<std::int64_t>(spec.quota.window.count() / 1000);
+    if (spec.quota.refillPerSecond) r["refill_rate"] = *spec.quota.refillPerSecond;
+    r["replicas"] = spec.replicas;
+    r["clients"] = spec.clients;
+    r["pattern"] = patternName(spec.pattern);
+    r["clock"] = clockModeName(spec.clock);
+    r["offered"] = m.offered;
+    r["admitted"] = m.admitted;
+    r["denied"] = m.denied;
+    r["errors"] = m.errors;
+    r["late"] = m.late;
+    r["dropped"] = o.progress.dropped;
+    r["retries"] = a < o.counters.size() ? o.counters[a].retries : 0;
+    r["max_admitted_in_window"] = m.maxAdmittedInWindow;
+    r["overshoot"] = round3(m.overshoot);
+    r["duration_ms"] = round3(static_cast<double>(o.wallDuration.count()) / 1000.0);
+    r["throughput_rps"] = std::round(m.throughputRps);
     Json lat;
-    lat.set("p50", m.latency.p50);
-    lat.set("p90", m.latency.p90);
-    lat.set("p99", m.latency.p99);
-    lat.set("max", m.latency.max);
-    r.set("latency_us", std::move(lat));
-    r.set("cancelled", o.cancelled);
-    runs.push(std::move(r));
+    lat["p50"] = m.latency.p50;
+    lat["p90"] = m.latency.p90;
+    lat["p99"] = m.latency.p99;
+    lat["max"] = m.latency.max;
+    r["latency_us"] = std::move(lat);
+    r["cancelled"] = o.cancelled;
+    runs.push_back(std::move(r));
   }
   Json doc;
-  doc.set("runs", std::move(runs));
+  doc["runs"] = std::move(runs);
   return doc;
 }
 

@@ -17,24 +17,24 @@ std::int64_t policyWindowSeconds(Algorithm a, const Quota& q) {
 
 std::string decisionJson(const Decision& d, const LimitContext& c) {
   Json j;
-  j.set("status", d.allowed ? "ok" : "rate_limited");
-  j.set("replica", c.replica);
-  j.set("client", c.client);
-  j.set("algorithm", algorithmName(c.algorithm));
-  j.set("allowed", d.allowed);
-  j.set("remaining", d.remaining);
-  j.set("limit", d.limit);
-  j.set("retry_after_us", static_cast<std::int64_t>(d.retryAfter.count()));
-  j.set("reset_after_us", static_cast<std::int64_t>(d.resetAfter.count()));
-  j.set("delay_us", static_cast<std::int64_t>(d.delay.count()));
-  j.set("level", d.level);
-  return j.dump() + "\n";
+  j["status"] = d.allowed ? "ok" : "rate_limited";
+  j["replica"] = c.replica;
+  j["client"] = c.client;
+  j["algorithm"] = algorithmName(c.algorithm);
+  j["allowed"] = d.allowed;
+  j["remaining"] = d.remaining;
+  j["limit"] = d.limit;
+  j["retry_after_us"] = static_cast<std::int64_t>(d.retryAfter.count());
+  j["reset_after_us"] = static_cast<std::int64_t>(d.resetAfter.count());
+  j["delay_us"] = static_cast<std::int64_t>(d.delay.count());
+  j["level"] = d.level;
+  return dumpJson(j) + "\n";
 }
 
 // An integer member of `j`, or nullopt.
 std::optional<std::int64_t> intMember(const Json& j, std::string_view key) {
-  const Json* v = j.find(key);
-  return v && v->isInteger() ? std::optional(v->asInt()) : std::nullopt;
+  const auto v = j.find(key);
+  return v != j.end() && v->is_number_integer() ? std::optional(v->get<std::int64_t>()) : std::nullopt;
 }
 
 }  // namespace
@@ -90,7 +90,7 @@ HttpResponse errorResponse(int status, std::string_view message) {
   HttpResponse r;
   r.status = status;
   r.set("Content-Type", "application/json");
-  r.body = Json(Json::Object{{"error", Json(message)}}).dump() + "\n";
+  r.body = dumpJson(Json{{"error", message}}) + "\n";
   return r;
 }
 
@@ -100,21 +100,22 @@ Result<Decision> decisionFromResponse(const HttpResponse& r) {
                        std::to_string(r.status) + ")");
   if (r.status != 200 && r.status != 429)
     return protocolError("limiter replica answered HTTP " + std::to_string(r.status) + ": " + r.body);
-  const auto body = Json::parse(r.body);
-  const Json* allowed = body ? body->find("allowed") : nullptr;
-  const Json* level = body ? body->find("level") : nullptr;
-  const auto remaining = body ? intMember(*body, "remaining") : std::nullopt;
-  const auto limit = body ? intMember(*body, "limit") : std::nullopt;
-  const auto retry = body ? intMember(*body, "retry_after_us") : std::nullopt;
-  const auto reset = body ? intMember(*body, "reset_after_us") : std::nullopt;
-  const auto delay = body ? intMember(*body, "delay_us") : std::nullopt;
-  if (!allowed || !allowed->isBool() || !level || !level->isNumber() || !remaining || !limit || !retry ||
-      !reset || !delay)
+  const auto parsed = parseJson(r.body);
+  const Json body = parsed && parsed->is_object() ? *parsed : Json::object();
+  const auto allowed = body.find("allowed");
+  const auto level = body.find("level");
+  const auto remaining = intMember(body, "remaining");
+  const auto limit = intMember(body, "limit");
+  const auto retry = intMember(body, "retry_after_us");
+  const auto reset = intMember(body, "reset_after_us");
+  const auto delay = intMember(body, "delay_us");
+  if (allowed == body.end() || !allowed->is_boolean() || level == body.end() || !level->is_number() || !remaining ||
+      !limit || !retry || !reset || !delay)
     return protocolError("limiter replica sent a body without the decision fields: " + r.body);
-  if (allowed->asBool() != (r.status == 200))
+  const bool admitted = allowed->get<bool>();
+  if (admitted != (r.status == 200))
     return protocolError("limiter replica's status and body disagree: HTTP " + std::to_string(r.status));
-  return Decision{allowed->asBool(), *remaining, *limit, Micros{*retry}, Micros{*reset}, Micros{*delay},
-                  level->asDouble()};
+  return Decision{admitted, *remaining, *limit, Micros{*retry}, Micros{*reset}, Micros{*delay}, level->get<double>()};
 }
 
 }  // namespace rl

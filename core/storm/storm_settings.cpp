@@ -144,13 +144,13 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
 namespace {
 // A scenario value as the text a flag would carry (arrays: comma-separated).
 Result<std::string> valueText(const Json& v, const std::string& shownAs) {
-  if (v.isString()) return v.asString();
-  if (v.isNumber() || v.isBool()) return v.dump();
-  if (v.isArray()) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number() || v.is_boolean()) return dumpJson(v);
+  if (v.is_array()) {
     std::string out;
-    for (const Json& e : v.asArray()) {
-      if (!e.isString() && !e.isNumber()) return invalidArgument(shownAs + ": arrays hold strings or numbers only");
-      out += (out.empty() ? "" : ",") + (e.isString() ? e.asString() : e.dump());
+    for (const Json& e : v) {
+      if (!e.is_string() && !e.is_number()) return invalidArgument(shownAs + ": arrays hold strings or numbers only");
+      out += (out.empty() ? "" : ",") + (e.is_string() ? e.get<std::string>() : dumpJson(e));
     }
     return out;
   }
@@ -159,8 +159,8 @@ Result<std::string> valueText(const Json& v, const std::string& shownAs) {
 }  // namespace
 
 Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
-  if (!doc.isObject()) return invalidArgument("scenario: the document must be a JSON object");
-  for (const auto& [key, value] : doc.asObject()) {
+  if (!doc.is_object()) return invalidArgument("scenario: the document must be a JSON object");
+  for (const auto& [key, value] : doc.items()) {
     if (key == "name" || key == "description") continue;
     const std::string shownAs = "scenario key '" + key + "'";
     if (!isStormSetting(key)) {
@@ -180,7 +180,7 @@ Result<StormSpec> loadScenario(const std::string& path, StormSpec base) {
   if (!in) return invalidArgument("--scenario: cannot read '" + path + "': allowed a readable JSON file");
   std::stringstream buf;
   buf << in.rdbuf();
-  auto doc = Json::parse(buf.str());
+  auto doc = parseJson(buf.str());
   if (!doc) return invalidArgument("--scenario '" + path + "': " + doc.error().message);
   auto spec = specFromJson(doc.value(), std::move(base));
   if (!spec) return invalidArgument("--scenario '" + path + "': " + spec.error().message);
@@ -189,30 +189,30 @@ Result<StormSpec> loadScenario(const std::string& path, StormSpec base) {
 
 Json specToJson(const StormSpec& s) {
   Json doc;
-  Json algos{Json::Array{}};
-  for (Algorithm a : s.algorithms) algos.push(algorithmName(a));
-  doc.set("backend", backendName(s.backend));
-  doc.set("algorithm", std::move(algos));
-  doc.set("limit", s.quota.limit);
-  doc.set("window_ms", static_cast<std::int64_t>(s.quota.window.count() / 1000));
-  if (s.quota.refillPerSecond) doc.set("refill_rate", *s.quota.refillPerSecond);
-  doc.set("replicas", s.replicas);
-  doc.set("clients", s.clients);
-  doc.set("requests", s.requests);
-  doc.set("duration_ms", static_cast<std::int64_t>(s.duration.count() / 1000));
-  doc.set("concurrency", s.concurrency);
-  doc.set("pattern", patternName(s.pattern));
-  doc.set("rate", s.rate);
-  doc.set("clock", clockModeName(s.clock));
-  Json skew{Json::Array{}};
-  for (Micros k : s.skew) skew.push(static_cast<std::int64_t>(k.count() / 1000));
-  doc.set("skew_ms", std::move(skew));
-  doc.set("on_redis_error", failurePolicyName(s.onRedisError));
-  doc.set("seed", static_cast<std::int64_t>(s.seed));
-  doc.set("cost", s.cost);
-  doc.set("think_ms", static_cast<std::int64_t>(s.thinkTime.count() / 1000));
-  doc.set("prefix", s.prefix);
-  if (!s.redisUrl.empty()) doc.set("redis", s.redisUrl);
+  Json algos = Json::array();
+  for (Algorithm a : s.algorithms) algos.push_back(algorithmName(a));
+  doc["backend"] = backendName(s.backend);
+  doc["algorithm"] = std::move(algos);
+  doc["limit"] = s.quota.limit;
+  doc["window_ms"] = static_cast<std::int64_t>(s.quota.window.count() / 1000);
+  if (s.quota.refillPerSecond) doc["refill_rate"] = *s.quota.refillPerSecond;
+  doc["replicas"] = s.replicas;
+  doc["clients"] = s.clients;
+  doc["requests"] = s.requests;
+  doc["duration_ms"] = static_cast<std::int64_t>(s.duration.count() / 1000);
+  doc["concurrency"] = s.concurrency;
+  doc["pattern"] = patternName(s.pattern);
+  doc["rate"] = s.rate;
+  doc["clock"] = clockModeName(s.clock);
+  Json skew = Json::array();
+  for (Micros k : s.skew) skew.push_back(static_cast<std::int64_t>(k.count() / 1000));
+  doc["skew_ms"] = std::move(skew);
+  doc["on_redis_error"] = failurePolicyName(s.onRedisError);
+  doc["seed"] = static_cast<std::int64_t>(s.seed);
+  doc["cost"] = s.cost;
+  doc["think_ms"] = static_cast<std::int64_t>(s.thinkTime.count() / 1000);
+  doc["prefix"] = s.prefix;
+  if (!s.redisUrl.empty()) doc["redis"] = s.redisUrl;
   return doc;
 }
 

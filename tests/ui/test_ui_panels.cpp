@@ -32,7 +32,7 @@ using namespace rl;
 using namespace rl::ui;
 
 namespace {
-std::string json(const StormSpec& s) { return specToJson(s).dump(); }
+std::string json(const StormSpec& s) { return dumpJson(specToJson(s)); }
 
 QString cell(QTableWidget* t, int row, int column) {
   auto* item = t->item(row, column);

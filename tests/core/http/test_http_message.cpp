@@ -155,7 +155,7 @@ void HttpMessageTest::admittedResponse() {
   QCOMPARE(QByteArray::fromStdString(r.body),
            QByteArray("{\"status\":\"ok\",\"replica\":2,\"client\":\"test-client\",\"algorithm\":\"token_bucket\","
                       "\"allowed\":true,\"remaining\":9,\"limit\":10,\"retry_after_us\":0,"
-                      "\"reset_after_us\":1000000,\"delay_us\":0,\"level\":9}\n"));
+                      "\"reset_after_us\":1000000,\"delay_us\":0,\"level\":9.0}\n"));
   // A 60 s fixed window advertises w=60; a shaped leaky-bucket answer says its delay.
   QCOMPARE(rateLimitPolicyField(Algorithm::FixedWindow, Quota::perMinute(100)),
            std::string("\"fixed_window\";q=100;w=60"));
