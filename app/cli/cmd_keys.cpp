@@ -18,7 +18,7 @@ Json keyJson(const KeyInfo& k) {
   j["type"] = k.type;
   j["pttl_ms"] = k.pttlMs;
   if (k.type == "string") j["value"] = k.value;
-  if (k.type == "hash") {
+  if (!k.fields.empty()) {
     Json fields;
     for (const auto& [f, v] : k.fields) fields[f] = v;
     j["fields"] = std::move(fields);
@@ -28,7 +28,7 @@ Json keyJson(const KeyInfo& k) {
 }
 
 std::string keyDetail(const KeyInfo& k) {
-  if (k.type == "string") return k.value;
+  if (k.type == "string" && k.fields.empty()) return k.value;
   if (k.type == "zset") return "size " + std::to_string(k.zsetSize);
   std::string out;
   for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + f + "=" + v;

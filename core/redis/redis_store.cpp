@@ -1,35 +1,12 @@
 #include "redis/redis_store.hpp"
 
-#include <cstdlib>
-
+#include "redis/lua_reply.hpp"
 #include "redis/lua_scripts.hpp"
 
 namespace rl {
 
 namespace {
 constexpr std::int64_t kExactLimit = std::int64_t{1} << 53;  // Lua doubles are exact below this
-
-// Parses the script's {allowed, remaining, retryAfter, resetAfter, delay, level}.
-Result<Decision> parseDecision(ReplyView r, const Quota& q) {
-  if (r.size() != 6) return protocolError("limiter script returned " + r.describe() + ", expected 6 fields");
-  for (std::size_t i = 0; i < 5; ++i)
-    if (!r[i].isInteger())
-      return protocolError("limiter script field " + std::to_string(i) + " is " + r[i].describe());
-  const std::string level(r[5].str());
-  char* end = nullptr;
-  const double lv = std::strtod(level.c_str(), &end);
-  if (level.empty() || end != level.c_str() + level.size())
-    return protocolError("limiter script level '" + level + "' is not a number");
-  Decision d;
-  d.allowed = r[0].integer() == 1;
-  d.remaining = r[1].integer();
-  d.limit = q.limit;
-  d.retryAfter = Micros{r[2].integer()};
-  d.resetAfter = Micros{r[3].integer()};
-  d.delay = Micros{r[4].integer()};
-  d.level = lv;
-  return d;
-}
 }  // namespace
 
 Result<RedisConnection> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
@@ -93,7 +70,7 @@ Result<Decision> RedisLuaStore::decide(const DecisionRequest& req) {
     if (r) (void)loadScripts();
   }
   if (!r) return r.error();
-  return parseDecision(*r, req.quota);
+  return parseLuaDecision(*r, req.algorithm, req.quota);
 }
 
 // ---- factory ----------------------------------------------------------------------

@@ -2,9 +2,15 @@
 -- Calling convention of every script:
 --   KEYS[1] = <prefix>{<algorithm>:<client>}
 --   ARGV    = now_us ('' = use redis TIME), limit, window_us, interval_us, cost
---   returns {allowed 0/1, remaining, retryAfter_us, resetAfter_us, delay_us, level as a string}
+--   returns {allowed 0/1, remaining, retryAfter_us, resetAfter_us, delay_us}
+--   (sliding_counter adds two fields); core/redis/lua_reply.cpp derives the
+--   chart level from these, so no fraction has to leave Lua as a string.
+-- This runs on every decision, inside Redis: each script parses only the
+-- arguments it uses, calls Redis as few times as it can, and formats no
+-- number that Redis can format itself (redis.call writes a Lua number as an
+-- exact integer below 2^53; Lua's own tostring and '..' do not).
 -- Integers are exact in Lua doubles below 2^53 (the stores check the bounds);
--- every division that must be exact goes through idiv.
+-- every division whose quotient can be large goes through idiv.
 
 local function idiv(a, b)  -- floor(a / b), exact for integers below 2^53
   local q = math.floor(a / b)
@@ -13,26 +19,10 @@ local function idiv(a, b)  -- floor(a / b), exact for integers below 2^53
   return q
 end
 
-local function num(s)  -- integer microseconds as a decimal string (no exponent)
-  return string.format('%.0f', s)
-end
-
-local function level(x)  -- fractions leave Lua as strings (redis truncates numbers)
-  return string.format('%.17g', x)
-end
-
-local function pexpire(key, ttl_us)  -- PEXPIRE ceil(ttl / 1 ms): the C++ Step::ttl
-  redis.call('PEXPIRE', key, idiv(ttl_us + 999, 1000))
-end
-
-local now
-if ARGV[1] == '' then
+local now = ARGV[1]
+if now == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  now = t[1] * 1000000 + t[2]
 else
-  now = tonumber(ARGV[1])
+  now = tonumber(now)
 end
-local limit = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local interval = tonumber(ARGV[4])
-local cost = tonumber(ARGV[5])

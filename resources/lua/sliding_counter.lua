@@ -1,12 +1,16 @@
 -- sliding_counter: counts of the current and previous aligned windows, keys
 -- <base>:<window start us>; admitted iff prev*(W-e) + (curr+cost)*W <= limit*W
--- (the stores keep 2*limit*W below 2^53, so this is exact).
--- Mirrors core/limiter/sliding_counter.cpp.
+-- (the stores keep 2*limit*W below 2^53, so this is exact). One MGET, and one
+-- INCRBY when admitted (its key expires two windows after its start, set when
+-- INCRBY creates it). Returns prev*(W-e) and curr after the five fields, for
+-- the level. Mirrors core/limiter/sliding_counter.cpp.
+local limit, window, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 local start = idiv(now, window) * window
-local ckey = KEYS[1] .. ':' .. num(start)
-local prev = tonumber(redis.call('GET', KEYS[1] .. ':' .. num(start - window)) or '0')
-local curr = tonumber(redis.call('GET', ckey) or '0')
+local ckey = KEYS[1] .. ':' .. string.format('%.0f', start)
+local counts = redis.call('MGET', KEYS[1] .. ':' .. string.format('%.0f', start - window), ckey)
+local prev, curr = tonumber(counts[1]) or 0, tonumber(counts[2]) or 0
 local e = now - start
+local weighted = prev * (window - e)
 
 -- smallest offset e' in a window where p * (W - e') <= room * W
 local function firstAdmitting(p, room)
@@ -16,18 +20,18 @@ local function firstAdmitting(p, room)
 end
 
 local allowed, retry = 0, 0
-if prev * (window - e) + (curr + cost) * window <= limit * window then
-  curr = tonumber(redis.call('INCRBY', ckey, cost))
-  pexpire(ckey, 2 * window - e)
+if weighted + (curr + cost) * window <= limit * window then
+  curr = redis.call('INCRBY', ckey, cost)
+  if curr == cost then redis.call('PEXPIRE', ckey, math.floor((2 * window - e + 999) / 1000)) end
   allowed = 1
 elseif curr + cost <= limit then
   retry = firstAdmitting(prev, limit - curr - cost) - e
 else
   retry = (window - e) + firstAdmitting(curr, limit - cost)
 end
-local room = limit * window - (prev * (window - e) + curr * window)
+local room = limit * window - (weighted + curr * window)
 local remaining = 0
 if room > 0 then remaining = idiv(room, window) end
 local reset = 0
 if curr > 0 then reset = 2 * window - e elseif prev > 0 then reset = window - e end
-return {allowed, remaining, retry, reset, 0, level(prev * (window - e) / window + curr)}
+return {allowed, remaining, retry, reset, 0, weighted, curr}

@@ -130,7 +130,7 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
   item->setText(1, k.type);
   item->setData(kColumnPttl, kRolePttl, static_cast<qlonglong>(k.pttlMs));
   item->setText(kColumnPttl, pttlText(k.pttlMs));
-  if (k.type == QLatin1String("string")) {
+  if (k.type == QLatin1String("string") && k.entries.isEmpty()) {
     item->setText(3, k.value);
   } else if (k.type == QLatin1String("zset")) {
     item->setText(3, tr("%1 entries").arg(k.size));
