@@ -1,4 +1,5 @@
 // ratelab-cli bench: the most decisions per second per backend and algorithm.
+#include <cmath>
 #include <cstdio>
 
 #include "cli_flags.hpp"
@@ -22,6 +23,7 @@ constexpr const char* kBenchHelp =
     "  --duration-ms MS     wall time per measurement              (default 2000)\n"
     "  --clients N          distinct keys per thread               (default 100000)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota checked (default 100 per 1000 ms)\n"
+    "  --clock server|client  Redis: the script reads TIME, or gets the client's clock (default server)\n"
     "  --json               one JSON document on stdout\n";
 
 Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) {
@@ -52,6 +54,11 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
   s.pipeline = static_cast<int>(pipe.value());
   s.duration = Micros{dur.value() * 1000};
   s.keysPerThread = static_cast<int>(keys.value());
+  if (auto clock = f.get("clock")) {
+    if (*clock != "server" && *clock != "client")
+      return invalidArgument("--clock '" + *clock + "' is not valid: allowed server or client");
+    s.serverClock = *clock == "server";
+  }
   StormSpec b;
   for (const std::string& name : {f.get("backend").value_or("memory")}) {
     std::string_view rest = name;
@@ -80,6 +87,7 @@ Json benchJson(const std::vector<BenchResult>& results) {
     j["errors"] = r.errors;
     j["duration_ms"] = static_cast<double>(r.elapsed.count()) / 1000.0;
     j["decisions_per_s"] = static_cast<std::int64_t>(r.perSecond);
+    if (r.backend != Backend::Memory) j["redis_us_per_decision"] = std::round(r.redisMicros * 100) / 100;
     arr.push_back(std::move(j));
   }
   Json doc;
@@ -92,7 +100,7 @@ int cmdBench(const Args& args) {
   static constexpr FlagSpec kAllowed[] = {
       {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
       {"threads", true},  {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
-      {"json", false},    {"help", false}};
+      {"clock", true},    {"json", false},    {"help", false}};
   auto flags = Flags::parse(args, kAllowed);
   if (!flags) return badInput("bench", flags.error());
   if (flags->has("help")) {
@@ -121,13 +129,16 @@ int cmdBench(const Args& args) {
     std::printf("%s\n", dumpJson(benchJson(all), 2).c_str());
     return kExitOk;
   }
-  std::printf("%-12s %-16s %-5s %11s %8s %7s %12s %7s %14s\n", "backend", "algorithm", "path", "connections",
-              "pipeline", "threads", "decisions", "errors", "decisions/s");
-  for (const BenchResult& r : all)
-    std::printf("%-12s %-16s %-5s %11d %8d %7d %12lld %7lld %14.0f\n", std::string(backendName(r.backend)).c_str(),
+  std::printf("%-12s %-16s %-5s %11s %8s %7s %12s %7s %14s %12s\n", "backend", "algorithm", "path", "connections",
+              "pipeline", "threads", "decisions", "errors", "decisions/s", "redis us/dec");
+  for (const BenchResult& r : all) {
+    char us[32] = "-";
+    if (r.backend != Backend::Memory) std::snprintf(us, sizeof us, "%.2f", r.redisMicros);
+    std::printf("%-12s %-16s %-5s %11d %8d %7d %12lld %7lld %14.0f %12s\n", std::string(backendName(r.backend)).c_str(),
                 std::string(algorithmName(r.algorithm)).c_str(), r.wirePath ? "wire" : "store", r.concurrency,
-                r.pipeline, r.threads,
-                static_cast<long long>(r.decisions), static_cast<long long>(r.errors), r.perSecond);
+                r.pipeline, r.threads, static_cast<long long>(r.decisions), static_cast<long long>(r.errors),
+                r.perSecond, us);
+  }
   return kExitOk;
 }
 

@@ -7,6 +7,7 @@
 
 #include <poll.h>
 
+#include "redis/command_stats.hpp"
 #include "redis/lua_scripts.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_store.hpp"
@@ -79,19 +80,26 @@ struct WireConn {
   bool dead = false;                    ///< failed: no more commands on it
 };
 
-// The EVALSHA arguments RedisLuaStore sends (server clock, cost 1), as text once.
+// The EVALSHA arguments RedisLuaStore sends (cost 1), as text once.
 struct WireArgs {
   std::string sha, limit, window, interval;  ///< script, quota limit, window and emission interval (us)
+  bool serverClock = true;                   ///< now = '' (TIME in the script), else the system clock
 };
 
-// A reply is a decision when it is an array of 6 whose first element is 0 or 1 (allowed).
+std::string nowArg(const WireArgs& w) {
+  if (w.serverClock) return {};
+  return std::to_string(
+      std::chrono::duration_cast<Micros>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
+
+// A reply is a decision when it is an array of 5+ integers whose first is 0 or 1 (allowed).
 bool isDecision(const RedisReply& r) {
-  return r.isArray() && r.size() >= 6 && r[0].isInteger() && (r[0].integer() == 0 || r[0].integer() == 1);
+  return r.isArray() && r.size() >= 5 && r[0].isInteger() && (r[0].integer() == 0 || r[0].integer() == 1);
 }
 
 // Queues one EVALSHA on the connection's next key.
 Result<void> queueOne(WireConn& c, const WireArgs& w) {
-  auto ok = c.conn->append({"EVALSHA", w.sha, "1", c.keys[c.next], "", w.limit, w.window, w.interval, "1"});
+  auto ok = c.conn->append({"EVALSHA", w.sha, "1", c.keys[c.next], nowArg(w), w.limit, w.window, w.interval, "1"});
   c.next = c.next + 1 == c.keys.size() ? 0 : c.next + 1;
   return ok;
 }
@@ -187,7 +195,7 @@ Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoi
   const auto n = static_cast<std::size_t>(s.concurrency);
   std::vector<WireConn> conns(n);
   WireArgs args{"", std::to_string(s.quota.limit), std::to_string(s.quota.window.count()),
-                std::to_string(s.quota.interval().count())};
+                std::to_string(s.quota.interval().count()), s.serverClock};
   for (std::size_t i = 0; i < n; ++i) {
     auto c = RedisConnection::connect(endpoint);
     if (!c) return c.error();
@@ -208,6 +216,12 @@ Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoi
   return finish(s, a, loops, true, elapsed, tallies);
 }
 
+Result<CommandStats> statsAt(const RedisEndpoint& endpoint) {
+  auto c = RedisConnection::connect(endpoint);
+  if (!c) return c.error();
+  return readCommandStats(*c);
+}
+
 Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
   const auto n = static_cast<std::size_t>(s.concurrency);
   std::vector<std::unique_ptr<Store>> stores(n);
@@ -216,7 +230,7 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
     RedisStoreOptions o;
     o.endpoint = endpoint;
     o.prefix = s.prefix;
-    o.serverClock = true;
+    o.serverClock = s.serverClock;
     auto st = makeRedisStore(s.backend, o);
     if (!st) return st.error();
     stores[t] = std::move(st.value());
@@ -236,10 +250,17 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
 Result<std::vector<BenchResult>> runBench(const BenchSpec& spec, const RedisEndpoint& endpoint) {
   if (auto ok = validate(spec); !ok) return ok.error();
   std::vector<BenchResult> out;
+  const bool redis = spec.backend != Backend::Memory;
   for (Algorithm a : spec.algorithms) {
+    // A connection per reading, so none is open while the bench runs (a test may kill them all).
+    auto before = redis ? statsAt(endpoint) : Result<CommandStats>(CommandStats{});
+    if (!before) return before.error();
     const bool wire = spec.backend == Backend::RedisLua;
     auto r = wire ? benchWire(spec, a, endpoint) : benchStores(spec, a, endpoint);
     if (!r) return r.error();
+    if (redis)
+      if (auto after = statsAt(endpoint))  // Redis gone meanwhile: the time stays 0 (not measured)
+        r->redisMicros = redisMicrosPerDecision(*before, *after, r->decisions);
     out.push_back(r.value());
   }
   return out;

@@ -13,6 +13,9 @@
 //    RedisLuaStore sends (server clock); each reply is checked as a decision
 //    (anything else counts as an error). At the end the loops wait for the
 //    replies in flight, so decisions = commands the server ran.
+// Redis backends also report the server's own time per decision, from INFO
+// commandstats read before and after each algorithm (server-wide: run it on a
+// server nobody else uses).
 
 #include <cstdint>
 #include <string>
@@ -35,6 +38,7 @@ struct BenchSpec {
   Micros duration{2'000'000};   ///< wall time per algorithm
   int keysPerThread = 100'000;  ///< distinct keys each thread cycles through
   Quota quota = Quota::perSecond(100);  ///< the limit checked
+  bool serverClock = true;      ///< Redis: the script reads TIME; false = the client's clock (argument)
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
   std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
 };
@@ -51,6 +55,7 @@ struct BenchResult {
   std::int64_t errors = 0;               ///< failed decisions
   Micros elapsed{0};                     ///< wall time measured
   double perSecond = 0;                  ///< decisions per second
+  double redisMicros = 0;                ///< Redis: server us per decision (INFO commandstats delta); 0 = memory
 };
 
 /// Checks the spec; errors name the flag.
