@@ -11,12 +11,26 @@
 
 namespace rl {
 
-/// One (request, algorithm) decision to make.
-struct StormRunner::Send {
-  std::int64_t intendedUs = 0;  ///< us since the run's start
-  std::uint32_t client = 0;     ///< client index
-  std::uint16_t replica = 0;    ///< replica index
-  std::uint8_t algo = 0;        ///< index into spec_.algorithms
+/// One (request, algorithm) decision to make, in 12 bytes (a plan holds one per
+/// decision for the whole run). Bounds as DecisionRecord's.
+class StormRunner::Send {
+ public:
+  Send(std::int64_t intendedUs, std::uint32_t client, std::uint16_t replica, std::uint8_t algo)
+      : intendedLow_(static_cast<std::uint32_t>(intendedUs)),
+        packed_((client & 0xfffffu) | static_cast<std::uint32_t>(intendedUs >> 32 & 0xff) << 20 |
+                std::uint32_t{algo & 7u} << 28),
+        replica_(replica) {}
+  std::int64_t intendedUs() const {  ///< us since the run's start
+    return static_cast<std::int64_t>(std::uint64_t{packed_ >> 20 & 0xff} << 32 | intendedLow_);
+  }
+  std::uint32_t client() const { return packed_ & 0xfffffu; }                      ///< client index
+  std::uint16_t replica() const { return replica_; }                                ///< replica index
+  std::uint8_t algo() const { return static_cast<std::uint8_t>(packed_ >> 28 & 7); }  ///< index into spec_.algorithms
+
+ private:
+  std::uint32_t intendedLow_;  ///< intended time, bits 0..31
+  std::uint32_t packed_;       ///< client:20 | intended bits 32..39:8 | algo:3
+  std::uint16_t replica_;      ///< replica index
 };
 
 /// One worker thread's stores, sends and single-writer counters.

@@ -1,5 +1,7 @@
 #include "storm/storm_spec.hpp"
 
+#include "storm/decision_record.hpp"
+
 #include "common/enum_names.hpp"
 
 #include <array>
@@ -19,6 +21,8 @@ constexpr EnumNames<ClockMode, 3> kClocks{{
     {ClockMode::Server, "server"}, {ClockMode::Client, "client"}, {ClockMode::Virtual, "virtual"}}};
 constexpr std::int64_t kMaxDecisions = 20'000'000;  // 48 B each: under 1 GB recorded
 constexpr int kMaxReplicas = 64;
+constexpr Micros kMaxRunSpan{12LL * 24 * 3600 * 1'000'000};  // below kMaxRecordedUs (2^40 us)
+static_assert(kMaxRunSpan.count() < kMaxRecordedUs);
 constexpr int kMaxClients = 1'000'000;
 constexpr int kMaxConcurrency = 512;
 constexpr int kMaxConnections = 2048;  // one per (worker, replica); Redis allows 10000 clients
@@ -45,8 +49,9 @@ Result<void> validateTraffic(const StormSpec& s) {
     return fail("--requests " + std::to_string(s.requests) + " is out of range: allowed 1 to 20000000");
   if (!std::isfinite(s.rate) || s.rate < 0 || s.rate > kMaxRate)
     return fail("--rate " + number(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
-  if (s.duration.count() < 0 || s.duration > kYear)
-    return fail("--duration-ms is out of range: allowed 0 to 31536000000 ms");
+  // Recorded times are 40-bit (storm/decision_record.hpp): a run spans at most 12 days.
+  if (s.duration.count() < 0 || s.duration > kMaxRunSpan)
+    return fail("--duration-ms is out of range: allowed 0 to 1036800000 ms (12 days)");
   const bool rateDriven = s.pattern == Pattern::Constant || s.pattern == Pattern::Ramp || s.pattern == Pattern::Poisson;
   if (rateDriven && s.rate <= 0)
     return fail(std::string("--rate is required by --pattern ") + std::string(patternName(s.pattern)) +

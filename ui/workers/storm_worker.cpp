@@ -113,7 +113,7 @@ bool StormWorker::drain(StormRunner& runner, std::vector<DecisionRecord>& buffer
   if (buffer.empty()) return false;
   std::vector<std::vector<LaneSample>> lanes(runner.spec().algorithms.size());
   for (const DecisionRecord& r : buffer)
-    if (r.algorithm < lanes.size()) lanes[r.algorithm].push_back({r.atUs, r.level, r.allowed(), r.error()});
+    if (r.algorithm() < lanes.size()) lanes[r.algorithm()].push_back({r.atUs(), r.level(), r.allowed(), r.error()});
   for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(static_cast<int>(i), std::move(lanes[i]));
   return true;
 }

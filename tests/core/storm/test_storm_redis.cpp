@@ -164,10 +164,10 @@ void StormRedisTest::outageIsCountedByPolicy() {
   for (const DecisionRecord& r : o.records) {
     if (r.error()) {
       QCOMPARE(r.allowed(), s.onRedisError == FailurePolicy::Open);
-      lastError = std::max(lastError, r.atUs);
+      lastError = std::max(lastError, r.atUs());
     }
   }
-  for (const DecisionRecord& r : o.records) okAfter += !r.error() && r.atUs > lastError ? 1 : 0;
+  for (const DecisionRecord& r : o.records) okAfter += !r.error() && r.atUs() > lastError ? 1 : 0;
   QVERIFY2(okAfter > 0, "decisions resume after the restart");
   QCOMPARE(o.counters[0].admitted + o.counters[0].denied, static_cast<std::int64_t>(o.records.size()));
   qInfo("outage: %lld errors of %zu decisions, %lld after the restart", static_cast<long long>(o.counters[0].errors),

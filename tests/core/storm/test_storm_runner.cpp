@@ -92,7 +92,7 @@ void StormRunnerTest::burstTolerance() {
   QCOMPARE(r.metrics[0].algorithm, Algorithm::TokenBucket);
   std::int64_t burst = 0;
   for (const DecisionRecord& d : r.outcome.records)
-    if (d.algorithm == 0 && d.allowed() && d.atUs < 100'000) ++burst;
+    if (d.algorithm() == 0 && d.allowed() && d.atUs() < 100'000) ++burst;
   QCOMPARE(burst, 10);
   QCOMPARE(r.metrics[0].admitted, 29);
   QCOMPARE(r.metrics[0].maxAdmittedInWindow, 19);
@@ -125,8 +125,8 @@ void StormRunnerTest::virtualRunsAreDeterministic() {
   // the decisions are the same; only the listing order of simultaneous ones may differ.
   auto canonical = [](std::vector<DecisionRecord>& v) {
     std::sort(v.begin(), v.end(), [](const DecisionRecord& x, const DecisionRecord& y) {
-      return std::tie(x.intendedUs, x.algorithm, x.client, x.replica, x.remaining, x.flags) <
-             std::tie(y.intendedUs, y.algorithm, y.client, y.replica, y.remaining, y.flags);
+      return std::tuple(x.intendedUs(), x.algorithm(), x.client(), x.replica(), x.remaining(), x.flags()) <
+             std::tuple(y.intendedUs(), y.algorithm(), y.client(), y.replica(), y.remaining(), y.flags());
     });
   };
   canonical(a.outcome.records);
@@ -134,13 +134,13 @@ void StormRunnerTest::virtualRunsAreDeterministic() {
   for (std::size_t i = 0; i < a.outcome.records.size(); ++i) {
     const DecisionRecord& x = a.outcome.records[i];
     const DecisionRecord& y = b.outcome.records[i];
-    QCOMPARE(x.intendedUs, y.intendedUs);
-    QCOMPARE(x.client, y.client);
-    QCOMPARE(x.replica, y.replica);
-    QCOMPARE(x.algorithm, y.algorithm);
-    QCOMPARE(x.flags, y.flags);
-    QCOMPARE(x.remaining, y.remaining);
-    QCOMPARE(x.retryAfterUs, y.retryAfterUs);
+    QCOMPARE(x.intendedUs(), y.intendedUs());
+    QCOMPARE(x.client(), y.client());
+    QCOMPARE(x.replica(), y.replica());
+    QCOMPARE(x.algorithm(), y.algorithm());
+    QCOMPARE(x.flags(), y.flags());
+    QCOMPARE(x.remaining(), y.remaining());
+    QCOMPARE(x.retryAfterUs(), y.retryAfterUs());
   }
 }
 
@@ -189,7 +189,7 @@ void StormRunnerTest::setQuotaAppliesAndMarks() {
   QCOMPARE(o.markers[0].limit, 1000);
   QVERIFY(o.counters[0].admitted > 5);
   for (const DecisionRecord& d : o.records)
-    if (d.intendedUs > o.markers[0].atUs + 100'000) QVERIFY(d.allowed());
+    if (d.intendedUs() > o.markers[0].atUs + 100'000) QVERIFY(d.allowed());
 }
 
 void StormRunnerTest::cancelReturnsPromptly() {
