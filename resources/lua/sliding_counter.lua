@@ -1,9 +1,8 @@
 -- sliding_counter: counts of the current and previous aligned windows, keys
 -- <base>:<window start us>; admitted iff prev*(W-e) + (curr+cost)*W <= limit*W
 -- (the stores keep 2*limit*W below 2^53, so this is exact). One MGET, and one
--- INCRBY when admitted (its key expires two windows after its start, set when
--- INCRBY creates it). Returns prev*(W-e) and curr after the five fields, for
--- the level. Mirrors core/limiter/sliding_counter.cpp.
+-- SET .. PX of the current count when admitted. Returns prev*(W-e) and curr
+-- after the five fields, for the level. Mirrors core/limiter/sliding_counter.cpp.
 local limit, window, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 local start = idiv(now, window) * window
 local ckey = KEYS[1] .. ':' .. string.format('%.0f', start)
@@ -21,8 +20,8 @@ end
 
 local allowed, retry = 0, 0
 if weighted + (curr + cost) * window <= limit * window then
-  curr = redis.call('INCRBY', ckey, cost)
-  if curr == cost then redis.call('PEXPIRE', ckey, math.floor((2 * window - e + 999) / 1000)) end
+  curr = curr + cost
+  redis.call('SET', ckey, curr, 'PX', math.floor((2 * window - e + 999) / 1000))
   allowed = 1
 elseif curr + cost <= limit then
   retry = firstAdmitting(prev, limit - curr - cost) - e
