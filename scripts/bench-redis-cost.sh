@@ -17,6 +17,7 @@
 # printed with the best and median of each side.
 # Usage: scripts/bench-redis-cost.sh [seconds per measurement, default 3] [rounds, default 3]
 set -euo pipefail
+shopt -s inherit_errexit  # a failed driver run fails the script, also inside $(...)
 cd "$(dirname "$0")/.."
 secs=${1:-3}
 rounds=${2:-3}
