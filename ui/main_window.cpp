@@ -25,6 +25,7 @@
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/charts/lanes_panel.hpp"
 #include "ui/panels/race_lab_panel.hpp"
+#include "ui/panels/run_toolbar.hpp"
 #include "ui/scenario_file.hpp"
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
@@ -59,14 +60,17 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
       race_(new RaceLabPanel),
       inspector_(new KeyInspectorPanel),
       summary_(new SummaryPanel),
+      toolbar_(new RunToolBar),
       refreshLabel_(new QLabel) {
   setWindowTitle(tr("RateLab"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.png")));
   setCentralWidget(lanes_);
+  addToolBar(Qt::TopToolBarArea, toolbar_);
   buildDocks();
   buildMenus();
   wireController();
   statusBar()->addPermanentWidget(refreshLabel_);
+  updateHint();
   resize(1400, 900);
 }
 
@@ -117,7 +121,7 @@ void MainWindow::buildMenus() {
   act(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
   QMenu* run = menuBar()->addMenu(tr("&Storm"));
-  act(run, tr("Start / stop storm"), QKeySequence(Qt::Key_Space), [this] { storm_->startButton()->click(); });
+  run->addAction(toolbar_->startAction());  // Start / stop, Space
   act(run, tr("Run race lab"), QKeySequence(), [this] { startRace(); });
   act(run, tr("Refresh key inspector"), QKeySequence(Qt::Key_F5), [this] { inspector_->refresh(); });
 
@@ -143,6 +147,23 @@ void MainWindow::buildMenus() {
 
 void MainWindow::wireController() {
   StormController* c = &controller_;
+  connect(toolbar_, &RunToolBar::startStopTriggered, this, [this] { storm_->startButton()->click(); });
+  connect(toolbar_, &RunToolBar::presetPicked, this, [this](const QString& id) {
+    if (const Preset* p = findPreset(id)) applyPreset(*p);
+  });
+  connect(toolbar_, &RunToolBar::resetTriggered, this, [this] {
+    preset_.reset();
+    storm_->resetToFirstRun();
+    if (redisUp_) storm_->setDefaultBackend(Backend::RedisLua);
+    toolbar_->showPreset({});
+    setWindowTitle(tr("RateLab"));
+    updateHint();
+  });
+  connect(c, &StormController::redisStatus, this, [this](const RedisStatus& s) {
+    redisUp_ = s.ok;
+    if (s.ok) storm_->setDefaultBackend(Backend::RedisLua);  // only while nobody chose another
+    updateHint();
+  });
   connect(connection_, &ConnectionPanel::connectRequested, c, &StormController::connectRedis);
   connect(connection_, &ConnectionPanel::startServerRequested, c, &StormController::startServer);
   connect(connection_, &ConnectionPanel::stopServerRequested, c, &StormController::stopServer);
@@ -164,6 +185,7 @@ void MainWindow::wireStorm() {
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
     lanes_->setAlgorithms(s.algorithms, ttlSourceOf(s.backend, s.clock));
     storm_->setRunning(true);
+    toolbar_->setRunning(true);
   });
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
   connect(c, &StormController::refreshDue, this, [this] {
@@ -252,8 +274,20 @@ void MainWindow::startRace() {
   if (controller_.startRace(r)) race_->setRunning(true);
 }
 
+void MainWindow::updateHint() {
+  const auto spec = storm_->spec();
+  if (!spec) return lanes_->setHint(tr("Pick a preset, or fix the storm form and press Space"));
+  const QString where = spec->backend == Backend::Memory ? tr("the in-memory store")
+                        : redisUp_ ? tr("Redis (%1)").arg(QString::fromUtf8(backendName(spec->backend).data()))
+                                   : tr("Redis, once it answers");
+  lanes_->setHint(tr("Pick a preset above, or press Space to fire %L1 requests at %2 on %3")
+                      .arg(spec->requests)
+                      .arg(QString::fromUtf8(algorithmName(spec->algorithms.front()).data()), where));
+}
+
 void MainWindow::onStormFinished() {
   storm_->setRunning(false);
+  toolbar_->setRunning(false);
   lanes_->markRunEnd(controller_.runWallUs());
   summary_->setResult(controller_.lastResult());
   if (controller_.spec().backend != Backend::Memory) inspector_->refresh();
@@ -266,6 +300,9 @@ void MainWindow::applyPreset(const Preset& preset) {
   connection_->setPolicy(preset.spec.onRedisError);
   storm_->setExplanation(QStringLiteral("<b>%1.</b> %2").arg(preset.title, preset.explanation));
   setWindowTitle(tr("RateLab - %1").arg(preset.title));
+  if (!preset.show.isEmpty()) raiseDock(preset.show);
+  toolbar_->showPreset(preset.id);
+  updateHint();
 }
 
 void MainWindow::setTheme(Theme t) {
@@ -282,6 +319,7 @@ Result<void> MainWindow::loadScenario(const QString& path) {
   if (!spec) return spec.error();
   preset_.reset();
   storm_->setSpec(*spec);
+  updateHint();
   connection_->setPolicy(spec->onRedisError);
   if (!spec->redisUrl.empty()) connection_->setUrl(QString::fromStdString(spec->redisUrl));
   storm_->setExplanation({});

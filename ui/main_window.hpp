@@ -24,6 +24,7 @@ class LanesPanel;
 class RaceLabPanel;
 class KeyInspectorPanel;
 class SummaryPanel;
+class RunToolBar;
 
 /// The RateLab window; see the file comment.
 class MainWindow : public QMainWindow {
@@ -79,6 +80,7 @@ class MainWindow : public QMainWindow {
   void showEvent(QShowEvent* event) override;
 
  private:
+  void updateHint();
   void buildDocks();
   void buildMenus();
   void wireController();
@@ -98,7 +100,9 @@ class MainWindow : public QMainWindow {
   RaceLabPanel* race_;
   KeyInspectorPanel* inspector_;
   SummaryPanel* summary_;
+  RunToolBar* toolbar_;  ///< Start/Stop, presets, Reset
   QLabel* refreshLabel_;
+  bool redisUp_ = false;  ///< the last status check found Redis answering
   std::optional<Preset> preset_;  ///< the preset the form was last set from
   Theme theme_ = Theme::Light;
   bool docksSized_ = false;  ///< default dock sizes applied (first show without saved state)

@@ -1,6 +1,7 @@
 #pragma once
-// The command line of `ratelab` (the window). Bad input gives one line naming
-// the flag and what is allowed, and exit code 2.
+// The command line of `ratelab` (the window), read with QCommandLineParser
+// before any display is needed, so --help and --version work headless. Bad
+// input gives one line naming the flag and what is allowed, and exit code 2.
 
 #include <QString>
 #include <QStringList>
@@ -29,6 +30,7 @@ struct ParsedOptions {
   std::optional<GuiOptions> options;  ///< set when valid
   QString error;                      ///< set when invalid
   bool help = false;                  ///< --help was given
+  bool version = false;               ///< --version was given
 };
 
 /// Parses `args` (argv without the program name is fine, with it too).

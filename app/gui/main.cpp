@@ -30,18 +30,27 @@ void chooseRedis(rl::ui::StormController& controller, const rl::gui::GuiOptions&
 }  // namespace
 
 int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("RateLab"));
-  QApplication::setApplicationName(QStringLiteral("ratelab"));
-  const auto parsed = rl::gui::parseGuiOptions(QApplication::arguments());
+  // The command line is read before QApplication exists: --help, --version and
+  // bad flags need no display.
+  QStringList args;
+  for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  const auto parsed = rl::gui::parseGuiOptions(args);
   if (parsed.help) {
     QTextStream(stdout) << rl::gui::guiUsage();
+    return 0;
+  }
+  if (parsed.version) {
+    QTextStream(stdout) << "ratelab " << RATELAB_VERSION << '\n';
     return 0;
   }
   if (!parsed.options) {
     QTextStream(stderr) << "ratelab: " << parsed.error << '\n';
     return kExitBadInput;
   }
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("RateLab"));
+  QApplication::setApplicationName(QStringLiteral("ratelab"));
+  QApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
   const rl::gui::GuiOptions& o = *parsed.options;
   rl::installServerSignalCleanup();
 

@@ -161,10 +161,10 @@ Result<std::string> valueText(const Json& v, const std::string& shownAs) {
 Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
   if (!doc.is_object()) return invalidArgument("scenario: the document must be a JSON object");
   for (const auto& [key, value] : doc.items()) {
-    if (key == "name" || key == "description") continue;
+    if (key == "name" || key == "description" || key == "window") continue;
     const std::string shownAs = "scenario key '" + key + "'";
     if (!isStormSetting(key)) {
-      std::string allowed = "name, description";
+      std::string allowed = "name, description, window";
       for (auto n : kNames) allowed += ", " + std::string(n);
       return invalidArgument(shownAs + " is unknown: allowed " + allowed);
     }

@@ -26,8 +26,9 @@ bool isStormSetting(std::string_view key);
 Result<void> applyStormSetting(StormSpec& spec, std::string_view key, std::string_view text,
                                const std::string& shownAs);
 
-/// Reads a scenario document: every key must be a storm setting (or "name" /
-/// "description"); the error names the first unknown key or bad value.
+/// Reads a scenario document: every key must be a storm setting (or "name",
+/// "description", or "window": what only the window uses, read by ui/presets);
+/// the error names the first unknown key or bad value.
 Result<StormSpec> specFromJson(const Json& doc, StormSpec base = {});
 
 /// Reads a scenario file (see specFromJson); the error names the file.

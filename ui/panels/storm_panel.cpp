@@ -11,6 +11,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -107,11 +108,24 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   });
   for (LabeledSlider* s : {limit_, window_, refill_})
     connect(s, &LabeledSlider::valueChanged, this, &StormPanel::onQuotaEdited);
+  connect(backend_, &QComboBox::activated, this, [this] { backendChosen_ = true; });
+  resetToFirstRun();
+}
+
+void StormPanel::resetToFirstRun() {
   StormSpec first;  // a sensible first run: 1000 requests as fast as possible
   first.requests = 1000;
   first.concurrency = 4;
   setSpec(first);
+  backendChosen_ = false;
+  setExplanation({});
 }
+
+void StormPanel::setDefaultBackend(Backend b) {
+  if (!backendChosen_ && !running_) setCombo(backend_, b);
+}
+
+Backend StormPanel::backend() const { return comboValue<Backend>(backend_); }
 
 QWidget* StormPanel::buildAlgorithms() {
   auto* box = new QGroupBox(tr("Backend and algorithms"), this);
@@ -180,13 +194,42 @@ QWidget* StormPanel::buildTraffic() {
   form->addRow(tr("Pattern"), pattern_);
   form->addRow(tr("Rate"), rate_);
   form->addRow(tr("Requests"), requests_);
-  form->addRow(tr("Duration"), duration_);
   form->addRow(tr("Concurrency"), concurrency_);
+  form->addRow(buildAdvanced(box));
+  return box;
+}
+
+// Duration, replicas, clients, clock and skew: folded by default, so the form
+// fits a 1366x768 screen; presets that need them unfold them.
+QWidget* StormPanel::buildAdvanced(QWidget* box) {
+  auto* wrap = new QWidget(box);
+  auto* v = new QVBoxLayout(wrap);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* toggle = new QToolButton(wrap);
+  toggle->setObjectName(QStringLiteral("advancedToggle"));
+  toggle->setText(tr("Advanced: duration, replicas, clients, clock"));
+  toggle->setCheckable(true);
+  toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  toggle->setArrowType(Qt::RightArrow);
+  toggle->setAutoRaise(true);
+  auto* fields = new QWidget(wrap);
+  fields->setObjectName(QStringLiteral("advancedFields"));
+  auto* form = new QFormLayout(fields);
+  form->setContentsMargins(0, 0, 0, 0);
+  form->addRow(tr("Duration"), duration_);
   form->addRow(tr("Replicas"), replicas_);
   form->addRow(tr("Clients"), clients_);
   form->addRow(tr("Clock"), clock_);
   form->addRow(tr("Skew"), skew_);
-  return box;
+  fields->hide();
+  connect(toggle, &QToolButton::toggled, this, [toggle, fields](bool on) {
+    fields->setVisible(on);
+    toggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+  });
+  advanced_ = toggle;
+  v->addWidget(toggle);
+  v->addWidget(fields);
+  return wrap;
 }
 
 Quota StormPanel::quota() const {
@@ -259,6 +302,10 @@ void StormPanel::setSpec(const StormSpec& s) {
   for (Micros m : s.skew) skew << QString::number(m.count() / 1000);
   skew_->setText(skew.join(QLatin1Char(',')));
   policy_ = s.onRedisError;
+  backendChosen_ = true;
+  // Unfold the advanced fields when the spec uses them.
+  const bool advanced = s.duration.count() > 0 || s.replicas != 1 || s.clients != 1 || s.clock != ClockMode::Virtual || !s.skew.empty();
+  if (advanced) advanced_->setChecked(true);
   showError({});
 }
 
@@ -309,16 +356,15 @@ void StormPanel::setServing(bool serving, const QString& text) {
   serveText_->setVisible(serving && !text.isEmpty());
 }
 
-void StormPanel::setProgress(const StormProgress& p) {
-  const double fraction = p.total > 0 ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0;
+void StormPanel::setProgress(const rl::StormProgress& p) {
+  const double fraction = p.planned > 0 ? static_cast<double>(p.sent + p.dropped) / static_cast<double>(p.planned) : 0;
   progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
-  const QString remaining = p.remainingMs >= 0 ? tr("%1 s").arg(static_cast<double>(p.remainingMs) / 1000.0, 0, 'f', 1)
-                                               : tr("?");
-  progressText_->setText(tr("elapsed %1 s, remaining %2, %3 of %4 sent, late %5, dropped %6, errors %7")
-                             .arg(static_cast<double>(p.elapsedMs) / 1000.0, 0, 'f', 1)
-                             .arg(remaining)
-                             .arg(p.done)
-                             .arg(p.total)
+  const double remainingS = p.finished ? 0.0 : static_cast<double>(p.remaining.count()) / 1e6;
+  progressText_->setText(tr("elapsed %1 s, remaining %2 s, %3 of %4 sent, late %5, dropped %6, errors %7")
+                             .arg(static_cast<double>(p.elapsed.count()) / 1e6, 0, 'f', 1)
+                             .arg(remainingS, 0, 'f', 1)
+                             .arg(p.sent)
+                             .arg(p.planned)
                              .arg(p.late)
                              .arg(p.dropped)
                              .arg(p.errors));

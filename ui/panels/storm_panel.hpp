@@ -7,6 +7,7 @@
 #include <map>
 
 #include "common/result.hpp"
+#include "storm/storm_runner.hpp"
 #include "storm/storm_spec.hpp"
 #include "ui/workers/storm_types.hpp"
 
@@ -18,6 +19,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QToolButton;
 
 namespace rl::ui {
 
@@ -38,7 +40,7 @@ class StormPanel : public QWidget {
   /// Switches Start/Stop and locks the fields that cannot change mid-storm.
   void setRunning(bool running);
   /// Updates the progress bar and its label.
-  void setProgress(const StormProgress& p);
+  void setProgress(const rl::StormProgress& p);
   /// Shows `message` in red under the form (empty clears it).
   void showError(const QString& message);
   /// The visible error text (empty when none).
@@ -55,6 +57,13 @@ class StormPanel : public QWidget {
   void setFailurePolicy(FailurePolicy p) { policy_ = p; }
   /// Redis URL lives in the connection panel.
   void setRedisUrl(const QString& url) { redisUrl_ = url; }
+  /// The first-run form: 1,000 requests at fixed_window, as fast as possible.
+  void resetToFirstRun();
+  /// Chooses `b` unless the user or a loaded spec already chose a backend
+  /// (the window prefers redis-lua once Redis answers).
+  void setDefaultBackend(Backend b);
+  /// The backend the form shows.
+  Backend backend() const;
 
  signals:
   /// The user asked for a storm and the form is valid.
@@ -72,6 +81,7 @@ class StormPanel : public QWidget {
   QWidget* buildAlgorithms();
   QWidget* buildQuota();
   QWidget* buildTraffic();
+  QWidget* buildAdvanced(QWidget* box);
   void onStartClicked();
   void onQuotaEdited();
   Result<std::vector<Micros>> parseSkew() const;
@@ -97,7 +107,9 @@ class StormPanel : public QWidget {
   QLabel* progressText_;
   QLabel* error_;
   QLabel* explanation_;
+  QToolButton* advanced_;  ///< folds duration, replicas, clients, clock, skew
   bool running_ = false;
+  bool backendChosen_ = false;  ///< the user or a loaded spec picked the backend
   FailurePolicy policy_ = FailurePolicy::Open;
   QString redisUrl_;
   StormSpec loaded_;  ///< fields the form does not show (seed, think time, prefix)

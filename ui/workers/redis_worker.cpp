@@ -1,12 +1,12 @@
 #include "ui/workers/redis_worker.hpp"
 
-#include <QElapsedTimer>
 #include <exception>
 
 #include "redis/key_inspector.hpp"
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_url.hpp"
+#include "redis/server_status.hpp"
 
 namespace rl::ui {
 
@@ -25,14 +25,6 @@ InspectedKey toInspected(const KeyInfo& k) {
   return out;
 }
 
-/// The redis_version line of INFO server.
-QString versionOf(std::string_view info) {
-  const std::string_view key = "redis_version:";
-  const auto at = info.find(key);
-  if (at == std::string_view::npos) return QStringLiteral("?");
-  const auto end = info.find_first_of("\r\n", at);
-  return qs(info.substr(at + key.size(), end - at - key.size()));
-}
 }  // namespace
 
 RedisWorker::RedisWorker() = default;
@@ -159,18 +151,15 @@ void RedisWorker::checkStatus() {
       emit statusReady(st);
       return;
     }
-    QElapsedTimer timer;
-    timer.start();
-    auto pong = c->command({"PING"});
-    st.rttMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    if (!pong) {
-      st.error = QString::fromStdString(pong.error().message);
+    auto status = serverStatus(*c);
+    if (!status) {
+      st.error = QString::fromStdString(status.error().message);
       conn_.reset();
       emit statusReady(st);
       return;
     }
-    auto info = c->command({"INFO", "server"});
-    st.version = info ? versionOf(info->str()) : QStringLiteral("?");
+    st.rttMs = static_cast<double>(status->rtt.count()) / 1000.0;
+    st.version = qs(status->version);
     st.ok = true;
     emit statusReady(st);
   });

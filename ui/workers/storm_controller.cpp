@@ -15,7 +15,7 @@ namespace {
 void registerTypes() {
   qRegisterMetaType<rl::StormSpec>("rl::StormSpec");
   qRegisterMetaType<rl::Quota>("rl::Quota");
-  qRegisterMetaType<StormProgress>("rl::ui::StormProgress");
+  qRegisterMetaType<rl::StormProgress>("rl::StormProgress");
   qRegisterMetaType<StormResult>("rl::ui::StormResult");
   qRegisterMetaType<RaceRequest>("rl::ui::RaceRequest");
   qRegisterMetaType<RaceResult>("rl::ui::RaceResult");

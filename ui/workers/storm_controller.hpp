@@ -104,7 +104,7 @@ class StormController : public QObject {
   /// A storm started (the lanes reset for its algorithms).
   void stormStarted(const rl::StormSpec& spec);
   /// Progress of the running storm.
-  void stormProgress(const rl::ui::StormProgress& progress);
+  void stormProgress(const rl::StormProgress& progress);
   /// Time to redraw the lanes from model() (at most every kRefreshMs).
   void refreshDue();
   /// The storm is over.

@@ -122,7 +122,7 @@ void StormSpecTest::scenarioRejectsUnknownKey() {
   QVERIFY(doc.ok());
   const auto spec = specFromJson(doc.value());
   QVERIFY(!spec);
-  QVERIFY2(spec.error().message.starts_with("scenario key 'windw_ms' is unknown: allowed name, description, backend"),
+  QVERIFY2(spec.error().message.starts_with("scenario key 'windw_ms' is unknown: allowed name, description, window, backend"),
            spec.error().message.c_str());
 }
 
