@@ -24,6 +24,7 @@ class LanesPanel;
 class RaceLabPanel;
 class KeyInspectorPanel;
 class SummaryPanel;
+class TunePanel;
 
 /// The RateLab window; see the file comment.
 class MainWindow : public QMainWindow {
@@ -67,6 +68,7 @@ class MainWindow : public QMainWindow {
   RaceLabPanel* raceLabPanel() const { return race_; }              ///< panel
   KeyInspectorPanel* keyInspectorPanel() const { return inspector_; }  ///< panel
   SummaryPanel* summaryPanel() const { return summary_; }           ///< panel
+  TunePanel* tunePanel() const { return tune_; }                    ///< panel
 
  signals:
   /// A storm started from this window finished (and the lanes were refreshed).
@@ -85,6 +87,7 @@ class MainWindow : public QMainWindow {
   void wireStorm();
   void wireServing();
   void wireRaceAndInspector();
+  void wireTune();
   void startRace();
   void onStormFinished();
   void showError(const QString& message);
@@ -98,6 +101,7 @@ class MainWindow : public QMainWindow {
   RaceLabPanel* race_;
   KeyInspectorPanel* inspector_;
   SummaryPanel* summary_;
+  TunePanel* tune_;
   QLabel* refreshLabel_;
   std::optional<Preset> preset_;  ///< the preset the form was last set from
   Theme theme_ = Theme::Light;

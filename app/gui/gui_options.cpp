@@ -44,6 +44,7 @@ bool parseOne(const QStringList& args, int& i, GuiOptions& o, QString& error) {
   if (a == QLatin1String("--scenario")) return takeValue(args, i, o.scenario, error);
   if (a == QLatin1String("--screenshot")) return takeValue(args, i, o.screenshot, error);
   if (a == QLatin1String("--redis")) return takeValue(args, i, o.redisUrl, error);
+  if (a == QLatin1String("--trace")) return takeValue(args, i, o.trace, error);
   if (a == QLatin1String("--exit-after-ms"))
     return takeValue(args, i, v, error) && parseInt(a, v, 1, 86'400'000, o.exitAfterMs, error);
   if (a == QLatin1String("--size")) return takeValue(args, i, v, error) && parseSize(v, o, error);
@@ -55,8 +56,9 @@ bool parseOne(const QStringList& args, int& i, GuiOptions& o, QString& error) {
   }
   if (a == QLatin1String("--show")) {
     if (!takeValue(args, i, o.dock, error)) return false;
-    if (o.dock == QLatin1String("summary") || o.dock == QLatin1String("race") || o.dock == QLatin1String("inspector")) return true;
-    error = QStringLiteral("--show '%1' is unknown: allowed summary, race, inspector").arg(o.dock);
+    for (const char* d : {"summary", "race", "inspector", "tune"})
+      if (o.dock == QLatin1String(d)) return true;
+    error = QStringLiteral("--show '%1' is unknown: allowed summary, race, inspector, tune").arg(o.dock);
     return false;
   }
   if (a == QLatin1String("--theme")) {
@@ -82,7 +84,9 @@ QString guiUsage() {
              "  --redis URL          redis://[user:password@]host:port[/db]\n"
              "  --managed-redis      always start a private redis-server (never use :6379)\n"
              "  --theme light|dark   colour theme\n"
-             "  --show PANEL         raise summary, race or inspector before the screenshot\n"
+             "  --show PANEL         raise summary, race, inspector or tune before the screenshot\n"
+             "  --trace FILE         open an access log in the Tune panel and sweep it; with\n"
+             "                       --autostart, replay the recommended quota in the lanes\n"
              "  --size WxH           window size (default 1500x950)\n"
              "  --measure            print the GUI heartbeat and lane refresh figures, then exit\n")
       .arg(rl::ui::presetIds().join(QStringLiteral(", ")));

@@ -53,6 +53,10 @@ class StormPanel : public QWidget {
   QPushButton* startButton() const { return start_; }
   /// Failure policy lives in the connection panel; the storm form reads it from there.
   void setFailurePolicy(FailurePolicy p) { policy_ = p; }
+  /// Replays `trace` instead of the pattern (a null trace goes back to the pattern).
+  void setTrace(const SharedTrace& trace, const TraceOptions& options);
+  /// Checks only `algorithm` and sets the quota fields to `quota` (a cell of the Tune panel).
+  void setAlgorithmAndQuota(Algorithm algorithm, const Quota& quota);
   /// Redis URL lives in the connection panel.
   void setRedisUrl(const QString& url) { redisUrl_ = url; }
 
@@ -97,6 +101,8 @@ class StormPanel : public QWidget {
   QLabel* progressText_;
   QLabel* error_;
   QLabel* explanation_;
+  QLabel* traceText_;        ///< "Traffic: trace ..." while a trace replaces the pattern
+  QPushButton* clearTrace_;  ///< back to the pattern
   bool running_ = false;
   FailurePolicy policy_ = FailurePolicy::Open;
   QString redisUrl_;
