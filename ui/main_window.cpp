@@ -30,6 +30,7 @@
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
+#include "ui/panels/tune_panel.hpp"
 
 namespace rl::ui {
 
@@ -61,6 +62,7 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
       inspector_(new KeyInspectorPanel),
       summary_(new SummaryPanel),
       toolbar_(new RunToolBar),
+      tune_(new TunePanel),
       refreshLabel_(new QLabel) {
   setWindowTitle(tr("RateLab"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.png")));
@@ -87,6 +89,7 @@ void MainWindow::buildDocks() {
   auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary, race);
   tabifyDockWidget(race, keys);
+  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), tune_, Qt::BottomDockWidgetArea));
   summary->raise();
 }
 
@@ -100,6 +103,10 @@ void MainWindow::buildMenus() {
   };
   act(file, tr("&Load scenario..."), QKeySequence::Open, [this] {
     fileAction(tr("Load scenario"), tr("Scenario (*.json)"), false, [this](const QString& p) { return loadScenario(p); });
+  });
+  act(file, tr("Open &trace..."), QKeySequence(Qt::CTRL | Qt::Key_T), [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("Logs (*.log *.gz *.jsonl *.csv *.txt);;All files (*)"));
+    if (!path.isEmpty()) tune_->openTrace(path);
   });
   act(file, tr("&Save scenario..."), QKeySequence(Qt::CTRL | Qt::Key_S), [this] {
     fileAction(tr("Save scenario"), tr("Scenario (*.json)"), true, [this](const QString& p) { return saveScenario(p); });
@@ -175,6 +182,19 @@ void MainWindow::wireController() {
   wireStorm();
   wireServing();
   wireRaceAndInspector();
+  wireTune();
+}
+
+void MainWindow::wireTune() {
+  tune_->acceptDropsOn(this);
+  connect(tune_, &TunePanel::traceOpened, this, [this] { raiseDock(QStringLiteral("tuneDock")); });
+  connect(tune_, &TunePanel::replayRequested, this, [this](const SharedTrace& t, const TraceOptions& o, Algorithm a, const Quota& q) {
+    storm_->setTrace(t, o);
+    storm_->setAlgorithmAndQuota(a, q);
+    if (!controller_.stormRunning()) return void(startStorm());
+    controller_.stopStorm();  // the replay starts once the running storm has stopped
+    connect(&controller_, &StormController::stormFinished, this, [this] { startStorm(); }, Qt::SingleShotConnection);
+  });
 }
 
 void MainWindow::wireStorm() {

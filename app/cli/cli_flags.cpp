@@ -63,7 +63,7 @@ std::vector<FlagSpec> stormFlags() {
   static std::vector<std::string> names;  // stable storage for the views
   if (names.empty())
     for (std::string_view k : stormSettingNames()) names.push_back(dashed(k));
-  for (const std::string& n : names) out.push_back({n, true});
+  for (std::size_t i = 0; i < names.size(); ++i) out.push_back({names[i], !isSwitchSetting(stormSettingNames()[i])});
   out.push_back({"scenario", true});
   return out;
 }

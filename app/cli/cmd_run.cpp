@@ -5,6 +5,7 @@
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "progress_line.hpp"
 #include "redis_target.hpp"
@@ -31,20 +32,29 @@ constexpr const char* kRunHelp =
     "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
     "  --on-redis-error open|closed|local --think-ms MS --prefix P --key-tag T\n"
     "  --http-target URL[,URL..]  --backend http: limiter replicas (see `serve`)\n"
+    "trace replay (real traffic instead of --pattern; clients are the log's keys):\n"
+    "  --trace FILE         an access log, JSONL or CSV file; .gz is read directly\n"
+    "  --trace-format F     combined | common | nginx:'<log_format>' | jsonl | csv\n"
+    "                       (default: detected from the first lines when unambiguous)\n"
+    "  --trace-key K        addr | header:NAME (e.g. header:x-api-key) | field:NAME   (default addr)\n"
+    "  --trace-time FIELD[:s|ms|us]  jsonl: the time field (default time, seconds; strings ISO 8601)\n"
+    "  --trace-filter F     path=/exact | path=/prefix* | a regex on the request line\n"
+    "  --trace-burst        keep one-second log times ($time_local) as same-instant bursts\n"
+    "                       (the worst case); by default the requests logged in one second\n"
+    "                       are spread evenly within it. $msec and fractional times are exact.\n"
+    "  --strict             any malformed line is an error (exit 2); by default they are\n"
+    "                       counted and the first line numbers reported\n"
+    "  --speed X            replay on the wall clock X times faster than logged (open model:\n"
+    "                       late and dropped sends counted); implies --clock client unless\n"
+    "                       --clock server is given. Without it: virtual clock, as fast as\n"
+    "                       possible, decisions on the logged times exactly.\n"
     "  --json               one JSON document on stdout\n"
     "  --csv FILE           every decision as a row\n";
-
-std::atomic<bool> gInterrupted{false};
-extern "C" void onInterrupt(int) { gInterrupted.store(true); }
 
 // Ctrl-C cancels the run and prints what was recorded. With a private
 // redis-server its own handler (stop the server, exit) stays in charge.
 void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
-  if (redis && redis->server) return;
-  struct sigaction sa {};
-  sa.sa_handler = onInterrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
+  if (!(redis && redis->server)) catchInterrupt();
 }
 
 
@@ -81,6 +91,9 @@ int cmdRun(const Args& args) {
   auto parsed = specFromFlags(flags.value());
   if (!parsed) return badInput("run", parsed.error());
   StormSpec spec = std::move(parsed.value());
+  if (flags->has("speed") && !flags->has("clock")) spec.clock = ClockMode::Client;  // documented in --help
+  if (auto ok = loadStormTrace(spec); !ok) return badInput("run", ok.error());
+  if (spec.traceData && flags->has("json")) std::fprintf(stderr, "trace: %s\n", spec.traceData->summary().c_str());
   if (spec.requests == 0 && spec.duration.count() == 0)  // documented default: twice the limit, at most 1,000,000
     spec.requests = std::min<std::int64_t>(2 * spec.quota.limit, 1'000'000);
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
@@ -95,7 +108,7 @@ int cmdRun(const Args& args) {
   auto factory = makeFactory(spec, redis);
   if (!factory) return badInput("run", factory.error());
   cancelOnInterrupt(redis);
-  auto outcome = runStorm(spec, factory.value(), progressLine(), storeRetries, &gInterrupted);
+  auto outcome = runStorm(spec, factory.value(), progressLine(), storeRetries, &interruptFlag());
   endProgressLine();
   if (!outcome) {
     const bool down = outcome.error().code == ErrorCode::Unavailable;
@@ -104,7 +117,7 @@ int cmdRun(const Args& args) {
     return down ? kExitNoRedis : kExitFailed;
   }
   const int rc = reportRun(spec, outcome.value(), flags.value());
-  return rc == kExitOk && outcome->cancelled ? 128 + SIGINT : rc;  // Ctrl-C: what was recorded, then 130
+  return rc == kExitOk && outcome->cancelled ? interruptedExitCode() : rc;  // Ctrl-C: what was recorded, then 130
 }
 
 }  // namespace rl::cli

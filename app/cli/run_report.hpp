@@ -12,6 +12,9 @@
 
 namespace rl::cli {
 
+/// The trace a run replayed: path, format, counts, bad lines.
+Json traceJson(const Trace& trace);
+
 /// One entry of `{"runs":[...]}` per algorithm, with the contract's field names.
 Json runJson(const StormSpec& spec, const StormOutcome& outcome, const std::vector<AlgorithmMetrics>& metrics);
 

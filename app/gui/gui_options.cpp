@@ -19,7 +19,8 @@ struct Flags {
   QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db]."), QStringLiteral("URL")};
   QCommandLineOption managed{QStringLiteral("managed-redis"), QStringLiteral("Always start a private redis-server (never use :6379).")};
   QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("Colour theme: light or dark."), QStringLiteral("THEME")};
-  QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race or inspector before the screenshot."), QStringLiteral("PANEL")};
+  QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race, inspector or tune before the screenshot."), QStringLiteral("PANEL")};
+  QCommandLineOption trace{QStringLiteral("trace"), QStringLiteral("Open an access log in the Tune panel and sweep it; with --autostart, replay the recommended quota in the lanes."), QStringLiteral("FILE")};
   QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for unattended runs (default 1500x950)."), QStringLiteral("WxH")};
   QCommandLineOption measure{QStringLiteral("measure"), QStringLiteral("Print the GUI heartbeat and lane refresh figures, then exit.")};
 
@@ -28,7 +29,7 @@ struct Flags {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addHelpOption();
     p.addVersionOption();
-    p.addOptions({preset, scenario, autostart, screenshot, exitAfter, redis, managed, theme, show, size, measure});
+    p.addOptions({preset, scenario, autostart, screenshot, exitAfter, redis, managed, theme, show, trace, size, measure});
   }
 };
 
@@ -70,11 +71,12 @@ bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QStr
   o.preset = p.value(f.preset);
   o.theme = p.value(f.theme);
   o.dock = p.value(f.show);
+  o.trace = p.value(f.trace);
   if (p.isSet(f.exitAfter) && !parseInt(QStringLiteral("--exit-after-ms"), p.value(f.exitAfter), 1, 86'400'000, o.exitAfterMs, error))
     return false;
   if (p.isSet(f.size) && !parseSize(p.value(f.size), o, error)) return false;
   if (p.isSet(f.preset) && !oneOf(QStringLiteral("--preset"), o.preset, rl::ui::presetIds(), error)) return false;
-  if (p.isSet(f.show) && !oneOf(QStringLiteral("--show"), o.dock, {QStringLiteral("summary"), QStringLiteral("race"), QStringLiteral("inspector")}, error))
+  if (p.isSet(f.show) && !oneOf(QStringLiteral("--show"), o.dock, {QStringLiteral("summary"), QStringLiteral("race"), QStringLiteral("inspector"), QStringLiteral("tune")}, error))
     return false;
   if (p.isSet(f.theme) && !oneOf(QStringLiteral("--theme"), o.theme, {QStringLiteral("light"), QStringLiteral("dark")}, error))
     return false;

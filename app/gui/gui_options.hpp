@@ -19,7 +19,8 @@ struct GuiOptions {
   QString redisUrl;          ///< --redis URL
   bool managedRedis = false; ///< --managed-redis: always a private redis-server (never probe :6379)
   QString theme;             ///< --theme light|dark
-  QString dock;              ///< --show summary|race|inspector: raise that panel for the screenshot
+  QString dock;              ///< --show summary|race|inspector|tune: raise that panel for the screenshot
+  QString trace;             ///< --trace FILE: open in the Tune panel and sweep; --autostart replays the recommendation
   bool measure = false;      ///< --measure: heartbeat and refresh figures, printed, then exit
   int width = 1500;          ///< --size WxH
   int height = 950;          ///< --size WxH

@@ -105,7 +105,7 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   req.algorithm = spec_.algorithms[s.algo];
   req.client = clientNames_[s.client];
   req.quota = w.quota;
-  req.cost = spec_.cost;
+  req.cost = s.cost;
   if (virt)
     req.now = Micros{startUs_ + s.intendedUs} + skew;
   else if (spec_.clock == ClockMode::Client)

@@ -11,10 +11,14 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 22> kNames = {
+constexpr std::array<std::string_view, 30> kNames = {
     "backend", "redis",       "algorithm", "limit",          "window_ms", "refill_rate", "replicas", "clients",
     "requests", "duration_ms", "concurrency", "pattern",      "rate",      "clock",       "skew_ms",  "on_redis_error",
-    "seed",    "cost",        "think_ms",  "prefix",         "key_tag",   "http_target"};
+    "seed",    "cost",        "think_ms",  "prefix",         "key_tag",   "http_target", "trace",    "trace_format",
+    "trace_key", "trace_time", "trace_filter", "trace_burst", "strict", "speed"};
+
+// Settings that are switches on the command line (--strict) and booleans in scenarios.
+constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
 
 Error bad(const std::string& shownAs, std::string_view text, const std::string& allowed) {
   return invalidArgument(shownAs + ": '" + std::string(text) + "' is not valid: allowed " + allowed);
@@ -93,6 +97,38 @@ Result<void> setEnum(E& field, std::optional<E> parsed, std::string_view t, cons
   return {};
 }
 
+Result<void> setSwitch(bool& field, std::string_view t, const std::string& shownAs) {
+  if (t.empty() || t == "true") field = true;
+  else if (t == "false") field = false;
+  else return bad(shownAs, t, "true or false (a switch on the command line)");
+  return {};
+}
+
+template <class T>
+Result<void> setParsed(T& field, Result<T> parsed) {
+  if (!parsed) return parsed.error();
+  field = std::move(parsed.value());
+  return {};
+}
+
+Result<void> setTraceField(StormSpec& s, std::string_view key, std::string_view t, const std::string& shownAs) {
+  if (key == "trace") {
+    if (t.empty()) return bad(shownAs, t, "a readable log file (plain or .gz)");
+    s.trace.path = std::string(t);
+    return {};
+  }
+  if (key == "trace_format") return setParsed(s.trace.format, parseTraceFormat(t));
+  if (key == "trace_key") return setParsed(s.trace.key, parseTraceKey(t));
+  if (key == "trace_time") return parseTraceTime(t, s.trace);
+  if (key == "trace_filter") { s.trace.filter = std::string(t); return {}; }
+  if (key == "trace_burst") return setSwitch(s.trace.burst, t, shownAs);
+  if (key == "strict") return setSwitch(s.trace.strict, t, shownAs);
+  double v = 0;
+  if (!parseWhole(t, v) || v <= 0 || v > 1e6) return bad(shownAs, t, "a factor > 0 and <= 1000000 (wall-clock replay speed)");
+  s.speed = v;
+  return {};
+}
+
 Result<void> setQuotaField(StormSpec& s, std::string_view key, std::string_view t, const std::string& shownAs) {
   if (key == "limit") return setNumber(s.quota.limit, t, shownAs, "an integer 1 to 1000000000000");
   if (key == "window_ms") return setMillis(s.quota.window, t, shownAs, "an integer 1 to 31536000000 (ms)");
@@ -108,6 +144,10 @@ std::span<const std::string_view> stormSettingNames() { return kNames; }
 
 bool isStormSetting(std::string_view key) {
   return std::find(kNames.begin(), kNames.end(), key) != kNames.end();
+}
+
+bool isSwitchSetting(std::string_view key) {
+  return std::find(kSwitches.begin(), kSwitches.end(), key) != kSwitches.end();
 }
 
 Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_view t, const std::string& shownAs) {
@@ -138,6 +178,7 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
     for (std::string_view v : splitList(t)) s.httpTargets.emplace_back(v);
     return {};
   }
+  if (key.rfind("trace", 0) == 0 || key == "strict" || key == "speed") return setTraceField(s, key, t, shownAs);
   return invalidArgument(shownAs + " is not a storm setting");
 }
 
@@ -213,6 +254,16 @@ Json specToJson(const StormSpec& s) {
   doc["think_ms"] = static_cast<std::int64_t>(s.thinkTime.count() / 1000);
   doc["prefix"] = s.prefix;
   if (!s.redisUrl.empty()) doc["redis"] = s.redisUrl;
+  if (!s.trace.path.empty()) {
+    doc["trace"] = s.trace.path;
+    doc["trace_format"] = traceFormatText(s.trace.format);
+    doc["trace_key"] = traceKeyText(s.trace.key);
+    doc["trace_time"] = traceTimeText(s.trace);
+    if (!s.trace.filter.empty()) doc["trace_filter"] = s.trace.filter;
+    doc["trace_burst"] = s.trace.burst;
+    doc["strict"] = s.trace.strict;
+    if (s.speed > 0) doc["speed"] = s.speed;
+  }
   return doc;
 }
 

@@ -20,6 +20,9 @@ std::span<const std::string_view> stormSettingNames();
 /// True when `key` (underscore form) is a storm setting.
 bool isStormSetting(std::string_view key);
 
+/// True when `key` is a switch on the command line (`--strict`, `--trace-burst`; true/false in scenarios).
+bool isSwitchSetting(std::string_view key);
+
 /// Sets one field from its text (`key` in underscore form). `shownAs` names the
 /// setting in the error ("--window-ms" or "scenario key 'window_ms'"); the
 /// error says what is allowed. Values are checked for form here, ranges by validate().

@@ -3,6 +3,7 @@
 #include "common/enum_names.hpp"
 
 #include <array>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -67,6 +68,29 @@ Result<void> validateTraffic(const StormSpec& s) {
   return {};
 }
 
+// Trace traffic: the trace replaces requests / rate / pattern; --speed needs a real clock.
+Result<void> validateTrace(const StormSpec& s) {
+  if (!s.traceData) return fail("--trace '" + s.trace.path + "' is not loaded (loadStormTrace)");
+  const auto n = static_cast<double>(s.traceData->requests.size());
+  if (n * static_cast<double>(s.algorithms.size()) > static_cast<double>(kMaxDecisions))
+    return fail("--trace has " + std::to_string(s.traceData->requests.size()) + " requests x " +
+                std::to_string(s.algorithms.size()) + " algorithms: allowed at most 20000000 decisions per run");
+  if (s.traceData->keys.size() > static_cast<std::size_t>(kMaxClients))
+    return fail("--trace has " + std::to_string(s.traceData->keys.size()) + " clients: allowed at most 1000000");
+  if (s.traceData->maxCost() > s.quota.limit)
+    return fail("--limit " + std::to_string(s.quota.limit) + " is below the trace's largest cost " +
+                std::to_string(s.traceData->maxCost()) + ": allowed a limit >= every request's cost");
+  if (!std::isfinite(s.speed) || s.speed < 0 || s.speed > 1e6)
+    return fail("--speed " + number(s.speed) + " is out of range: allowed a factor > 0 and <= 1000000");
+  if (s.speed > 0 && s.clock == ClockMode::Virtual)
+    return fail("--speed replays on the wall clock: allowed with --clock client or server (the virtual clock "
+                "replays as fast as possible, exactly)");
+  if (s.clock != ClockMode::Virtual && static_cast<double>(s.traceData->spanUs()) / 1e6 / replaySpeed(s) > 86'400.0)
+    return fail("--speed " + number(s.speed) + " replays the trace's " + number(static_cast<double>(s.traceData->spanUs()) / 1e6) +
+                " s in more than a day: allowed span / speed <= 86400 s");
+  return {};
+}
+
 Result<void> validateTopology(const StormSpec& s) {
   if (s.replicas < 1 || s.replicas > kMaxReplicas)
     return fail("--replicas " + std::to_string(s.replicas) + " is out of range: allowed 1 to 64");
@@ -98,6 +122,23 @@ std::optional<Pattern> parsePattern(std::string_view s) { return enumFromName(kP
 std::string_view clockModeName(ClockMode c) { return enumName(kClocks, c); }
 std::optional<ClockMode> parseClockMode(std::string_view s) { return enumFromName(kClocks, s); }
 
+double replaySpeed(const StormSpec& s) { return s.speed > 0 ? s.speed : 1.0; }
+
+Result<void> loadStormTrace(StormSpec& spec, const std::function<void(std::int64_t)>& progress,
+                            const std::atomic<bool>* cancel) {
+  if (spec.trace.path.empty()) {
+    spec.traceData.reset();
+    return {};
+  }
+  auto t = loadTrace(spec.trace, progress, cancel);
+  if (!t) return t.error();
+  spec.traceData = std::make_shared<const Trace>(std::move(t.value()));
+  // The counts the reports show: the trace's clients and requests.
+  spec.clients = static_cast<int>(std::min<std::size_t>(spec.traceData->keys.size(), kMaxClients));
+  spec.requests = static_cast<std::int64_t>(spec.traceData->requests.size());
+  return {};
+}
+
 Result<void> validate(const StormSpec& spec) {
   if (spec.algorithms.empty())
     return fail("--algorithm is empty: allowed one or more of fixed_window, sliding_log, sliding_counter, "
@@ -107,7 +148,12 @@ Result<void> validate(const StormSpec& spec) {
   for (Algorithm a : spec.algorithms)
     if (auto ok = spec.quota.validate(a); !ok) return quotaError(ok.error());
   if (auto ok = validateCost(spec.cost, spec.quota); !ok) return fail("--cost: " + ok.error().message);
-  if (auto ok = validateTraffic(spec); !ok) return ok;
+  if (!spec.trace.path.empty()) {
+    if (auto ok = validateTrace(spec); !ok) return ok;
+  } else {
+    if (spec.speed != 0) return fail("--speed replays a trace: allowed with --trace only");
+    if (auto ok = validateTraffic(spec); !ok) return ok;
+  }
   return validateTopology(spec);
 }
 

@@ -62,6 +62,15 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   explanation_->setMargin(6);
   explanation_->hide();
   layout->addWidget(explanation_);
+  traceText_ = new QLabel(this);
+  traceText_->setObjectName(QStringLiteral("stormTrace"));
+  traceText_->setWordWrap(true);
+  clearTrace_ = new QPushButton(tr("Use the pattern instead of the trace"), this);
+  traceText_->hide();
+  clearTrace_->hide();
+  connect(clearTrace_, &QPushButton::clicked, this, [this] { setTrace(nullptr, {}); });
+  layout->addWidget(traceText_);
+  layout->addWidget(clearTrace_);
   layout->addWidget(buildAlgorithms());
   layout->addWidget(buildQuota());
   layout->addWidget(buildTraffic());
@@ -307,6 +316,31 @@ void StormPanel::setSpec(const StormSpec& s) {
   const bool advanced = s.duration.count() > 0 || s.replicas != 1 || s.clients != 1 || s.clock != ClockMode::Virtual || !s.skew.empty();
   if (advanced) advanced_->setChecked(true);
   showError({});
+  setTrace(s.traceData, s.trace);
+  if (!s.trace.path.empty() && !s.traceData)  // a scenario names a trace file: reading it is the Tune panel's job
+    showError(tr("The scenario's trace %1 is not replayed here: open it with File > Open trace, then click a quota")
+                  .arg(QString::fromStdString(s.trace.path)));
+}
+
+void StormPanel::setTrace(const SharedTrace& trace, const TraceOptions& options) {
+  loaded_.traceData = trace;
+  loaded_.trace = trace ? options : TraceOptions{};
+  loaded_.speed = 0;
+  traceText_->setVisible(trace != nullptr);
+  clearTrace_->setVisible(trace != nullptr);
+  if (trace)
+    traceText_->setText(tr("<b>Traffic: trace</b> %1 (the pattern, rate, requests and clients below are not used; "
+                           "virtual clock replays it exactly, server/client clocks in real time)")
+                            .arg(QString::fromStdString(trace->summary())));
+  for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_})
+    w->setEnabled(!trace && !running_);
+}
+
+void StormPanel::setAlgorithmAndQuota(Algorithm algorithm, const Quota& q) {
+  for (auto& [a, check] : algorithms_) check->setChecked(a == algorithm);
+  limit_->setValue(static_cast<double>(q.limit));
+  window_->setValue(static_cast<double>(q.window.count()) / 1000.0);
+  refill_->setValue(q.refillPerSecond.value_or(0));
 }
 
 void StormPanel::onStartClicked() {
@@ -344,6 +378,8 @@ void StormPanel::setRunning(bool running) {
   for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_,
                                                     concurrency_, replicas_, clients_, clock_, skew_})
     w->setEnabled(!running);
+  if (loaded_.traceData)
+    for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_}) w->setEnabled(false);
   for (auto& [a, check] : algorithms_) check->setEnabled(!running);
   if (running) progress_->setValue(0);
 }

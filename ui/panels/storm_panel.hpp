@@ -55,6 +55,10 @@ class StormPanel : public QWidget {
   QPushButton* startButton() const { return start_; }
   /// Failure policy lives in the connection panel; the storm form reads it from there.
   void setFailurePolicy(FailurePolicy p) { policy_ = p; }
+  /// Replays `trace` instead of the pattern (a null trace goes back to the pattern).
+  void setTrace(const SharedTrace& trace, const TraceOptions& options);
+  /// Checks only `algorithm` and sets the quota fields to `quota` (a cell of the Tune panel).
+  void setAlgorithmAndQuota(Algorithm algorithm, const Quota& quota);
   /// Redis URL lives in the connection panel.
   void setRedisUrl(const QString& url) { redisUrl_ = url; }
   /// The first-run form: 1,000 requests at fixed_window, as fast as possible.
@@ -108,6 +112,8 @@ class StormPanel : public QWidget {
   QLabel* error_;
   QLabel* explanation_;
   QToolButton* advanced_;  ///< folds duration, replicas, clients, clock, skew
+  QLabel* traceText_;        ///< "Traffic: trace ..." while a trace replaces the pattern
+  QPushButton* clearTrace_;  ///< back to the pattern
   bool running_ = false;
   bool backendChosen_ = false;  ///< the user or a loaded spec picked the backend
   FailurePolicy policy_ = FailurePolicy::Open;

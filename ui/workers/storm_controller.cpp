@@ -123,7 +123,7 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   ttlKeys_.clear();
   if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
     for (Algorithm a : spec_.algorithms)
-      ttlKeys_ << qs(limiterKey(spec_.prefix, a, spec_.keyTag + "client-0"));
+      ttlKeys_ << qs(limiterKey(spec_.prefix, a, spec_.keyTag + (spec_.traceData ? spec_.traceData->keys.front() : "client-0")));
   emit stormStarted(spec_);
   clock_.start();
   ttlPending_ = false;

@@ -18,6 +18,9 @@ constexpr int kProgressEvery = 5;  // polls
 
 /// Planned length of the run's timeline in us (0 when it depends on the store's speed).
 std::int64_t plannedSpan(const StormSpec& spec) {
+  if (spec.traceData)
+    return static_cast<std::int64_t>(static_cast<double>(spec.traceData->spanUs()) /
+                                     (spec.clock == ClockMode::Virtual ? 1.0 : replaySpeed(spec)));
   if (spec.duration.count() > 0) return spec.duration.count();
   if (spec.rate > 0 && spec.requests > 0) return static_cast<std::int64_t>(1e6 * static_cast<double>(spec.requests) / spec.rate);
   return 0;
