@@ -3,6 +3,7 @@
 #include <QHostAddress>
 #include <QTcpSocket>
 
+#include "http/client_identity.hpp"
 #include "http/limit_response.hpp"
 
 namespace rl {
@@ -12,12 +13,6 @@ namespace {
 constexpr qint64 kMaxPendingWrite = 1 << 20;
 
 int toMillis(Micros d) { return static_cast<int>(std::max<std::int64_t>(1, ceilMillis(d))); }
-
-std::string addressText(const QHostAddress& a) {
-  bool isV4 = false;
-  const auto v4 = a.toIPv4Address(&isV4);  // also unmaps ::ffff:a.b.c.d
-  return isV4 ? QHostAddress(v4).toString().toStdString() : a.toString().toStdString();
-}
 
 }  // namespace
 
@@ -49,7 +44,7 @@ HttpConnection::~HttpConnection() { stats_.open.fetch_sub(1); }
 void HttpConnection::enter(Phase phase) {
   phase_ = phase;
   switch (phase) {
-    case Phase::Idle: timer_.start(toMillis(limits_.idleTimeout)); break;
+    case Phase::Idle: timer_.start(toMillis(answered_ ? limits_.idleTimeout : limits_.headerTimeout)); break;
     case Phase::Partial: timer_.start(toMillis(limits_.headerTimeout)); break;
     case Phase::Busy: timer_.stop(); break;
     case Phase::Closing: timer_.start(toMillis(limits_.headerTimeout)); break;
@@ -67,6 +62,11 @@ void HttpConnection::processBuffer() {
     const auto outcome = parseRequest(buffer_, limits_.message, request);
     if (outcome.state == ParseState::NeedMore) {
       if (phase_ == Phase::Idle) enter(Phase::Partial);
+      if (outcome.expectContinue && !continued_) {
+        continued_ = true;
+        static constexpr char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        socket_->write(kContinue, sizeof kContinue - 1);
+      }
       break;
     }
     if (outcome.state == ParseState::Failed) {
@@ -75,6 +75,7 @@ void HttpConnection::processBuffer() {
       break;
     }
     buffer_.erase(0, outcome.consumed);
+    continued_ = false;
     requestKeepAlive_ = request.keepAlive();
     requestHead_ = request.method == "HEAD";
     enter(Phase::Busy);
@@ -88,6 +89,7 @@ void HttpConnection::respond(HttpResponse response) {
   response.keepAlive = response.keepAlive && requestKeepAlive_;
   const auto bytes = response.serialize(requestHead_);
   socket_->write(bytes.data(), static_cast<qint64>(bytes.size()));
+  answered_ = true;
   if (!response.keepAlive) {
     enter(Phase::Closing);
     socket_->disconnectFromHost();

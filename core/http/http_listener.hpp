@@ -9,7 +9,9 @@
 //   header section too large     431 and close
 //   body too large               413 and close
 //   headers/body not complete    408 and close after `headerTimeout`
-//   idle keep-alive connection   closed after `idleTimeout`
+//   new connection, no request   closed after `headerTimeout` (silently)
+//   idle keep-alive connection   closed after `idleTimeout` (after a first answer)
+//   Expect: 100-continue         100 Continue at once, then the body is read
 //   more than `maxConnections`   503 and close at once
 // Requests on one connection are answered in order (pipelining is allowed);
 // a client that does not read its responses stops being read from.
@@ -82,6 +84,8 @@ class HttpConnection final : public QObject {
   bool inLoop_ = false;             ///< processBuffer() is on the stack
   bool requestKeepAlive_ = true;    ///< the current request allows keep-alive
   bool requestHead_ = false;        ///< the current request is HEAD (no body in the answer)
+  bool answered_ = false;           ///< at least one request was answered (idle timeout applies)
+  bool continued_ = false;          ///< 100 Continue sent for the request being received
 };
 
 /// A listening socket and its connections; see the file comment.
