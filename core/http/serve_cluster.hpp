@@ -72,6 +72,8 @@ class ServeCluster {
   std::string frontUrl() const;
   /// The front in use.
   FrontKind front() const { return kind_; }
+  /// The nginx front's process id (0 for the other fronts).
+  int frontPid() const { return nginx_ ? nginx_->pid() : 0; }
   /// The replicas' URLs, in round-robin order.
   std::vector<std::string> replicaUrls() const;
   /// Current totals (any thread).
