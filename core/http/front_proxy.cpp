@@ -80,12 +80,21 @@ class UpstreamCall final : public QObject {
 
  private:
   void onReadable() {
-    buffer_.append(socket_->readAll().toStdString());
+    appendAvailable(*socket_, buffer_);
     HttpResponse response;
     const auto outcome = parseResponse(buffer_, limits_, head_, response);
     if (outcome.state == ParseState::NeedMore) return;
     if (outcome.state == ParseState::Failed) return fail(502, outcome.error);
     const bool reuse = response.keepAlive && outcome.consumed == buffer_.size();
+    if (reuse && downstream_ && downstream_->relayable()) {  // relay the replica's bytes as they are
+      done_ = true;
+      timer_.stop();
+      QObject::disconnect(socket_, nullptr, this, nullptr);
+      core_.release(replica_, socket_);
+      downstream_->respondRaw(std::string_view(buffer_).substr(0, outcome.consumed), true);
+      deleteLater();
+      return;
+    }
     finish(std::move(response), reuse);
   }
 
@@ -158,6 +167,7 @@ QTcpSocket* ProxyCore::take(std::size_t replica) {
   }
   auto* s = new QTcpSocket(this);
   s->connectToHost(upstream_, static_cast<quint16>(options_.replicaPorts[replica]));
+  s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
   return s;
 }
 

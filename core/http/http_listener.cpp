@@ -16,6 +16,15 @@ int toMillis(Micros d) { return static_cast<int>(std::max<std::int64_t>(1, ceilM
 
 }  // namespace
 
+void appendAvailable(QTcpSocket& socket, std::string& buffer) {
+  const qint64 n = socket.bytesAvailable();
+  if (n <= 0) return;
+  const std::size_t old = buffer.size();
+  buffer.resize(old + static_cast<std::size_t>(n));
+  const qint64 got = socket.read(buffer.data() + old, n);
+  buffer.resize(old + static_cast<std::size_t>(std::max<qint64>(0, got)));
+}
+
 std::string refusedConnectionResponse() {
   auto r = errorResponse(503, "too many open connections: try again later");
   r.set("Retry-After", "1");
@@ -28,6 +37,7 @@ HttpConnection::HttpConnection(QTcpSocket* socket, const HttpServerLimits& limit
     : QObject(parent), socket_(socket), limits_(limits), handler_(handler), stats_(stats),
       peer_(addressText(socket->peerAddress())) {
   socket_->setParent(this);
+  socket_->setSocketOption(QAbstractSocket::LowDelayOption, 1);  // one write per answer: no Nagle wait
   socket_->setReadBufferSize(static_cast<qint64>(limits_.message.maxHeaderBytes + limits_.message.maxBodyBytes) + 4096);
   timer_.setSingleShot(true);
   stats_.open.fetch_add(1);
@@ -56,7 +66,7 @@ void HttpConnection::processBuffer() {
   inLoop_ = true;
   while (phase_ == Phase::Idle || phase_ == Phase::Partial) {
     if (socket_->bytesToWrite() > kMaxPendingWrite) break;  // resumes on bytesWritten
-    if (socket_->bytesAvailable() > 0) buffer_.append(socket_->readAll().toStdString());
+    appendAvailable(*socket_, buffer_);
     if (buffer_.empty()) break;
     HttpRequest request;
     const auto outcome = parseRequest(buffer_, limits_.message, request);
@@ -87,10 +97,14 @@ void HttpConnection::processBuffer() {
 void HttpConnection::respond(HttpResponse response) {
   if (phase_ != Phase::Busy) return;  // answered already, or closing
   response.keepAlive = response.keepAlive && requestKeepAlive_;
-  const auto bytes = response.serialize(requestHead_);
+  respondRaw(response.serialize(requestHead_), response.keepAlive);
+}
+
+void HttpConnection::respondRaw(std::string_view bytes, bool keepAlive) {
+  if (phase_ != Phase::Busy) return;
   socket_->write(bytes.data(), static_cast<qint64>(bytes.size()));
   answered_ = true;
-  if (!response.keepAlive) {
+  if (!keepAlive) {
     enter(Phase::Closing);
     socket_->disconnectFromHost();
     return;

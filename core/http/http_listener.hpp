@@ -63,6 +63,11 @@ class HttpConnection final : public QObject {
 
   /// Sends the answer to the current request (keep-alive only if both sides want it).
   void respond(HttpResponse response);
+  /// Sends an answer already on the wire format (a proxy relaying its upstream's bytes);
+  /// `keepAlive` must match the Connection header inside `bytes`.
+  void respondRaw(std::string_view bytes, bool keepAlive);
+  /// The current request allows keep-alive and is not HEAD (a relayed answer fits it as is).
+  bool relayable() const { return requestKeepAlive_ && !requestHead_; }
   /// The peer's address ("127.0.0.1").
   const std::string& peerAddress() const { return peer_; }
 
@@ -108,6 +113,9 @@ class HttpListener final : public QObject {
   ListenerStats stats_;      ///< counters
   QTcpServer server_;        ///< the listening socket
 };
+
+/// Appends everything `socket` has received to `buffer` (one copy, no temporaries).
+void appendAvailable(QTcpSocket& socket, std::string& buffer);
 
 /// Bytes of a 503 answer sent to a connection over the limit (shared with tests).
 std::string refusedConnectionResponse();
