@@ -198,6 +198,7 @@ int cmdServe(const Args& args) {
               std::string(frontKindName(options.front)).c_str(),
               options.allowClientOverrides ? ", client overrides allowed" : "");
   std::printf("front %s\n", (*cluster)->frontUrl().c_str());
+  if ((*cluster)->frontPid() > 0) std::printf("nginx pid %d\n", (*cluster)->frontPid());
   const auto urls = (*cluster)->replicaUrls();
   for (std::size_t i = 0; i < urls.size(); ++i) std::printf("replica %zu %s\n", i, urls[i].c_str());
   std::fflush(stdout);

@@ -30,24 +30,6 @@ ServeOptions issueOptions(int replicas) {
   return o;
 }
 
-// Records the wall time of every decision, to know whether a refill could have happened.
-struct DecisionTimes {
-  std::mutex mutex;
-  std::vector<std::int64_t> at;
-  DecisionObserver observer() {
-    return [this](const HttpDecisionEvent& e) {
-      std::lock_guard lock(mutex);
-      at.push_back(e.at.count());
-    };
-  }
-  std::int64_t spreadUs() {
-    std::lock_guard lock(mutex);
-    if (at.empty()) return 0;
-    const auto [lo, hi] = std::minmax_element(at.begin(), at.end());
-    return *hi - *lo;
-  }
-};
-
 }  // namespace
 
 class HttpServeTest : public QObject {

@@ -25,22 +25,6 @@ using namespace rl::test;
 
 namespace {
 
-QString cliPath() { return qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"; }
-
-QByteArray lineAfter(QProcess& p, const QByteArray& prefix, QByteArray& seen) {
-  QElapsedTimer t;
-  t.start();
-  while (t.elapsed() < 15'000) {
-    while (p.canReadLine()) {
-      const auto line = p.readLine().trimmed();
-      seen += line + "\n";
-      if (line.startsWith(prefix)) return line.mid(prefix.size());
-    }
-    if (p.state() != QProcess::Running) break;
-    p.waitForReadyRead(100);
-  }
-  return {};
-}
 
 int connectTo(int port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -133,11 +117,11 @@ void ServeCrashFuzzTest::survivesHostileTraffic() {
                           "--max-connections", "300"});
   QVERIFY(serve.waitForStarted(10'000));
   QByteArray seen;
-  const auto front = lineAfter(serve, "front ", seen);
+  const auto front = waitForLine(serve, "front ", seen);
   QVERIFY2(!front.isEmpty(), seen.constData());
   std::vector<int> ports{QUrl(QString::fromUtf8(front)).port()};
   for (int i = 0; i < 2; ++i)
-    ports.push_back(QUrl(QString::fromUtf8(lineAfter(serve, "replica " + QByteArray::number(i) + " ", seen))).port());
+    ports.push_back(QUrl(QString::fromUtf8(waitForLine(serve, "replica " + QByteArray::number(i) + " ", seen))).port());
   QVERIFY(ports[1] > 0 && ports[2] > 0);
 
   // Slowloris in the background: connections that trickle a byte at a time.

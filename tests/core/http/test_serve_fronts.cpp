@@ -55,28 +55,23 @@ void ServeFrontsTest::curlCheck_data() {
 
 void ServeFrontsTest::curlCheck() {
   QFETCH(int, front);
-  std::mutex mutex;
-  std::vector<std::int64_t> at;
+  DecisionTimes times;
   auto o = curlCheckOptions(static_cast<FrontKind>(front));
-  o.observer = [&](const HttpDecisionEvent& e) {
-    std::lock_guard lock(mutex);
-    at.push_back(e.at.count());
-  };
+  o.observer = times.observer();
   auto cluster = ServeCluster::start(o, redisLuaFactory(redis_->endpoint(), "fronts" + std::to_string(front) + ":"));
   QVERIFY2(cluster.ok(), cluster.ok() ? "" : cluster.error().message.c_str());
   const auto counts = parallelCurl((*cluster)->frontUrl() + "/ping", "curl-check", 20);
   const int ok = counts.count(200) ? counts.at(200) : 0;
   const int limited = counts.count(429) ? counts.at(429) : 0;
   QCOMPARE(ok + limited, 20);
-  std::lock_guard lock(mutex);
-  const auto spread = at.empty() ? 0 : *std::max_element(at.begin(), at.end()) - *std::min_element(at.begin(), at.end());
+  const auto spread = times.spreadUs();
   if (spread < 900'000) {  // one second of refill could add one token
     QCOMPARE(ok, 10);
     QCOMPARE(limited, 10);
   } else {
     QVERIFY(ok >= 10 && ok <= 11 + spread / 1'000'000);
   }
-  QCOMPARE(static_cast<int>(at.size()), 20);
+  QCOMPARE(static_cast<int>(times.at.size()), 20);
   const auto tally = (*cluster)->tally();
   QCOMPARE(tally.perReplica, (std::vector<std::int64_t>{5, 5, 5, 5}));  // both fronts: round-robin
 }
