@@ -227,7 +227,7 @@ void MainWindow::wireServing() {
     spec.onRedisError = connection_->policy();
     if (spec.backend != Backend::Memory && spec.redisUrl.empty())
       return storm_->showError(tr("Redis: no server to use; start the managed server or choose the memory backend"));
-    controller_.startServing(spec);
+    controller_.startServing(spec, storm_->serveFront());
   });
   connect(storm_, &StormPanel::serveStopRequested, c, &StormController::stopServing);
   connect(c, &StormController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {

@@ -13,6 +13,7 @@
 // it is a minute old. start/stop/restart of one server: one thread at a time.
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@
 #include "redis/redis_url.hpp"
 
 namespace rl {
+
+/// Forks and execs `argv` (NULL-terminated) as a child that dies with this process,
+/// even by SIGKILL (PR_SET_PDEATHSIG, forked from one long-lived thread), with
+/// stdin/stdout/stderr on /dev/null. With `runAs` (uid, gid) the child drops to that
+/// user first (when started as root). Returns the pid, or -errno. (Also used for nginx.)
+int spawnOwnedChild(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs = std::nullopt);
 
 /// How to start a managed server.
 struct ManagedServerOptions {

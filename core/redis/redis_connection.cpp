@@ -69,6 +69,12 @@ bool ReplyView::isString() const {
 }
 bool ReplyView::isInteger() const { return r_ && r_->type == REDIS_REPLY_INTEGER; }
 bool ReplyView::isArray() const { return r_ && r_->type == REDIS_REPLY_ARRAY; }
+Error errorFromReply(std::string_view text) {
+  const auto code = text.starts_with("OOM ") ? ErrorCode::OutOfMemory
+                    : text.starts_with("READONLY ") ? ErrorCode::ReadOnly : ErrorCode::Protocol;
+  return {code, std::string(text)};
+}
+
 bool ReplyView::isError() const { return r_ && r_->type == REDIS_REPLY_ERROR; }
 
 std::string_view ReplyView::str() const {
@@ -250,7 +256,7 @@ Result<RedisReply> RedisConnection::command(std::span<const std::string_view> ar
       redisCommandArgv(ctx_, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()));
   if (!r) return ioError(argv.front());
   RedisReply reply(r);
-  if (reply.isError()) return protocolError(std::string(reply.str()));
+  if (reply.isError()) return errorFromReply(reply.str());
   return reply;
 }
 

@@ -65,6 +65,10 @@ class RedisReply : public ReplyView {
   ~RedisReply();
 };
 
+/// The error a Redis error reply stands for: OOM -> OutOfMemory, READONLY -> ReadOnly
+/// (outages, store/failure_policy.hpp), anything else Protocol; the message is the reply's text.
+Error errorFromReply(std::string_view text);
+
 /// One connection to one Redis server; see the file comment for threading.
 class RedisConnection {
  public:

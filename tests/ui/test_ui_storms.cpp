@@ -7,7 +7,6 @@
 #include <QtTest>
 
 #include <QComboBox>
-
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QTableWidget>
@@ -320,16 +319,21 @@ void UiStormsTest::servingOverHttpFeedsTheLanes() {
   spec.replicas = 2;
   spec.requests = 1;
   window_->stormPanel()->setSpec(spec);
+  // The front is the user's choice; nginx (a child process) is what a real deployment puts there.
+  auto* front = window_->stormPanel()->findChild<QComboBox*>(QStringLiteral("serveFront"));
+  QVERIFY(front != nullptr);
+  QCOMPARE(front->count(), 3);
+  front->setCurrentText(QStringLiteral("nginx"));
   QSignalSpy serving(controller_.get(), &StormController::servingChanged);
   QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);
   QVERIFY(serving.wait(10'000));
   const QList<QVariant> args = serving.takeFirst();
   QVERIFY(args.at(0).toBool());
-  const QString front = args.at(1).toString();
-  QVERIFY2(front.startsWith(QStringLiteral("http://127.0.0.1:")), qPrintable(front));
+  const QString frontUrl = args.at(1).toString();
+  QVERIFY2(frontUrl.startsWith(QStringLiteral("http://127.0.0.1:")), qPrintable(frontUrl));
   QVERIFY(window_->stormPanel()->serveButton()->isChecked());
   QVERIFY(!window_->stormPanel()->startButton()->isEnabled());
-  auto target = parseHttpUrl(front.toStdString());
+  auto target = parseHttpUrl(frontUrl.toStdString());
   QVERIFY(target.ok());
   HttpClient client(*target);
   int ok = 0, limited = 0;

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -15,6 +16,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "http/nginx_front.hpp"
 #include "ui/panels/labeled_slider.hpp"
 
 namespace rl::ui {
@@ -93,13 +95,23 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   serve_->setCheckable(true);
   serve_->setToolTip(tr("Run the first checked algorithm with this quota as HTTP limiter replicas on loopback "
                         "(curl, wrk); the lanes show the decisions made for the HTTP requests"));
+  serveFront_ = new QComboBox(this);
+  serveFront_->setObjectName(QStringLiteral("serveFront"));
+  serveFront_->addItems({QStringLiteral("builtin"), QStringLiteral("nginx"), QStringLiteral("none")});
+  serveFront_->setCurrentText(findNginx() ? QStringLiteral("nginx") : QStringLiteral("builtin"));
+  serveFront_->setToolTip(tr("The front balancing the replicas: the builtin proxy, Debian's nginx (a child "
+                             "process with a temp config) or none (hit the replicas directly)"));
   serveText_ = new QLabel(this);
   serveText_->setObjectName(QStringLiteral("serveText"));
   serveText_->setWordWrap(true);
   serveText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   serveText_->hide();
   layout->addWidget(start_);
-  layout->addWidget(serve_);
+  auto* serveRow = new QHBoxLayout;
+  serveRow->addWidget(serve_, 1);
+  serveRow->addWidget(new QLabel(tr("front"), this));
+  serveRow->addWidget(serveFront_);
+  layout->addLayout(serveRow);
   layout->addWidget(serveText_);
   layout->addWidget(progress_);
   layout->addWidget(progressText_);
@@ -375,6 +387,7 @@ void StormPanel::setRunning(bool running) {
   running_ = running;
   start_->setText(running ? tr("Stop storm") : tr("Start storm"));
   serve_->setEnabled(!running);
+  serveFront_->setEnabled(!running && !serve_->isChecked());
   for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_,
                                                     concurrency_, replicas_, clients_, clock_, skew_})
     w->setEnabled(!running);
@@ -383,6 +396,8 @@ void StormPanel::setRunning(bool running) {
   for (auto& [a, check] : algorithms_) check->setEnabled(!running);
   if (running) progress_->setValue(0);
 }
+
+QString StormPanel::serveFront() const { return serveFront_->currentText(); }
 
 void StormPanel::setServing(bool serving, const QString& text) {
   serve_->setChecked(serving);

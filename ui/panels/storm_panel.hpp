@@ -51,6 +51,8 @@ class StormPanel : public QWidget {
   void setServing(bool serving, const QString& text);
   /// The "Serve over HTTP" toggle.
   QPushButton* serveButton() const { return serve_; }
+  /// The front chosen for serving: "builtin", "nginx" or "none".
+  QString serveFront() const;
   /// Start/Stop button (the Space shortcut clicks it).
   QPushButton* startButton() const { return start_; }
   /// Failure policy lives in the connection panel; the storm form reads it from there.
@@ -107,6 +109,7 @@ class StormPanel : public QWidget {
   QPushButton* start_;
   QPushButton* serve_;
   QLabel* serveText_;
+  QComboBox* serveFront_;  ///< builtin | nginx | none
   QProgressBar* progress_;
   QLabel* progressText_;
   QLabel* error_;

@@ -218,7 +218,7 @@ bool StormController::startRace(const RaceRequest& request) {
   return true;
 }
 
-void StormController::startServing(const StormSpec& spec) {
+void StormController::startServing(const StormSpec& spec, const QString& front) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(tr("Stop the storm (or the serving) first: the lanes show one source at a time"));
     return;
@@ -227,7 +227,7 @@ void StormController::startServing(const StormSpec& spec) {
   spec_.algorithms = {spec.algorithms.front()};  // the replicas run one algorithm
   spanUs_ = 0;
   model_.reset(spec_.algorithms, spec.quota);
-  QMetaObject::invokeMethod(http_, [w = http_, s = spec_] { w->start(s); }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);
 }
 
 void StormController::stopServing() {

@@ -82,7 +82,7 @@ class StormController : public QObject {
   /// Runs the race lab; false (with errorOccurred) when it cannot start: no Redis, a bad spec, or already racing.
   bool startRace(const rl::ui::RaceRequest& request);
   /// Serves `spec` (first algorithm) over HTTP; the lanes show the HTTP decisions.
-  void startServing(const rl::StormSpec& spec);
+  void startServing(const rl::StormSpec& spec, const QString& front);
   /// Stops serving over HTTP.
   void stopServing();
   /// Connects the Redis worker to `url` and checks it.
