@@ -44,6 +44,8 @@ bool parseOne(const QStringList& args, int& i, GuiOptions& o, QString& error) {
   if (a == QLatin1String("--scenario")) return takeValue(args, i, o.scenario, error);
   if (a == QLatin1String("--screenshot")) return takeValue(args, i, o.screenshot, error);
   if (a == QLatin1String("--redis")) return takeValue(args, i, o.redisUrl, error);
+  if (a == QLatin1String("--redis-password-file")) return takeValue(args, i, o.redisPasswordFile, error);
+  if (a == QLatin1String("--max-file-mb")) return takeValue(args, i, o.maxFileMb, error);
   if (a == QLatin1String("--exit-after-ms"))
     return takeValue(args, i, v, error) && parseInt(a, v, 1, 86'400'000, o.exitAfterMs, error);
   if (a == QLatin1String("--size")) return takeValue(args, i, v, error) && parseSize(v, o, error);
@@ -80,6 +82,9 @@ QString guiUsage() {
              "  --screenshot PATH    save the window as PNG after the run, then exit\n"
              "  --exit-after-ms N    exit after N ms at the latest (screenshot first if asked)\n"
              "  --redis URL          redis://[user:password@]host:port[/db]\n"
+             "  --redis-password-file FILE  the password (first line) when the URL has none;\n"
+             "                       else $REDISCLI_AUTH. The window never saves a password\n"
+             "  --max-file-mb N      the largest scenario file read: 1 to 1024 MB (default 4)\n"
              "  --managed-redis      always start a private redis-server (never use :6379)\n"
              "  --theme light|dark   colour theme\n"
              "  --show PANEL         raise summary, race or inspector before the screenshot\n"

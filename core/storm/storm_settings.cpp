@@ -4,8 +4,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+
+#include "common/file_read.hpp"
 
 namespace rl {
 
@@ -118,7 +118,12 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "limit" || key == "window_ms" || key == "refill_rate") return setQuotaField(s, key, t, shownAs);
   if (key == "replicas") return setNumber(s.replicas, t, shownAs, "an integer 1 to 64");
   if (key == "clients") return setNumber(s.clients, t, shownAs, "an integer 1 to 1000000");
-  if (key == "requests") return setNumber(s.requests, t, shownAs, "an integer 1 to 20000000");
+  if (key == "requests") {  // 0 is the spec's "not given" (defaults apply): a user's 0 is refused, not defaulted
+    const std::string allowed = "an integer 1 to 20000000 (leave it out for the default: twice the limit)";
+    if (auto ok = setNumber(s.requests, t, shownAs, allowed); !ok) return ok;
+    if (s.requests < 1) return bad(shownAs, t, allowed);
+    return {};
+  }
   if (key == "duration_ms") return setMillis(s.duration, t, shownAs, "an integer 0 to 31536000000 (ms)");
   if (key == "concurrency") return setNumber(s.concurrency, t, shownAs, "an integer 1 to 512");
   if (key == "pattern")
@@ -176,11 +181,9 @@ Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
 }
 
 Result<StormSpec> loadScenario(const std::string& path, StormSpec base) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return invalidArgument("--scenario: cannot read '" + path + "': allowed a readable JSON file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  auto doc = parseJson(buf.str());
+  auto text = readWholeFile(path, "--scenario");
+  if (!text) return text.error();
+  auto doc = parseJson(text.value());
   if (!doc) return invalidArgument("--scenario '" + path + "': " + doc.error().message);
   auto spec = specFromJson(doc.value(), std::move(base));
   if (!spec) return invalidArgument("--scenario '" + path + "': " + spec.error().message);
