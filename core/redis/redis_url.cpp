@@ -125,16 +125,18 @@ Result<RedisEndpoint> parseRedisUrl(std::string_view url) {
   if (auto at = rest.rfind('@'); at != std::string_view::npos) {
     const std::string_view cred = rest.substr(0, at);
     rest = rest.substr(at + 1);
+    // user@ alone: an ACL user whose password comes from --redis-password-file or REDISCLI_AUTH.
     const auto colon = cred.find(':');
-    if (colon == std::string_view::npos)
-      return badUrl(url, "credentials must be user:password or :password");
+    if (colon == std::string_view::npos && cred.empty()) return badUrl(url, "the user before '@' is empty");
     auto user = percentDecode(cred.substr(0, colon));
-    auto password = percentDecode(cred.substr(colon + 1));
+    auto password = colon == std::string_view::npos ? std::optional<std::string>("-") : percentDecode(cred.substr(colon + 1));
     if (!user) return badUrl(url, "the user has a bad %-escape: allowed %XX with two hex digits");
     if (!password) return badUrl(url, "the password has a bad %-escape: allowed %XX with two hex digits");
     ep.user = std::move(*user);
-    ep.password = std::move(*password);
-    if (ep.password.empty()) return badUrl(url, "the password after ':' is empty");
+    if (colon != std::string_view::npos) {
+      ep.password = std::move(*password);
+      if (ep.password.empty()) return badUrl(url, "the password after ':' is empty");
+    }
   }
   std::string_view hostPort = rest;
   if (auto slash = rest.find('/'); slash != std::string_view::npos) {

@@ -34,7 +34,7 @@ struct RedisEndpoint {
   std::string address() const;
 };
 
-/// Parses `redis://[user:password@]host:port[/db]` (IPv6 hosts in brackets).
+/// Parses `redis://[user:password@ | user@ | :password@]host:port[/db]` (IPv6 hosts in brackets).
 /// Errors are InvalidArgument naming the bad part (scheme, host, port, db) and
 /// what is allowed; they quote the URL redacted, never the password.
 Result<RedisEndpoint> parseRedisUrl(std::string_view url);
