@@ -76,10 +76,11 @@ Preset clockSkew() {
 }
 
 Preset outage() {
-  Preset p{"outage", "Redis outage (fail-open vs fail-closed)",
+  Preset p{"outage", "Redis outage (fail-open, fail-closed, local)",
            "The managed redis-server stops 1 s into the storm and restarts at 2 s. Fail-open "
            "admits everything while Redis is down (errors, no protection); switch the policy to "
-           "fail-closed in the connection panel and the gap turns into denials.",
+           "fail-closed in the connection panel and the gap turns into denials; local lets each "
+           "replica's own memory limiter decide: up to replicas x limit (here 2 x 50 per second).",
            {}, OutagePlan{1000, 2000}, false};
   p.spec.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
   p.spec.backend = Backend::RedisLua;

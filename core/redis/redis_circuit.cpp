@@ -15,7 +15,9 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kMinBackoff{10};
 constexpr std::chrono::milliseconds kMaxBackoff{250};  // probes are cheap (non-blocking): recover quickly
-constexpr Micros kProbeWait{2000};  // the longest a call waits for a probe's PONG
+// The longest a call waits for a probe's PONG (capped by the command timeout): a
+// live server on a busy machine answers within it, a stopped one costs this per probe.
+constexpr Micros kProbeWait{20'000};
 
 std::int64_t msUntil(SteadyClock::time_point t) {
   return std::max<std::int64_t>(
@@ -162,7 +164,7 @@ Result<void> RedisConnection::ensureConnected() {
   }
   probe->deadline = SteadyClock::now() + endpoint_.commandTimeout;
   probe_ = std::move(probe);
-  return runProbe(kProbeWait);
+  return runProbe(std::min(kProbeWait, endpoint_.commandTimeout));
 }
 
 }  // namespace rl

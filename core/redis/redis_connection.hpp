@@ -11,7 +11,7 @@
 // (10 ms doubling to 250 ms per failed attempt; the first attempt after a plain
 // I/O error, e.g. a restarted server, is made at once). Once the backoff is
 // over, one half-open probe runs: a non-blocking connect that sends (AUTH,
-// SELECT and) PING. The probe never blocks a call for more than 2 ms; calls
+// SELECT and) PING. The probe never blocks a call for more than 20 ms; calls
 // while it waits fail fast, and it fails when no PONG came within the command
 // timeout. Only a PONG closes the circuit: a stopped (SIGSTOP) server whose
 // kernel still accepts connections does not reset the backoff. So a paused

@@ -170,7 +170,7 @@ void RedisFaultsTest::pauseFailsFast() {
     auto d = store.decide(req);
     const std::int64_t ms = msSince(t);
     maxMs = std::max(maxMs, ms);
-    slow += ms > 20;
+    slow += ms > 50;  // probes wait at most 20 ms; only the first call waits for the 100 ms timeout
     ++decisions;
     errors += !d.ok();
     if (!d.ok()) {
@@ -180,7 +180,7 @@ void RedisFaultsTest::pauseFailsFast() {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   QVERIFY(redis.server().resume().ok());
-  qInfo("1.5 s SIGSTOP: %lld decisions, %lld errors (%lld timeouts), %lld slower than 20 ms, max %lld ms",
+  qInfo("1.5 s SIGSTOP: %lld decisions, %lld errors (%lld timeouts), %lld slower than 50 ms, max %lld ms",
         static_cast<long long>(decisions), static_cast<long long>(errors), static_cast<long long>(timeouts),
         static_cast<long long>(slow), static_cast<long long>(maxMs));
   QCOMPARE(errors, decisions);  // nothing answered: every decision is an error
