@@ -201,7 +201,7 @@ Json specToJson(const StormSpec& s) {
   if (s.quota.refillPerSecond) doc["refill_rate"] = *s.quota.refillPerSecond;
   doc["replicas"] = s.replicas;
   doc["clients"] = s.clients;
-  doc["requests"] = s.requests;
+  if (s.requests > 0) doc["requests"] = s.requests;  // 0 = not given (duration-driven): left out, as a user would
   doc["duration_ms"] = static_cast<std::int64_t>(s.duration.count() / 1000);
   doc["concurrency"] = s.concurrency;
   doc["pattern"] = patternName(s.pattern);
