@@ -35,15 +35,14 @@ std::string RedisEndpoint::toString() const {
 }
 
 namespace {
-// The credentials' span in `url` ("user:password" before the last '@' of the authority); npos if none.
+// The credentials' span in `url`: everything between the scheme and the last
+// '@', as parseRedisUrl reads it (a password may hold '/', ':' and '@'); npos if none.
 std::pair<std::size_t, std::size_t> credentialSpan(std::string_view url) {
   const auto scheme = url.find("://");
   const std::size_t start = scheme == std::string_view::npos ? 0 : scheme + 3;
-  const auto slash = url.find('/', start);
-  const std::string_view authority = url.substr(start, slash == std::string_view::npos ? url.npos : slash - start);
-  const auto at = authority.rfind('@');
-  if (at == std::string_view::npos) return {std::string_view::npos, 0};
-  return {start, at};
+  const auto at = url.rfind('@');
+  if (at == std::string_view::npos || at < start) return {std::string_view::npos, 0};
+  return {start, at - start};
 }
 
 int hexValue(char c) {
