@@ -20,6 +20,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include "redis/redis_url.hpp"
 #include "storm/storm_settings.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
@@ -393,7 +394,9 @@ void MainWindow::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("window/geometry"), saveGeometry());
   s.setValue(QStringLiteral("window/state"), saveState());
   s.setValue(QStringLiteral("window/theme"), themeName(theme_));
-  s.setValue(QStringLiteral("redis/url"), connection_->url());
+  // Never a password on disk: the URL without it (the password comes from
+  // --redis-password-file or $REDISCLI_AUTH, or is typed again).
+  s.setValue(QStringLiteral("redis/url"), QString::fromStdString(withoutPassword(connection_->url().toStdString())));
   s.setValue(QStringLiteral("inspector/prefix"), inspector_->prefix());
   auto spec = storm_->spec();
   if (spec) spec->redisUrl.clear();

@@ -12,7 +12,7 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
                        std::optional<RedisTarget>& out) {
   RedisTarget target;
   if (url && !url->empty()) {
-    auto endpoint = parseRedisUrl(*url);
+    auto endpoint = resolveRedisUrl(*url);
     if (!endpoint) return badInput(command, invalidArgument("--redis: " + endpoint.error().message));
     target.endpoint = endpoint.value();
   } else {

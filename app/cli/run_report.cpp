@@ -54,6 +54,9 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     r["admitted"] = m.admitted;
     r["denied"] = m.denied;
     r["errors"] = m.errors;
+    r["on_redis_error"] = failurePolicyName(spec.onRedisError);
+    r["degraded"] = m.degraded;
+    r["degraded_admitted"] = m.degradedAdmitted;
     r["late"] = m.late;
     r["dropped"] = o.progress.dropped;
     r["retries"] = a < o.counters.size() ? o.counters[a].retries : 0;
@@ -93,6 +96,11 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
                  static_cast<long long>(m.errors), static_cast<long long>(m.maxAdmittedInWindow), m.overshoot,
                  static_cast<long long>(m.latency.p50), static_cast<long long>(m.latency.p99),
                  static_cast<long long>(m.latency.max), m.throughputRps);
+  for (const AlgorithmMetrics& m : metrics)
+    if (m.degraded > 0)
+      std::fprintf(out, "%s: %lld decisions degraded (Redis down), --on-redis-error %s admitted %lld of them\n",
+                   std::string(algorithmName(m.algorithm)).c_str(), static_cast<long long>(m.degraded),
+                   std::string(failurePolicyName(spec.onRedisError)).c_str(), static_cast<long long>(m.degradedAdmitted));
   std::fprintf(out, "wall %.1f ms; late %lld, dropped %lld%s\n", static_cast<double>(o.wallDuration.count()) / 1000.0,
                static_cast<long long>(o.progress.late), static_cast<long long>(o.progress.dropped),
                o.cancelled ? "; CANCELLED" : "");

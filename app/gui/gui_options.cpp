@@ -17,6 +17,8 @@ struct Flags {
   QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG after the run, then exit."), QStringLiteral("PATH")};
   QCommandLineOption exitAfter{QStringLiteral("exit-after-ms"), QStringLiteral("Exit after N ms at the latest (screenshot first if asked)."), QStringLiteral("N")};
   QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db]."), QStringLiteral("URL")};
+  QCommandLineOption passwordFile{QStringLiteral("redis-password-file"), QStringLiteral("The Redis password (first line) when the URL has none; else $REDISCLI_AUTH. The window never saves a password."), QStringLiteral("FILE")};
+  QCommandLineOption maxFileMb{QStringLiteral("max-file-mb"), QStringLiteral("The largest scenario file read: 1 to 1024 MB (default 4)."), QStringLiteral("N")};
   QCommandLineOption managed{QStringLiteral("managed-redis"), QStringLiteral("Always start a private redis-server (never use :6379).")};
   QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("Colour theme: light or dark."), QStringLiteral("THEME")};
   QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race, inspector or tune before the screenshot."), QStringLiteral("PANEL")};
@@ -29,7 +31,7 @@ struct Flags {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addHelpOption();
     p.addVersionOption();
-    p.addOptions({preset, scenario, autostart, screenshot, exitAfter, redis, managed, theme, show, trace, size, measure});
+    p.addOptions({preset, scenario, autostart, screenshot, exitAfter, redis, passwordFile, maxFileMb, managed, theme, show, trace, size, measure});
   }
 };
 
@@ -72,6 +74,8 @@ bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QStr
   o.theme = p.value(f.theme);
   o.dock = p.value(f.show);
   o.trace = p.value(f.trace);
+  o.redisPasswordFile = p.value(f.passwordFile);
+  o.maxFileMb = p.value(f.maxFileMb);
   if (p.isSet(f.exitAfter) && !parseInt(QStringLiteral("--exit-after-ms"), p.value(f.exitAfter), 1, 86'400'000, o.exitAfterMs, error))
     return false;
   if (p.isSet(f.size) && !parseSize(p.value(f.size), o, error)) return false;

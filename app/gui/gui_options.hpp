@@ -17,6 +17,8 @@ struct GuiOptions {
   QString screenshot;        ///< --screenshot PATH: save the window after the run
   int exitAfterMs = 0;       ///< --exit-after-ms N: exit after N ms at most (0 = never)
   QString redisUrl;          ///< --redis URL
+  QString redisPasswordFile; ///< --redis-password-file FILE (the password's first line)
+  QString maxFileMb;         ///< --max-file-mb N (checked when applied)
   bool managedRedis = false; ///< --managed-redis: always a private redis-server (never probe :6379)
   QString theme;             ///< --theme light|dark
   QString dock;              ///< --show summary|race|inspector|tune: raise that panel for the screenshot

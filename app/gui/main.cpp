@@ -7,7 +7,9 @@
 #include <QTextStream>
 
 #include "gui_options.hpp"
+#include "common/file_read.hpp"
 #include "redis/managed_redis_server.hpp"
+#include "redis/redis_url.hpp"
 #include "ui/demo_run.hpp"
 #include "ui/gui_measurement.hpp"
 #include "ui/main_window.hpp"
@@ -52,6 +54,13 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("ratelab"));
   QApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
   const rl::gui::GuiOptions& o = *parsed.options;
+  if (!o.maxFileMb.isEmpty()) {
+    if (auto ok = rl::setMaxFileMbText(o.maxFileMb.toStdString()); !ok) {
+      QTextStream(stderr) << "ratelab: " << QString::fromStdString(ok.error().message) << '\n';
+      return kExitBadInput;
+    }
+  }
+  rl::setRedisPasswordFile(o.redisPasswordFile.toStdString());
   rl::installServerSignalCleanup();
 
   rl::ui::StormController controller;
@@ -73,6 +82,7 @@ int main(int argc, char** argv) {
 
   if (o.measure) {
     auto* m = new rl::ui::GuiMeasurement(window, controller, &app);
+    if (!o.redisUrl.isEmpty()) m->setRedisUrl(o.redisUrl);  // as given: the status shows it without the password
     QObject::connect(m, &rl::ui::GuiMeasurement::done, &app, [](const QString& report, int code) {
       QTextStream(stdout) << report;
       QApplication::exit(code);

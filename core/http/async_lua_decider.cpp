@@ -200,7 +200,7 @@ void AsyncLuaDecider::onReplyFrom(redisAsyncContext* ac, Call* call, void* raw) 
       loadScripts();
       return send(call);
     }
-    if (view.isError()) return finish(call, errorFromReply(view.str()));
+    if (view.isError()) return finish(call, redisReplyError(view.str()));
     return finish(call, parseScriptDecision(view, call->quota));
   }
   if (call->kind == Call::Kind::Probe && !view.isError()) {

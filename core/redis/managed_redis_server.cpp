@@ -17,6 +17,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -370,6 +371,7 @@ Result<void> ManagedRedisServer::stop() {
     pid_ = 0;
     return {};
   }
+  ::kill(pid, SIGCONT);  // a paused server must run to handle SIGTERM
   ::kill(pid, SIGTERM);
   if (!waitExit(pid, std::chrono::milliseconds(2000))) {
     ::kill(pid, SIGKILL);
@@ -377,6 +379,18 @@ Result<void> ManagedRedisServer::stop() {
   }
   unregisterChild(pid);
   pid_ = 0;
+  return {};
+}
+
+Result<void> ManagedRedisServer::pause() {
+  if (pid_ <= 0) return unavailable("the managed redis-server is not running: nothing to pause");
+  if (::kill(pid_, SIGSTOP) != 0) return unavailable("cannot pause the managed redis-server: " + std::string(std::strerror(errno)));
+  return {};
+}
+
+Result<void> ManagedRedisServer::resume() {
+  if (pid_ <= 0) return unavailable("the managed redis-server is not running: nothing to resume");
+  if (::kill(pid_, SIGCONT) != 0) return unavailable("cannot resume the managed redis-server: " + std::string(std::strerror(errno)));
   return {};
 }
 
@@ -436,7 +450,7 @@ Result<EmbeddedRedis> resolveEmbeddedDefault(int probePort, const ManagedServerO
   if (!server)
     return unavailable("no Redis at 127.0.0.1:" + std::to_string(probePort) +
                        " and no private redis-server could be started (" + server.error().message +
-                       "): using the memory store; the distributed demos need Redis");
+                       "): install redis-server or give a Redis URL");
   out.endpoint = server->endpoint();
   out.description = "started a private redis-server on 127.0.0.1:" + std::to_string(server->port()) +
                     " (stopped on exit)";

@@ -53,6 +53,10 @@ class ManagedRedisServer {
 
   /// Stops the server (SIGTERM, then SIGKILL after 2 s); keeps port and dir for restart().
   Result<void> stop();
+  /// Freezes the server with SIGSTOP: its kernel still accepts connections, nothing answers.
+  Result<void> pause();
+  /// Lets a paused server run again (SIGCONT).
+  Result<void> resume();
   /// Starts the server again on the same port and dir (outage demos and tests).
   Result<void> restart();
   /// True while the child process runs.
@@ -100,8 +104,9 @@ struct EmbeddedRedis {
 };
 
 /// Uses 127.0.0.1:<probePort> if it answers PING, else starts a managed
-/// server. Unavailable when neither works: the message says plainly that the
-/// memory store must be used and why. Tests pass an unused probePort.
+/// server. Unavailable when neither works: the message says why and what to do
+/// (it does not promise a fallback: the CLI exits 3, the window says what it
+/// still offers). Tests pass an unused probePort.
 Result<EmbeddedRedis> resolveEmbeddedDefault(int probePort = 6379,
                                              const ManagedServerOptions& options = {});
 

@@ -53,6 +53,10 @@ Result<RaceVariantResult> raceOne(const RaceSpec& spec, Backend variant, const R
                                   const std::atomic<bool>* cancel, const RaceRoundCallback& onRound) {
   RedisStoreOptions options;
   options.endpoint = endpoint;
+  // The race is about interleaving, not outages: 20 threads on a busy 2-core box can
+  // see a reply slower than the default 100 ms, which would open the circuit and
+  // count errors that say nothing about the race.
+  options.endpoint.commandTimeout = std::max(endpoint.commandTimeout, Micros{2'000'000});
   options.prefix = spec.prefix;
   options.serverClock = true;
   options.thinkTime = variant == Backend::RedisNaive ? spec.thinkTime : Micros{0};

@@ -130,7 +130,8 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   // An outage is decided by the policy; any other error is a fault: counted, never admitted.
   const bool failed = !d || d->byPolicy;
   const bool allowed = d && d->decision.allowed;
-  rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (failed ? kDecisionError : 0));
+  rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (failed ? kDecisionError : 0) |
+                                        (d && d->byPolicy ? kDecisionByPolicy : 0));
   if (!virt && t0 - intendedSteady > kLateAfter.count()) {
     rec.flags |= kDecisionLate;
     add(w.late, 1);

@@ -4,8 +4,8 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+
+#include "common/file_read.hpp"
 
 namespace rl {
 
@@ -158,7 +158,12 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "limit" || key == "window_ms" || key == "refill_rate") return setQuotaField(s, key, t, shownAs);
   if (key == "replicas") return setNumber(s.replicas, t, shownAs, "an integer 1 to 64");
   if (key == "clients") return setNumber(s.clients, t, shownAs, "an integer 1 to 1000000");
-  if (key == "requests") return setNumber(s.requests, t, shownAs, "an integer 1 to 20000000");
+  if (key == "requests") {  // 0 is the spec's "not given" (defaults apply): a user's 0 is refused, not defaulted
+    const std::string allowed = "an integer 1 to 20000000 (leave it out for the default: twice the limit)";
+    if (auto ok = setNumber(s.requests, t, shownAs, allowed); !ok) return ok;
+    if (s.requests < 1) return bad(shownAs, t, allowed);
+    return {};
+  }
   if (key == "duration_ms") return setMillis(s.duration, t, shownAs, "an integer 0 to 31536000000 (ms)");
   if (key == "concurrency") return setNumber(s.concurrency, t, shownAs, "an integer 1 to 512");
   if (key == "pattern")
@@ -217,11 +222,9 @@ Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
 }
 
 Result<StormSpec> loadScenario(const std::string& path, StormSpec base) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return invalidArgument("--scenario: cannot read '" + path + "': allowed a readable JSON file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  auto doc = parseJson(buf.str());
+  auto text = readWholeFile(path, "--scenario");
+  if (!text) return text.error();
+  auto doc = parseJson(text.value());
   if (!doc) return invalidArgument("--scenario '" + path + "': " + doc.error().message);
   auto spec = specFromJson(doc.value(), std::move(base));
   if (!spec) return invalidArgument("--scenario '" + path + "': " + spec.error().message);
@@ -239,7 +242,7 @@ Json specToJson(const StormSpec& s) {
   if (s.quota.refillPerSecond) doc["refill_rate"] = *s.quota.refillPerSecond;
   doc["replicas"] = s.replicas;
   doc["clients"] = s.clients;
-  doc["requests"] = s.requests;
+  if (s.requests > 0) doc["requests"] = s.requests;  // 0 = not given (duration-driven): left out, as a user would
   doc["duration_ms"] = static_cast<std::int64_t>(s.duration.count() / 1000);
   doc["concurrency"] = s.concurrency;
   doc["pattern"] = patternName(s.pattern);

@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -67,6 +68,8 @@ class UiPanelsTest : public QObject {
   void firstRunShowsWhereToStart();
   void brokenPresetFilesAreNamed();
   void settingsRoundTrip();
+  void settingsNeverHoldAPassword();
+  void connectionPanelOffersThreePolicies();
   void scenarioRoundTrip();
   void badScenarioNamesTheKey();
   void memoryPresetStormFillsLanesAndSummary();
@@ -295,6 +298,40 @@ void UiPanelsTest::settingsRoundTrip() {
   QCOMPARE(w.size(), QSize(1234, 777));
   QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("raceDock"))->isFloating());
   w.setTheme(Theme::Light);
+}
+
+void UiPanelsTest::settingsNeverHoldAPassword() {
+  const QString path = dir_.filePath(QStringLiteral("pw-settings.ini"));
+  {
+    StormController controller;
+    MainWindow w(controller);
+    w.connectionPanel()->setUrl(QStringLiteral("redis://alice:Sup3rSecret@127.0.0.1:6400/2"));
+    QSettings settings(path, QSettings::IniFormat);
+    w.saveSettings(settings);
+  }
+  QFile raw(path);
+  QVERIFY(raw.open(QIODevice::ReadOnly));
+  const QByteArray text = raw.readAll();
+  QVERIFY2(!text.contains("Sup3rSecret"), text.constData());  // not in any key, not the scenario either
+  StormController controller;
+  MainWindow w(controller);
+  QSettings settings(path, QSettings::IniFormat);
+  w.restoreSettings(settings);
+  QCOMPARE(w.connectionPanel()->url(), QStringLiteral("redis://alice@127.0.0.1:6400/2"));
+}
+
+void UiPanelsTest::connectionPanelOffersThreePolicies() {
+  ConnectionPanel panel;
+  QSignalSpy changed(&panel, &ConnectionPanel::policyChanged);
+  auto* local = panel.findChild<QRadioButton*>(QStringLiteral("policyLocal"));
+  QVERIFY(local);
+  local->click();
+  QCOMPARE(panel.policy(), FailurePolicy::Local);
+  QCOMPARE(changed.count(), 1);
+  panel.setPolicy(FailurePolicy::Closed);
+  QCOMPARE(panel.policy(), FailurePolicy::Closed);
+  panel.setPolicy(FailurePolicy::Local);
+  QVERIFY(local->isChecked());
 }
 
 void UiPanelsTest::scenarioRoundTrip() {

@@ -11,7 +11,7 @@ void RaceWorker::run(const RaceRequest& request) {
   result.capacity = request.spec.capacity;
   try {
     cancel_.store(false);
-    const auto endpoint = parseRedisUrl(request.redisUrl.toStdString());
+    const auto endpoint = resolveRedisUrl(request.redisUrl.toStdString());
     if (!endpoint) {
       emit errorOccurred(QString::fromStdString(endpoint.error().message));
       result.cancelled = true;

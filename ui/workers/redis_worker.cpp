@@ -59,7 +59,7 @@ RedisConnection* RedisWorker::connection() {
 
 void RedisWorker::setUrl(const QString& url) {
   guarded("Redis URL", [&] {
-    auto ep = parseRedisUrl(url.toStdString());
+    auto ep = resolveRedisUrl(url.toStdString());
     if (!ep) {
       emit errorOccurred(QString::fromStdString(ep.error().message));
       return;
@@ -107,8 +107,10 @@ void RedisWorker::useEmbeddedDefault(int probePort) {
   guarded("Embedded Redis", [&] {
     auto e = resolveEmbeddedDefault(probePort);
     if (!e) {
-      emit serverChanged(serverState(QString::fromStdString(e.error().message)));
-      emit errorOccurred(QString::fromStdString(e.error().message));
+      const QString msg = QString::fromStdString(e.error().message) +
+                          tr(". The memory backend still works; the distributed demos need Redis.");
+      emit serverChanged(serverState(msg));
+      emit errorOccurred(msg);
       return;
     }
     endpoint_ = std::make_unique<RedisEndpoint>(e->endpoint);

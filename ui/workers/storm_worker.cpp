@@ -30,7 +30,7 @@ std::int64_t plannedSpan(const StormSpec& spec) {
 Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
   if (spec.backend == Backend::Http) return invalidArgument("backend: http storms are started from ratelab-cli; allowed here memory, redis-lua, redis-naive, redis-watch");
   if (spec.backend == Backend::Memory) return storeFactoryFor(spec, RedisEndpoint{});
-  auto endpoint = parseRedisUrl(spec.redisUrl);
+  auto endpoint = resolveRedisUrl(spec.redisUrl);
   if (!endpoint) return endpoint.error();
   return storeFactoryFor(spec, *endpoint);
 }
