@@ -7,6 +7,7 @@
 #include "common/json.hpp"
 #include "redis_target.hpp"
 #include "storm/race_lab.hpp"
+#include "storm/key_tag.hpp"
 
 namespace rl::cli {
 

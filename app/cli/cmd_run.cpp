@@ -13,6 +13,7 @@
 #include "storm/store_factory.hpp"
 #if RATELAB_HAVE_HTTP
 #include "http/http_store.hpp"
+#include "storm/key_tag.hpp"
 #endif
 
 namespace rl::cli {

@@ -238,6 +238,12 @@ void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
   QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 3), QStringLiteral("0"));
+  // A second race in the same window gets fresh keys: its windows (one hour
+  // long) are not the first race's, which are still full.
+  QTest::mouseClick(window_->raceLabPanel()->runButton(), Qt::LeftButton);
+  QVERIFY(done.wait(kStormTimeoutMs));
+  QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
+  QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
 }
 
 void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {

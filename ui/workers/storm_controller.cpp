@@ -1,10 +1,9 @@
 #include "ui/workers/storm_controller.hpp"
 
-#include <QDateTime>
-
 #include <algorithm>
 
 #include "store/store.hpp"
+#include "storm/key_tag.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
 #include "ui/workers/storm_worker.hpp"
@@ -115,7 +114,7 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   }
   spec_ = spec;
   // A fresh key space per run, so a storm never meets the previous run's keys.
-  spec_.keyTag = QStringLiteral("r%1-%2-").arg(QDateTime::currentSecsSinceEpoch() % 100000).arg(++runs_).toStdString();
+  spec_.keyTag = freshKeyTag("r");
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;

@@ -137,7 +137,6 @@ class StormController : public QObject {
   void errorOccurred(const QString& message);
 
  private:
-  int runs_ = 0;  ///< storms started: part of each run's key tag
   void wireWorkers();
   void onStormFinished(const StormResult& result);
   void sampleTtl();

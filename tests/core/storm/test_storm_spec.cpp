@@ -5,7 +5,9 @@
 #include <QtTest>
 
 #include <functional>
+#include <set>
 
+#include "storm/key_tag.hpp"
 #include "storm/storm_settings.hpp"
 #include "storm/storm_runner.hpp"
 #include "storm/traffic_plan.hpp"
@@ -32,6 +34,7 @@ class StormSpecTest : public QObject {
   void constantAndRampTimes();
   void poissonIsSeeded();
   void roundRobinReplicasAndClients();
+  void keyTagsNeverRepeat();
 };
 
 void StormSpecTest::validateNamesTheFlag_data() {
@@ -252,6 +255,15 @@ void StormSpecTest::roundRobinReplicasAndClients() {
     QCOMPARE(int(plan[static_cast<std::size_t>(i)].replica), replicas[i]);
     QCOMPARE(int(plan[static_cast<std::size_t>(i)].client), clients[i]);
   }
+}
+
+void StormSpecTest::keyTagsNeverRepeat() {
+  // Runs started in the same millisecond (two windows, or a test's back-to-back
+  // storms) must not share keys: a full fixed window would deny the second run.
+  std::set<std::string> tags;
+  for (int i = 0; i < 1000; ++i) tags.insert(freshKeyTag("r"));
+  QCOMPARE(tags.size(), std::size_t{1000});
+  QVERIFY(freshKeyTag("race").starts_with("race"));
 }
 
 QTEST_GUILESS_MAIN(StormSpecTest)
