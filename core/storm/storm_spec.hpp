@@ -55,6 +55,16 @@ struct StormSpec {
   std::uint64_t seed = 1;            ///< poisson gaps and any other randomness
   Micros thinkTime{0};               ///< redis-naive: pause between read and write (race demo)
   std::vector<std::string> httpTargets;  ///< backend http: base URLs, round-robin
+  std::string httpMethod = "GET";        ///< backend http: request method
+  std::vector<std::string> httpHeaders;  ///< backend http: extra "Name: value" fields
+  std::string httpBody;                  ///< backend http: request body ("" = none)
+  std::string httpKey = "header:x-api-key";  ///< backend http: how the client travels: header:NAME | source-addr
+  std::vector<int> httpDenyStatus{429};  ///< backend http: statuses that mean "denied" (2xx = admitted)
+  std::string scriptFile;                ///< backend redis-script: the Lua file
+  std::string scriptKeys = "{prefix}{client}";  ///< backend redis-script: KEYS template (space-separated)
+  std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
+  std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
+  std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
 };
 
 std::string_view patternName(Pattern p);        ///< "burst", "constant", ...

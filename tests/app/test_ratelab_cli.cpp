@@ -12,6 +12,7 @@
 
 #include <csignal>
 
+#include "support/cli_process.hpp"
 #include "support/redis_test_server.hpp"
 
 using namespace rl;
@@ -68,20 +69,8 @@ void RatelabCliTest::initTestCase() {
 }
 
 Cli RatelabCliTest::cli(const QStringList& args, int timeoutMs) {
-  QProcess p;
-  p.setWorkingDirectory(RATELAB_SOURCE_DIR);
-  p.start(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli", args);
-  Cli c;
-  if (!p.waitForFinished(timeoutMs)) {
-    p.kill();
-    p.waitForFinished();
-    c.err = "timed out";
-    return c;
-  }
-  c.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  c.out = p.readAllStandardOutput();
-  c.err = p.readAllStandardError();
-  return c;
+  const test::CliRun r = test::runCli(args, timeoutMs);
+  return Cli{r.exitCode, r.out, r.err};
 }
 
 void RatelabCliTest::replicaLeak_data() {

@@ -288,7 +288,8 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   KeyPageResult page;
   page.nextCursor = 42;
   for (int i = 0; i < KeyInspectorPanel::kAutoRefreshMaxKeys; ++i)
-    page.keys.append({QStringLiteral("ratelab:{gcra:c%1}").arg(i), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+    page.keys.append({.name = QStringLiteral("ratelab:{gcra:c%1}").arg(i), .type = QStringLiteral("string"), .pttlMs = 1000,
+                      .value = QStringLiteral("1")});
   panel.showPage(page);
   QCOMPARE(panel.keyCount(), 500);
   QVERIFY(panel.autoRefresh()->isChecked());  // at the limit: still on
@@ -300,7 +301,8 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   QCOMPARE(scans.takeFirst().at(2).toULongLong(), 42ULL);  // continues the scan at the cursor
   KeyPageResult more;
   more.firstPage = false;
-  more.keys.append({QStringLiteral("ratelab:{gcra:last}"), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+  more.keys.append({.name = QStringLiteral("ratelab:{gcra:last}"), .type = QStringLiteral("string"), .pttlMs = 1000,
+                    .value = QStringLiteral("1")});
   panel.showPage(more);
   QCOMPARE(panel.keyCount(), 501);
   QVERIFY(!panel.autoRefresh()->isChecked());  // above the limit: switched itself off
