@@ -84,6 +84,15 @@ Result<StormSpec> specFromFlags(const Flags& flags, StormSpec spec) {
   return spec;
 }
 
+ScriptSettings scriptSettingsFrom(const Flags& flags) {
+  ScriptSettings s;
+  s.file = flags.get("script").value_or(s.file);
+  s.keys = flags.get("script-keys").value_or(s.keys);
+  s.argv = flags.get("script-argv").value_or(s.argv);
+  s.reply = flags.get("script-reply").value_or(s.reply);
+  return s;
+}
+
 int badInput(std::string_view command, const Error& error) {
   std::fprintf(stderr, "ratelab-cli %.*s: %s\n", static_cast<int>(command.size()), command.data(),
                error.message.c_str());

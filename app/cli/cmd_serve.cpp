@@ -12,6 +12,8 @@
 #include "commands.hpp"
 #include "http/serve_cluster.hpp"
 #include "redis/redis_store.hpp"
+#include "redis/script_store.hpp"
+#include "storm/store_factory.hpp"
 #include "redis_target.hpp"
 #include "store/memory_store.hpp"
 
@@ -22,7 +24,8 @@ constexpr const char* kServeHelp =
     "usage: ratelab-cli serve [options]\n"
     "  --algorithm A        fixed_window sliding_log sliding_counter token_bucket\n"
     "                       leaky_bucket gcra                      (default fixed_window)\n"
-    "  --backend B          memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --backend B          memory | redis-lua | redis-naive | redis-watch | redis-script (default memory)\n"
+    "  --script FILE --script-keys T --script-argv T --script-reply NAMES   redis-script: your own limiter\n"
     "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota\n"
     "  --replicas K         replica servers behind the front      (default 1)\n"
@@ -46,7 +49,8 @@ constexpr const char* kServeHelp =
     "Denied: 429 + Retry-After (s, rounded up) + Retry-After-Ms.\n";
 
 constexpr std::string_view kStormKeys[] = {"algorithm", "backend", "redis", "limit", "window-ms",
-                                           "refill-rate", "replicas", "on-redis-error", "prefix"};
+                                           "refill-rate", "replicas", "on-redis-error", "prefix",
+                                           "script", "script-keys", "script-argv", "script-reply"};
 
 volatile std::sig_atomic_t gStop = 0;
 void onStopSignal(int) { gStop = 1; }
@@ -121,7 +125,9 @@ ReplicaStoreFactory factoryFor(const StormSpec& spec, const std::optional<RedisT
   RedisStoreOptions options;
   options.endpoint = redis->endpoint;
   options.prefix = spec.prefix;
-  return [options, backend = spec.backend](int) { return makeRedisStore(backend, options); };
+  return [options, backend = spec.backend, script = scriptSettingsOf(spec)](int) {
+    return makeRedisBackendStore(backend, options, script);
+  };
 }
 
 // Runs until SIGINT / SIGTERM: a tally line every second (redrawn on a terminal).

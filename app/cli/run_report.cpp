@@ -36,6 +36,11 @@ Json traceJson(const Trace& t) {
   return j;
 }
 
+std::string scriptLabel(const StormSpec& spec) {
+  const auto slash = spec.scriptFile.rfind('/');
+  return slash == std::string::npos ? spec.scriptFile : spec.scriptFile.substr(slash + 1);
+}
+
 Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<AlgorithmMetrics>& metrics) {
   Json runs = Json::array();
   for (std::size_t a = 0; a < metrics.size(); ++a) {
@@ -43,6 +48,9 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     Json r;
     r["algorithm"] = algorithmName(m.algorithm);
     r["backend"] = backendName(spec.backend);
+    if (spec.backend == Backend::RedisScript) r["script"] = scriptLabel(spec);
+    if (spec.backend == Backend::Http) r["http_target"] = spec.httpTargets.front();
+    if (o.firstDecisionError) r["first_error"] = o.firstDecisionError->message;
     r["limit"] = spec.quota.limit;
     r["window_ms"] = static_cast<std::int64_t>(spec.quota.window.count() / 1000);
     if (spec.quota.refillPerSecond) r["refill_rate"] = *spec.quota.refillPerSecond;
@@ -82,8 +90,11 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
 void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
                    const std::vector<AlgorithmMetrics>& metrics) {
   if (spec.traceData) std::fprintf(out, "trace: %s\n", spec.traceData->summary().c_str());
+  const std::string backend = spec.backend == Backend::RedisScript ? "redis-script (" + scriptLabel(spec) + ")"
+                              : spec.backend == Backend::Http       ? "http (" + spec.httpTargets.front() + ")"
+                                                                    : std::string(backendName(spec.backend));
   std::fprintf(out, "storm: %s backend, %d replica(s), %d client(s), %lld requests (%s), %s clock, quota %s\n",
-               std::string(backendName(spec.backend)).c_str(), spec.replicas, spec.clients,
+               backend.c_str(), spec.replicas, spec.clients,
                static_cast<long long>(o.progress.planned / static_cast<std::int64_t>(std::max<std::size_t>(spec.algorithms.size(), 1))),
                spec.traceData ? "trace" : std::string(patternName(spec.pattern)).c_str(), std::string(clockModeName(spec.clock)).c_str(),
                spec.quota.toString().c_str());
@@ -104,6 +115,7 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
   std::fprintf(out, "wall %.1f ms; late %lld, dropped %lld%s\n", static_cast<double>(o.wallDuration.count()) / 1000.0,
                static_cast<long long>(o.progress.late), static_cast<long long>(o.progress.dropped),
                o.cancelled ? "; CANCELLED" : "");
+  if (o.firstDecisionError) std::fprintf(out, "first error: %s\n", o.firstDecisionError->message.c_str());
 }
 
 Result<void> writeDecisionsCsv(const std::string& path, const StormSpec& spec, const StormOutcome& o) {

@@ -144,6 +144,10 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   std::atomic<std::int64_t>* c = &w.perAlgo[4 * s.algo];
   add(c[allowed ? 0 : 1], 1);
   if (failed) add(c[2], 1);
+  if (!d && !sawDecisionError_.exchange(true)) {  // the first fault, for the report
+    std::lock_guard lock(mutex_);
+    firstDecisionError_ = d.error();
+  }
   if (retryCounter_) add(c[3], retryCounter_(store) - retriesBefore);
   add(w.sent, 1);
   w.lastAtUs.store(rec.atUs, std::memory_order_relaxed);
@@ -218,6 +222,7 @@ StormOutcome StormRunner::outcome() {
   o.cancelled = cancel_.load();
   std::lock_guard lock(mutex_);
   o.failure = failure_;
+  o.firstDecisionError = firstDecisionError_;
   if (o.failure) o.cancelled = false;
   return o;
 }

@@ -11,11 +11,13 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 30> kNames = {
-    "backend", "redis",       "algorithm", "limit",          "window_ms", "refill_rate", "replicas", "clients",
-    "requests", "duration_ms", "concurrency", "pattern",      "rate",      "clock",       "skew_ms",  "on_redis_error",
-    "seed",    "cost",        "think_ms",  "prefix",         "key_tag",   "http_target", "trace",    "trace_format",
-    "trace_key", "trace_time", "trace_filter", "trace_burst", "strict", "speed"};
+constexpr std::array<std::string_view, 40> kNames = {
+    "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
+    "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
+    "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
+    "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
+    "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "trace",
+    "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
 constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
@@ -152,7 +154,7 @@ bool isSwitchSetting(std::string_view key) {
 
 Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_view t, const std::string& shownAs) {
   if (key == "backend")
-    return setEnum(s.backend, parseBackend(t), t, shownAs, "memory, redis-lua, redis-naive, redis-watch or http");
+    return setEnum(s.backend, parseBackend(t), t, shownAs, "memory, redis-lua, redis-naive, redis-watch, redis-script or http");
   if (key == "redis") { s.redisUrl = std::string(t); return {}; }
   if (key == "algorithm") return setAlgorithms(s, t, shownAs);
   if (key == "limit" || key == "window_ms" || key == "refill_rate") return setQuotaField(s, key, t, shownAs);
@@ -178,6 +180,32 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "think_ms") return setMillis(s.thinkTime, t, shownAs, "an integer 0 to 10000 (ms)");
   if (key == "prefix") { s.prefix = std::string(t); return {}; }
   if (key == "key_tag") { s.keyTag = std::string(t); return {}; }
+  if (key == "http_method") { s.httpMethod = std::string(t); return {}; }
+  if (key == "http_header") { s.httpHeaders.emplace_back(t); return {}; }  // repeatable: each adds one
+  if (key == "http_body") { s.httpBody = std::string(t); return {}; }
+  if (key == "http_key") { s.httpKey = std::string(t); return {}; }
+  if (key == "http_deny_status") {
+    s.httpDenyStatus.clear();
+    for (std::string_view v : splitList(t)) {
+      int st = 0;
+      if (!parseWhole(v, st)) return bad(shownAs, v, "comma-separated HTTP statuses 400 to 599, e.g. 429,503");
+      s.httpDenyStatus.push_back(st);
+    }
+    return {};
+  }
+  if (key == "script") { s.scriptFile = std::string(t); return {}; }
+  if (key == "script_keys") { s.scriptKeys = std::string(t); return {}; }
+  if (key == "script_argv") { s.scriptArgv = std::string(t); return {}; }
+  if (key == "script_reply") { s.scriptReply = std::string(t); return {}; }
+  if (key == "compare_backend") {
+    s.compareBackends.clear();
+    for (std::string_view v : splitList(t)) {
+      auto b = parseBackend(v);
+      if (!b) return bad(shownAs, v, "comma-separated backends: memory, redis-lua, redis-naive, redis-watch, redis-script");
+      s.compareBackends.push_back(*b);
+    }
+    return {};
+  }
   if (key == "http_target") {
     s.httpTargets.clear();
     for (std::string_view v : splitList(t)) s.httpTargets.emplace_back(v);
@@ -214,6 +242,13 @@ Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
       for (auto n : kNames) allowed += ", " + std::string(n);
       return invalidArgument(shownAs + " is unknown: allowed " + allowed);
     }
+    if (key == "http_header" && value.is_array()) {  // each element is one header (values may hold commas)
+      for (const Json& e : value) {
+        if (!e.is_string()) return invalidArgument(shownAs + ": allowed an array of 'Name: value' strings");
+        if (auto ok = applyStormSetting(spec, key, e.get<std::string>(), shownAs); !ok) return ok.error();
+      }
+      continue;
+    }
     auto text = valueText(value, shownAs);
     if (!text) return text.error();
     if (auto ok = applyStormSetting(spec, key, text.value(), shownAs); !ok) return ok.error();
@@ -226,8 +261,14 @@ Result<StormSpec> loadScenario(const std::string& path, StormSpec base) {
   if (!text) return text.error();
   auto doc = parseJson(text.value());
   if (!doc) return invalidArgument("--scenario '" + path + "': " + doc.error().message);
+  const std::string scriptBefore = base.scriptFile;
   auto spec = specFromJson(doc.value(), std::move(base));
   if (!spec) return invalidArgument("--scenario '" + path + "': " + spec.error().message);
+  // A script named by the scenario is found next to the scenario file.
+  if (spec->scriptFile != scriptBefore && !spec->scriptFile.empty() && spec->scriptFile.front() != '/') {
+    const auto slash = path.rfind('/');
+    if (slash != std::string::npos) spec->scriptFile = path.substr(0, slash + 1) + spec->scriptFile;
+  }
   return spec;
 }
 
@@ -266,6 +307,27 @@ Json specToJson(const StormSpec& s) {
     doc["trace_burst"] = s.trace.burst;
     doc["strict"] = s.trace.strict;
     if (s.speed > 0) doc["speed"] = s.speed;
+  }
+  if (!s.httpTargets.empty()) {
+    std::string targets;
+    for (const auto& t : s.httpTargets) targets += (targets.empty() ? "" : ",") + t;
+    doc["http_target"] = targets;
+    doc["http_method"] = s.httpMethod;
+    doc["http_header"] = s.httpHeaders;
+    if (!s.httpBody.empty()) doc["http_body"] = s.httpBody;
+    doc["http_key"] = s.httpKey;
+    doc["http_deny_status"] = s.httpDenyStatus;
+  }
+  if (!s.scriptFile.empty()) {
+    doc["script"] = s.scriptFile;
+    doc["script_keys"] = s.scriptKeys;
+    doc["script_argv"] = s.scriptArgv;
+    doc["script_reply"] = s.scriptReply;
+  }
+  if (!s.compareBackends.empty()) {
+    Json compare = Json::array();
+    for (Backend b : s.compareBackends) compare.push_back(backendName(b));
+    doc["compare_backend"] = std::move(compare);
   }
   return doc;
 }

@@ -2,8 +2,9 @@
 
 #include "common/enum_names.hpp"
 
-#include <array>
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -88,6 +89,26 @@ Result<void> validateTrace(const StormSpec& s) {
   if (s.clock != ClockMode::Virtual && static_cast<double>(s.traceData->spanUs()) / 1e6 / replaySpeed(s) > 86'400.0)
     return fail("--speed " + number(s.speed) + " replays the trace's " + number(static_cast<double>(s.traceData->spanUs()) / 1e6) +
                 " s in more than a day: allowed span / speed <= 86400 s");
+// The HTTP request settings: a method token, "Name: value" headers, deny statuses 400..599.
+Result<void> validateHttpRequest(const StormSpec& s) {
+  const auto token = [](std::string_view t) {
+    return !t.empty() && t.size() <= 64 && std::all_of(t.begin(), t.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    });
+  };
+  if (!token(s.httpMethod)) return fail("--http-method '" + s.httpMethod + "' is not valid: allowed a method token such as GET or POST");
+  for (const std::string& h : s.httpHeaders) {
+    const auto colon = h.find(':');
+    const bool printable = std::all_of(h.begin(), h.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f; });
+    if (colon == std::string::npos || !token(std::string_view(h).substr(0, colon)) || !printable)
+      return fail("--http-header '" + h + "' is not valid: allowed 'Name: value' (a header token, printable value)");
+  }
+  if (s.httpKey != "source-addr" && !(s.httpKey.starts_with("header:") && token(std::string_view(s.httpKey).substr(7))))
+    return fail("--http-key '" + s.httpKey + "' is not valid: allowed header:NAME (e.g. header:x-api-key) or source-addr");
+  if (s.httpDenyStatus.empty()) return fail("--http-deny-status is empty: allowed statuses 400 to 599, e.g. 429,503");
+  for (int st : s.httpDenyStatus)
+    if (st < 400 || st > 599) return fail("--http-deny-status " + std::to_string(st) + " is not valid: allowed 400 to 599");
+  if (s.httpBody.size() > 1'000'000) return fail("--http-body is over 1000000 bytes: allowed up to 1000000");
   return {};
 }
 
@@ -112,7 +133,13 @@ Result<void> validateTopology(const StormSpec& s) {
   if (s.prefix.empty() || s.prefix.size() > 200) return fail("--prefix must have 1 to 200 characters");
   if (s.backend == Backend::Http && s.httpTargets.empty())
     return fail("--http-target is required by --backend http: allowed http://host:port[/path], comma-separated");
-  return {};
+  if (s.backend == Backend::RedisScript && s.scriptFile.empty())
+    return fail("--script is required by --backend redis-script: allowed a readable Lua file");
+  for (Backend b : s.compareBackends)
+    if (b == s.backend || b == Backend::Http)
+      return fail("--compare-backend " + std::string(backendName(b)) +
+                  ": allowed memory, redis-lua, redis-naive, redis-watch or redis-script, other than --backend");
+  return validateHttpRequest(s);
 }
 
 }  // namespace

@@ -61,6 +61,16 @@ struct StormSpec {
   TraceOptions trace;                ///< --trace and --trace-*: replay this file (path empty = pattern traffic)
   SharedTrace traceData;             ///< the loaded trace (loadStormTrace), required when trace.path is set
   double speed = 0;                  ///< --speed X: wall-clock replay X times faster (needs a real clock); 0 = 1x
+  std::string httpMethod = "GET";        ///< backend http: request method
+  std::vector<std::string> httpHeaders;  ///< backend http: extra "Name: value" fields
+  std::string httpBody;                  ///< backend http: request body ("" = none)
+  std::string httpKey = "header:x-api-key";  ///< backend http: how the client travels: header:NAME | source-addr
+  std::vector<int> httpDenyStatus{429};  ///< backend http: statuses that mean "denied" (2xx = admitted)
+  std::string scriptFile;                ///< backend redis-script: the Lua file
+  std::string scriptKeys = "{prefix}{client}";  ///< backend redis-script: KEYS template (space-separated)
+  std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
+  std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
+  std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
 };
 
 /// Wall-clock replay speed of a trace on a real clock: `speed`, or 1 when unset.

@@ -21,6 +21,7 @@
 #include "common/result.hpp"
 #include "limiter/quota.hpp"
 #include "redis/redis_url.hpp"
+#include "redis/script_store.hpp"
 #include "storm/storm_spec.hpp"
 
 namespace rl {
@@ -37,6 +38,7 @@ struct BenchSpec {
   Quota quota = Quota::perSecond(100);  ///< the limit checked
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
   std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
+  ScriptSettings script;            ///< redis-script: the team's own limiter
 };
 
 /// Throughput of one (backend, algorithm).

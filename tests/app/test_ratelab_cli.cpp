@@ -12,6 +12,7 @@
 
 #include <csignal>
 
+#include "support/cli_process.hpp"
 #include "support/redis_test_server.hpp"
 
 using namespace rl;

@@ -396,6 +396,17 @@ void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {
   QVERIFY(QImage(dir_.filePath(QStringLiteral("lanes.png"))).width() > 100);
 }
 
+namespace {
+InspectedKey stringKey(const QString& name) {  // a string key with 1 s left, value 1
+  InspectedKey k;
+  k.name = name;
+  k.type = QStringLiteral("string");
+  k.pttlMs = 1000;
+  k.value = QStringLiteral("1");
+  return k;
+}
+}  // namespace
+
 void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   KeyInspectorPanel panel;
   QSignalSpy scans(&panel, &KeyInspectorPanel::scanRequested);
@@ -403,7 +414,7 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   KeyPageResult page;
   page.nextCursor = 42;
   for (int i = 0; i < KeyInspectorPanel::kAutoRefreshMaxKeys; ++i)
-    page.keys.append({QStringLiteral("ratelab:{gcra:c%1}").arg(i), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+    page.keys.append(stringKey(QStringLiteral("ratelab:{gcra:c%1}").arg(i)));
   panel.showPage(page);
   QCOMPARE(panel.keyCount(), 500);
   QVERIFY(panel.autoRefresh()->isChecked());  // at the limit: still on
@@ -415,7 +426,7 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   QCOMPARE(scans.takeFirst().at(2).toULongLong(), 42ULL);  // continues the scan at the cursor
   KeyPageResult more;
   more.firstPage = false;
-  more.keys.append({QStringLiteral("ratelab:{gcra:last}"), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+  more.keys.append(stringKey(QStringLiteral("ratelab:{gcra:last}")));
   panel.showPage(more);
   QCOMPARE(panel.keyCount(), 501);
   QVERIFY(!panel.autoRefresh()->isChecked());  // above the limit: switched itself off

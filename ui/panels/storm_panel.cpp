@@ -3,8 +3,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,7 +25,7 @@ namespace rl::ui {
 
 namespace {
 constexpr std::array kBackends = {Backend::Memory, Backend::RedisLua, Backend::RedisNaive,
-                                  Backend::RedisWatch};
+                                  Backend::RedisWatch, Backend::RedisScript};
 constexpr std::array kPatterns = {Pattern::Burst, Pattern::Constant, Pattern::Boundary,
                                   Pattern::Ramp, Pattern::Poisson};
 constexpr std::array kClocks = {ClockMode::Virtual, ClockMode::Server, ClockMode::Client};
@@ -156,8 +158,12 @@ QWidget* StormPanel::buildAlgorithms() {
   backend_->setToolTip(tr("memory: one store per replica (leaks across replicas); redis-lua: atomic "
                           "script; redis-naive: read then write (races); redis-watch: optimistic "
                           "transaction with retries"));
+  backend_->setItemText(backend_->findData(static_cast<int>(Backend::RedisScript)), tr("Custom script (redis-script)"));
   grid->addWidget(new QLabel(tr("Backend"), box), 0, 0);
   grid->addWidget(backend_, 0, 1, 1, 2);
+  grid->addWidget(buildScript(box), 5, 0, 1, 3);
+  connect(backend_, &QComboBox::currentIndexChanged, this,
+          [this] { scriptBox_->setVisible(comboValue<Backend>(backend_) == Backend::RedisScript); });
   int i = 0;
   for (Algorithm a : kAllAlgorithms) {
     auto* check = new QCheckBox(str(algorithmName(a)), box);
@@ -168,6 +174,42 @@ QWidget* StormPanel::buildAlgorithms() {
     ++i;
   }
   return box;
+}
+
+QWidget* StormPanel::buildScript(QWidget* parent) {
+  scriptBox_ = new QWidget(parent);
+  auto* form = new QFormLayout(scriptBox_);
+  form->setContentsMargins(0, 0, 0, 0);
+  scriptFile_ = new QLineEdit(scriptBox_);
+  scriptFile_->setObjectName(QStringLiteral("scriptFile"));
+  scriptFile_->setPlaceholderText(tr("your limiter's Lua file"));
+  auto* pick = new QPushButton(tr("..."), scriptBox_);
+  pick->setObjectName(QStringLiteral("scriptPick"));
+  connect(pick, &QPushButton::clicked, this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Lua limiter script"), scriptFile_->text(), tr("Lua (*.lua);;All files (*)"));
+    if (!f.isEmpty()) scriptFile_->setText(f);
+  });
+  auto* fileRow = new QHBoxLayout;
+  fileRow->addWidget(scriptFile_, 1);
+  fileRow->addWidget(pick);
+  form->addRow(tr("Script"), fileRow);
+  scriptKeys_ = new QLineEdit(scriptBox_);
+  scriptKeys_->setObjectName(QStringLiteral("scriptKeys"));
+  scriptArgv_ = new QLineEdit(scriptBox_);
+  scriptArgv_->setObjectName(QStringLiteral("scriptArgv"));
+  scriptReply_ = new QLineEdit(scriptBox_);
+  scriptReply_->setObjectName(QStringLiteral("scriptReply"));
+  const QString placeholders = tr("Placeholders: {client} {prefix} {limit} {window_ms} {window_s} {refill_rate} "
+                                  "{now_us} {now_ms} {now_s} {cost} (now from the storm's clock)");
+  scriptKeys_->setToolTip(placeholders);
+  scriptArgv_->setToolTip(placeholders);
+  scriptReply_->setToolTip(tr("Names of the reply's elements: allowed first (non-zero = allowed), then "
+                              "remaining, tokens, retry_after_ms, retry_after_us, reset_after_ms, reset_after_us or _"));
+  form->addRow(tr("KEYS"), scriptKeys_);
+  form->addRow(tr("ARGV"), scriptArgv_);
+  form->addRow(tr("Reply"), scriptReply_);
+  scriptBox_->setVisible(false);
+  return scriptBox_;
 }
 
 QWidget* StormPanel::buildQuota() {
@@ -299,6 +341,10 @@ Result<StormSpec> StormPanel::spec() const {
   s.skew = *skew;
   s.onRedisError = policy_;
   s.redisUrl = redisUrl_.toStdString();
+  s.scriptFile = scriptFile_->text().trimmed().toStdString();
+  s.scriptKeys = scriptKeys_->text().toStdString();
+  s.scriptArgv = scriptArgv_->text().toStdString();
+  s.scriptReply = scriptReply_->text().toStdString();
   if (auto ok = validate(s); !ok) return ok.error();
   return s;
 }
@@ -306,6 +352,11 @@ Result<StormSpec> StormPanel::spec() const {
 void StormPanel::setSpec(const StormSpec& s) {
   loaded_ = s;
   setCombo(backend_, s.backend);
+  scriptFile_->setText(QString::fromStdString(s.scriptFile));
+  scriptKeys_->setText(QString::fromStdString(s.scriptKeys));
+  scriptArgv_->setText(QString::fromStdString(s.scriptArgv));
+  scriptReply_->setText(QString::fromStdString(s.scriptReply));
+  scriptBox_->setVisible(s.backend == Backend::RedisScript);
   for (auto& [a, check] : algorithms_)
     check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
   limit_->setValue(static_cast<double>(s.quota.limit));
@@ -388,8 +439,8 @@ void StormPanel::setRunning(bool running) {
   start_->setText(running ? tr("Stop storm") : tr("Start storm"));
   serve_->setEnabled(!running);
   serveFront_->setEnabled(!running && !serve_->isChecked());
-  for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_,
-                                                    concurrency_, replicas_, clients_, clock_, skew_})
+  for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_, concurrency_,
+                                                    replicas_, clients_, clock_, skew_, scriptBox_})
     w->setEnabled(!running);
   if (loaded_.traceData)
     for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_}) w->setEnabled(false);

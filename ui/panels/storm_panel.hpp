@@ -85,6 +85,7 @@ class StormPanel : public QWidget {
 
  private:
   QWidget* buildAlgorithms();
+  QWidget* buildScript(QWidget* parent);
   QWidget* buildQuota();
   QWidget* buildTraffic();
   QWidget* buildAdvanced(QWidget* box);
@@ -106,6 +107,11 @@ class StormPanel : public QWidget {
   QSpinBox* clients_;
   QComboBox* clock_;
   QLineEdit* skew_;
+  QWidget* scriptBox_;       ///< shown for the "Custom script" backend
+  QLineEdit* scriptFile_;    ///< the Lua file (picker beside it)
+  QLineEdit* scriptKeys_;    ///< KEYS template
+  QLineEdit* scriptArgv_;    ///< ARGV template
+  QLineEdit* scriptReply_;   ///< reply element names
   QPushButton* start_;
   QPushButton* serve_;
   QLabel* serveText_;

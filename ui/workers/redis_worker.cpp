@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "redis/foreign_keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_connection.hpp"
@@ -13,7 +14,7 @@ namespace rl::ui {
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-InspectedKey toInspected(const KeyInfo& k) {
+InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   InspectedKey out;
   out.name = qs(k.name);
   out.type = qs(k.type);
@@ -22,6 +23,18 @@ InspectedKey toInspected(const KeyInfo& k) {
   out.size = k.zsetSize;
   for (const auto& [f, v] : k.fields) out.entries.append({qs(f), qs(v)});
   for (const auto& [m, s] : k.zsetHead) out.entries.append({qs(m), qs(s)});
+  if (k.type == "list") {
+    out.size = k.listSize;
+    for (std::size_t i = 0; i < k.listHead.size() && i < 20; ++i) out.entries.append({QString::number(i), qs(k.listHead[i])});
+  }
+  if (reading) {
+    out.library = qs(reading->library);
+    out.algorithm = qs(reading->algorithm);
+    out.explained = qs(reading->words);
+    out.limit = reading->limit.value_or(-1);
+    out.used = reading->used.value_or(-1);
+    out.resetMs = reading->resetMs.value_or(-1);
+  }
   return out;
 }
 
@@ -167,16 +180,21 @@ void RedisWorker::checkStatus() {
   });
 }
 
-void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count) {
+void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
+                           const QString& assume) {
   guarded("Key scan", [&] {
+    auto assumptions = parseKeyAssumptions(assume.toStdString());
+    if (!assumptions) return emit errorOccurred(QString::fromStdString(assumptions.error().message));
     RedisConnection* c = connection();
     if (!c) return emit errorOccurred(connError_);
     auto page = scanLimiterKeys(*c, prefix.toStdString(), pattern.toStdString(), cursor, count, 20);
     if (!page) return emit errorOccurred(QString::fromStdString(page.error().message));
+    auto now = serverTimeUs(*c);
+    if (!now) return emit errorOccurred(QString::fromStdString(now.error().message));
     KeyPageResult out;
     out.firstPage = cursor == 0;
     out.nextCursor = page->nextCursor;
-    for (const KeyInfo& k : page->keys) out.keys.append(toInspected(k));
+    for (const KeyInfo& k : page->keys) out.keys.append(toInspected(k, readKey(k, now.value(), assumptions.value())));
     emit keysReady(out);
   });
 }

@@ -249,8 +249,9 @@ void StormController::stopServer() {
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopServer(); }, Qt::QueuedConnection);
 }
 
-void StormController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count) {
-  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->scanKeys(prefix, pattern, cursor, count); },
+void StormController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
+                               const QString& assume) {
+  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->scanKeys(prefix, pattern, cursor, count, assume); },
                             Qt::QueuedConnection);
 }
 

@@ -94,7 +94,7 @@ class StormController : public QObject {
   /// The embedded default: 127.0.0.1:`probePort` if it answers, else a private redis-server.
   void useEmbeddedRedis(int probePort = 6379);
   /// One inspector page.
-  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count);
+  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {});
   /// Deletes keys within prefix.
   void deleteKeys(const QString& prefix, const QStringList& keys);
   /// Deletes every key under prefix.

@@ -193,7 +193,9 @@ void HttpServeTest::httpStoreReadsExactDecisions() {
            refused.error().message.c_str());
   QVERIFY(!makeHttpStore("https://x").ok());
   auto dead = makeHttpStore("http://127.0.0.1:1");
-  QCOMPARE((*dead)->decide(r).error().code, ErrorCode::Unavailable);
+  // A limiter that does not answer admitted nothing: an error, never the failure policy's (Unavailable).
+  QCOMPARE((*dead)->decide(r).error().code, ErrorCode::Protocol);
+  QCOMPARE(checkHttpTargets({"http://127.0.0.1:1"}).error().code, ErrorCode::Unavailable);
 }
 
 void HttpServeTest::malformedAndOversized_data() {
