@@ -89,6 +89,9 @@ Result<void> validateTrace(const StormSpec& s) {
   if (s.clock != ClockMode::Virtual && static_cast<double>(s.traceData->spanUs()) / 1e6 / replaySpeed(s) > 86'400.0)
     return fail("--speed " + number(s.speed) + " replays the trace's " + number(static_cast<double>(s.traceData->spanUs()) / 1e6) +
                 " s in more than a day: allowed span / speed <= 86400 s");
+  return {};
+}
+
 // The HTTP request settings: a method token, "Name: value" headers, deny statuses 400..599.
 Result<void> validateHttpRequest(const StormSpec& s) {
   const auto token = [](std::string_view t) {
