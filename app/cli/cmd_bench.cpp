@@ -14,7 +14,7 @@ namespace rl::cli {
 namespace {
 constexpr const char* kBenchHelp =
     "usage: ratelab-cli bench [options]\n"
-    "  --backend B[,B..]    memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --backend B[,B..]    memory | redis-lua | redis-naive | redis-watch | redis-script (default memory)\n"
     "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
     "  --algorithm A[,A..]  algorithms or all                      (default token_bucket)\n"
     "  --concurrency C      connections (redis-lua) or threads with one store each (default 2)\n"
@@ -24,6 +24,7 @@ constexpr const char* kBenchHelp =
     "  --clients N          distinct keys per thread               (default 100000)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota checked (default 100 per 1000 ms)\n"
     "  --clock server|client  Redis: the script reads TIME, or gets the client's clock (default server)\n"
+    "  --script FILE --script-keys T --script-argv T --script-reply NAMES   --backend redis-script\n"
     "  --json               one JSON document on stdout\n";
 
 Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) {
@@ -59,6 +60,7 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
       return invalidArgument("--clock '" + *clock + "' is not valid: allowed server or client");
     s.serverClock = *clock == "server";
   }
+  s.script = scriptSettingsFrom(f);
   StormSpec b;
   for (const std::string& name : {f.get("backend").value_or("memory")}) {
     std::string_view rest = name;
@@ -97,11 +99,12 @@ Json benchJson(const std::vector<BenchResult>& results) {
 }  // namespace
 
 int cmdBench(const Args& args) {
-  static constexpr FlagSpec kAllowed[] = {
+  std::vector<FlagSpec> allowed{
       {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
       {"threads", true},  {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
       {"clock", true},    {"json", false},    {"help", false}};
-  auto flags = Flags::parse(args, kAllowed);
+  allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
+  auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("bench", flags.error());
   if (flags->has("help")) {
     std::fputs(kBenchHelp, stdout);

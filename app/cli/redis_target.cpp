@@ -1,6 +1,5 @@
 #include "redis_target.hpp"
 
-#include <chrono>
 #include <cstdio>
 
 #include "cli_flags.hpp"
@@ -12,7 +11,7 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
                        std::optional<RedisTarget>& out) {
   RedisTarget target;
   if (url && !url->empty()) {
-    auto endpoint = parseRedisUrl(*url);
+    auto endpoint = resolveRedisUrl(*url);
     if (!endpoint) return badInput(command, invalidArgument("--redis: " + endpoint.error().message));
     target.endpoint = endpoint.value();
   } else {
@@ -36,12 +35,6 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
   }
   out.emplace(std::move(target));
   return kExitOk;
-}
-
-std::string freshKeyTag(std::string_view word) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch()).count();
-  return std::string(word) + std::to_string(ms) + "-";
 }
 
 }  // namespace rl::cli

@@ -1,5 +1,7 @@
 #include "redis/redis_store.hpp"
 
+#include <array>
+
 #include "redis/lua_reply.hpp"
 #include "redis/lua_scripts.hpp"
 
@@ -8,6 +10,12 @@ namespace rl {
 namespace {
 constexpr std::int64_t kExactLimit = std::int64_t{1} << 53;  // Lua doubles are exact below this
 }  // namespace
+
+std::array<std::string, 6> scriptArguments(const DecisionRequest& req, std::string_view prefix, bool serverClock) {
+  return {limiterKey(prefix, req.algorithm, req.client), serverClock ? std::string() : std::to_string(req.now.count()),
+          std::to_string(req.quota.limit), std::to_string(req.quota.window.count()),
+          std::to_string(req.quota.interval().count()), std::to_string(req.cost)};
+}
 
 Result<RedisConnection> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
   if (o.watchRetries < 1)
@@ -22,13 +30,17 @@ Result<RedisConnection> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
 }
 
 Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) const {
+  return validateScriptRequest(r, options_.serverClock);
+}
+
+Result<void> validateScriptRequest(const DecisionRequest& r, bool serverClock) {
   if (auto ok = r.quota.validate(r.algorithm); !ok) return ok;
   if (auto ok = validateCost(r.cost, r.quota); !ok) return ok;
   if (r.algorithm == Algorithm::SlidingCounter && r.quota.limit > kExactLimit / 2 / r.quota.window.count())
     return invalidArgument("sliding_counter on Redis needs 2 x limit x window (us) below 2^53 for exact "
                            "arithmetic: limit " + std::to_string(r.quota.limit) + " with window " +
                            std::to_string(r.quota.window.count() / 1000) + " ms is too large");
-  if (!options_.serverClock && (r.now.count() < 0 || r.now.count() > kExactLimit / 2))
+  if (!serverClock && (r.now.count() < 0 || r.now.count() > kExactLimit / 2))
     return invalidArgument("now " + std::to_string(r.now.count()) + " us is out of range: allowed 0 to 2^52");
   return {};
 }
@@ -55,18 +67,13 @@ Result<void> RedisLuaStore::loadScripts() {
 
 Result<Decision> RedisLuaStore::decide(const DecisionRequest& req) {
   if (auto ok = validateRequest(req); !ok) return ok.error();
-  const std::string key = limiterKey(options_.prefix, req.algorithm, req.client);
-  const std::string now = options_.serverClock ? std::string() : std::to_string(req.now.count());
-  const std::string limit = std::to_string(req.quota.limit);
-  const std::string window = std::to_string(req.quota.window.count());
-  const std::string interval = std::to_string(req.quota.interval().count());
-  const std::string cost = std::to_string(req.cost);
+  const auto args = scriptArguments(req, options_.prefix, options_.serverClock);
   const std::string& sha = sha_[static_cast<int>(req.algorithm)];
-  auto r = conn_.command({"EVALSHA", sha, "1", key, now, limit, window, interval, cost});
+  auto r = conn_.command({"EVALSHA", sha, "1", args[0], args[1], args[2], args[3], args[4], args[5]});
   if (!r && r.error().code == ErrorCode::Protocol && r.error().message.starts_with("NOSCRIPT")) {
     // The server lost its scripts (SCRIPT FLUSH, restart): run the source, then load them again.
     ++reloads_;
-    r = conn_.command({"EVAL", luaScript(req.algorithm), "1", key, now, limit, window, interval, cost});
+    r = conn_.command({"EVAL", luaScript(req.algorithm), "1", args[0], args[1], args[2], args[3], args[4], args[5]});
     if (r) (void)loadScripts();
   }
   if (!r) return r.error();

@@ -22,6 +22,7 @@
 // Threading: a Redis store owns one connection and belongs to ONE thread.
 // Create one store per worker thread.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -79,6 +80,8 @@ class RedisLuaStore final : public RedisStoreBase {
   Result<Decision> decide(const DecisionRequest& request) override;
   /// EVALs that were needed because the server had lost a script (NOSCRIPT).
   std::int64_t scriptReloads() const { return reloads_; }
+  /// The SHA1 the server knows algorithm `a`'s script by (after make()).
+  const std::string& scriptSha(Algorithm a) const { return sha_[static_cast<int>(a)]; }
 
  private:
   RedisLuaStore(RedisConnection conn, RedisStoreOptions options)
@@ -113,6 +116,12 @@ class RedisWatchStore final : public RedisStoreBase {
  private:
   using RedisStoreBase::RedisStoreBase;
 };
+
+/// The checks every Lua decision needs: quota, cost, the scripts' exact-arithmetic
+/// bound and (client clock) the range of `now`. InvalidArgument names the bound.
+Result<void> validateScriptRequest(const DecisionRequest& request, bool serverClock);
+/// KEYS[1] and ARGV of a limiter script: key, now ("" = server clock), limit, window, interval, cost.
+std::array<std::string, 6> scriptArguments(const DecisionRequest& request, std::string_view prefix, bool serverClock);
 
 /// Builds the store for `backend` (RedisLua, RedisNaive or RedisWatch) and
 /// connects it; InvalidArgument for other backends, Unavailable when Redis

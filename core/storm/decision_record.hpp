@@ -17,12 +17,15 @@ namespace rl {
 inline constexpr std::int64_t kLateAfterUs = 1000;
 /// Run times (intended send) must stay below this: 2^40 us, about 12.7 days.
 inline constexpr std::int64_t kMaxRecordedUs = std::int64_t{1} << 40;
+/// A trace request's cost must stay below this (a planned send keeps it in 27 bits).
+inline constexpr std::int64_t kMaxPlannedCost = std::int64_t{1} << 27;
 
 /// Bits of DecisionFields::flags.
 enum DecisionFlag : std::uint8_t {
   kDecisionAllowed = 1,  ///< the request was let through (after any fail-open)
   kDecisionError = 2,    ///< the store failed; `allowed` is the failure policy's answer
   kDecisionLate = 4,     ///< the send started later than its intended time (open model)
+  kDecisionByPolicy = 8, ///< the store was down (an outage): the failure policy decided (with kDecisionError)
 };
 
 /// One decision unpacked: what a worker records and what DecisionRecord::fields() returns.
@@ -36,7 +39,7 @@ struct DecisionFields {
   std::uint32_t client = 0;       ///< client index, 0..clients-1
   std::uint16_t replica = 0;      ///< replica index, 0..replicas-1
   std::uint8_t algorithm = 0;     ///< index into StormSpec::algorithms (not the enum)
-  std::uint8_t flags = 0;         ///< kDecisionAllowed | kDecisionError (late follows from the times)
+  std::uint8_t flags = 0;         ///< DecisionFlag bits (late follows from the times)
 };
 
 /// One decision as the recorder keeps it; see the file comment.
@@ -50,7 +53,8 @@ class DecisionRecord {
           (std::uint64_t{f.algorithm} & 7) << 60 | std::uint64_t{(f.flags & kDecisionAllowed) != 0} << 63;
     const auto rem = static_cast<std::uint64_t>(f.remaining) & kMask41;
     w1_ = (static_cast<std::uint64_t>(f.retryAfterUs) & kMask46) | (std::uint64_t{f.replica} & 63) << 46 |
-          std::uint64_t{(f.flags & kDecisionError) != 0} << 52 | (rem >> 32) << 53;
+          std::uint64_t{(f.flags & kDecisionError) != 0} << 52 | (rem >> 32) << 53 |
+          std::uint64_t{(f.flags & kDecisionByPolicy) != 0} << 62;
     remainingLow_ = static_cast<std::uint32_t>(rem);
     delayUs_ = delay <= 0 ? 0 : delay >= 0xffffffffLL ? 0xffffffffu : static_cast<std::uint32_t>(delay);
     latencyUs_ = f.latencyUs;
@@ -74,10 +78,11 @@ class DecisionRecord {
   bool allowed() const { return (w0_ >> 63) != 0; }             ///< let through
   bool error() const { return (w1_ >> 52 & 1) != 0; }           ///< store failed
   bool late() const { return delayUs_ > kLateAfterUs; }         ///< started late (real clocks only)
+  bool byPolicy() const { return (w1_ >> 62 & 1) != 0; }        ///< decided by the failure policy (degraded)
   /// DecisionFlag bits.
   std::uint8_t flags() const {
     return static_cast<std::uint8_t>((allowed() ? kDecisionAllowed : 0) | (error() ? kDecisionError : 0) |
-                                     (late() ? kDecisionLate : 0));
+                                     (late() ? kDecisionLate : 0) | (byPolicy() ? kDecisionByPolicy : 0));
   }
   /// Every field unpacked.
   DecisionFields fields() const {
@@ -91,7 +96,7 @@ class DecisionRecord {
   static constexpr std::uint64_t kMask41 = (std::uint64_t{1} << 41) - 1;
   static constexpr std::uint64_t kMask46 = (std::uint64_t{1} << 46) - 1;
   std::uint64_t w0_ = 0;            ///< intendedUs:40 | client:20 | algorithm:3 | allowed:1
-  std::uint64_t w1_ = 0;            ///< retryAfterUs:46 | replica:6 | error:1 | remaining bits 32..40:9
+  std::uint64_t w1_ = 0;            ///< retryAfterUs:46 | replica:6 | error:1 | remaining bits 32..40:9 | byPolicy:1
   std::uint32_t remainingLow_ = 0;  ///< remaining bits 0..31
   std::uint32_t delayUs_ = 0;       ///< atUs - intendedUs, saturating
   std::uint32_t latencyUs_ = 0;     ///< latency, saturating

@@ -24,6 +24,7 @@
 #include "common/result.hpp"
 #include "limiter/quota.hpp"
 #include "redis/redis_url.hpp"
+#include "redis/script_store.hpp"
 #include "storm/storm_spec.hpp"
 
 namespace rl {
@@ -41,6 +42,7 @@ struct BenchSpec {
   bool serverClock = true;      ///< Redis: the script reads TIME; false = the client's clock (argument)
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
   std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
+  ScriptSettings script;            ///< redis-script: the team's own limiter
 };
 
 /// Throughput of one (backend, algorithm).

@@ -1,6 +1,7 @@
 -- leaky_bucket (shaper): one string holding when the queue drains (tat);
--- admitted requests wait `delay`; denied when the wait would exceed limit
--- intervals. One GET, and one SET .. PX when admitted.
+-- admitted requests wait `delay`; denied when the wait would exceed limit - 1
+-- intervals (at most `limit` admitted at once: one in service, limit - 1
+-- waiting). One GET, and one SET .. PX when admitted.
 -- Mirrors core/limiter/leaky_bucket.cpp.
 local key = KEYS[1]
 local limit, interval, cost = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -12,7 +13,7 @@ if stored then
 end
 local wait = start - now
 local need = wait + (cost - 1) * interval
-local room = limit * interval
+local room = (limit - 1) * interval
 local backlog = wait
 local allowed, retry, delay = 0, 0, 0
 if need <= room then
