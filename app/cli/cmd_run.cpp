@@ -159,6 +159,7 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags) {
   if (flags.has("json")) {
     Json doc;
     doc["runs"] = std::move(runs);
+    if (ran.front().spec.traceData) doc["trace"] = traceJson(*ran.front().spec.traceData);
     std::printf("%s\n", dumpJson(doc, 2).c_str());
   }
   return kExitOk;
