@@ -32,9 +32,9 @@ TtlChart::TtlChart(QWidget* parent)
   setPointsVisible(true);
 }
 
-void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source) {
+void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source, const QStringList& labels) {
   source_ = source;
-  setAlgorithms(algorithms);
+  setAlgorithms(algorithms, labels);
   pieces_.assign(algorithms.size(), {});
   gap_.assign(algorithms.size(), false);
   yMax_ = 1;

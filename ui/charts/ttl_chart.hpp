@@ -37,7 +37,7 @@ class TtlChart : public SeriesChart {
  public:
   explicit TtlChart(QWidget* parent = nullptr);
   /// A new storm (or HTTP serving): one line per algorithm, cleared; `source` sets the title.
-  void reset(const std::vector<Algorithm>& algorithms, TtlSource source);
+  void reset(const std::vector<Algorithm>& algorithms, TtlSource source, const QStringList& labels = {});
   /// One sample at `atUs` wall time since the storm started (ms per lane, < 0 = no key: a gap).
   void addSample(std::int64_t atUs, const QList<qint64>& pttlMs);
   /// The storm ended at `wallUs` since it started: drawn as a vertical line (and named in the
