@@ -85,12 +85,23 @@ void MainWindow::buildDocks() {
   scroll->setMinimumWidth(440);
   dock(this, tr("Connection"), QStringLiteral("connectionDock"), connection_, Qt::LeftDockWidgetArea);
   dock(this, tr("Storm"), QStringLiteral("stormDock"), scroll, Qt::LeftDockWidgetArea);
+  // The left column runs the full height (the storm form fits at 1366x768);
+  // the bottom tabs sit under the lanes only, and scroll rather than push
+  // the lanes away when a tab (Tune, Race lab) wants more height.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  const auto scrolled = [](QWidget* w) {
+    auto* s = new QScrollArea;
+    s->setWidget(w);
+    s->setWidgetResizable(true);
+    s->setFrameShape(QFrame::NoFrame);
+    return s;
+  };
   auto* summary = dock(this, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::BottomDockWidgetArea);
-  auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), race_, Qt::BottomDockWidgetArea);
+  auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), scrolled(race_), Qt::BottomDockWidgetArea);
   auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary, race);
   tabifyDockWidget(race, keys);
-  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), tune_, Qt::BottomDockWidgetArea));
+  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrolled(tune_), Qt::BottomDockWidgetArea));
   summary->raise();
 }
 

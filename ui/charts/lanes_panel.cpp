@@ -78,6 +78,7 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   }
   level_->setAlgorithms(algorithms, labels);
   ttl_->reset(algorithms, ttl, labels);
+  level_->setRanges(1.0, 1.0);  // a plain 0..1 s axis until the first refresh
   xMax_ = 1;
 }
 

@@ -79,7 +79,8 @@ void TtlChart::updateRanges() {
   const double top = yMax_ * 1.1;
   // Virtual seconds are not wall seconds: only a real-time storm shares the lanes' span.
   const double x = source_ == TtlSource::VirtualClock ? xMax_ : std::max(xMax_, lanesSpan_);
-  setRanges(std::max({x, runEnd_, 1e-3}), top);
+  const double span = std::max(x, runEnd_);
+  setRanges(span > 0 ? span : 1.0, top);  // nothing yet: a plain 0..1 s axis
   if (runEnd_ >= 0) setReference({QPointF(runEnd_, 0), QPointF(runEnd_, top)});
 }
 
