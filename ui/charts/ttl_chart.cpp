@@ -9,7 +9,7 @@ namespace {
 QString titleOf(TtlSource source, double runEndSeconds) {
   switch (source) {
     case TtlSource::NoKeys: return TtlChart::tr("PTTL of the limiter keys: none, the memory backend keeps no Redis keys");
-    case TtlSource::NotSampled: return TtlChart::tr("PTTL: not sampled while serving (the key inspector lists the keys)");
+    case TtlSource::NotSampled: return TtlChart::tr("PTTL: not sampled here; the key inspector lists these keys");
     case TtlSource::WallClock: return TtlChart::tr("PTTL of the limiter keys, during and after the run");
     case TtlSource::VirtualClock:
       if (runEndSeconds < 0) return TtlChart::tr("PTTL after the run (the virtual-clock storm is running)");

@@ -23,7 +23,7 @@ namespace rl::ui {
 /// What the TTL chart can show for the lanes' current source.
 enum class TtlSource {
   NoKeys,        ///< memory backend: no Redis keys to sample
-  NotSampled,    ///< serving over HTTP: the key inspector lists the keys
+  NotSampled,    ///< serving, a script or an HTTP target: keys RateLab does not name; the key inspector lists them
   WallClock,     ///< server or client clock: the storm runs in real time
   VirtualClock,  ///< virtual clock: the storm takes milliseconds of wall time
 };
