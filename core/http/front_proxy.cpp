@@ -1,51 +1,54 @@
 #include "http/front_proxy.hpp"
 
 #include <QElapsedTimer>
-#include <QHostAddress>
-#include <QPointer>
-#include <QTcpSocket>
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
 
+#include "http/fd_stream.hpp"
 #include "http/limit_response.hpp"
 #include "http/replica_server.hpp"
 
 namespace rl {
 
+class Upstream;
+
 /// The proxy's state on its thread: idle upstream connections per replica and the round-robin cursor.
 class ProxyCore final : public QObject {
  public:
   ProxyCore(const FrontOptions& options, std::atomic<std::int64_t>& errors)
-      : options_(options), errors_(errors), idle_(options.replicaPorts.size()),
-        upstream_(QString::fromStdString(options.upstreamAddress)) {
+      : options_(options), errors_(errors), idle_(options.replicaPorts.size()) {
     connect(&trim_, &QTimer::timeout, this, [this] { trimIdle(); });
     trim_.start(static_cast<int>(kIdleUpstream.count() / 1000));
+    clock_.start();
   }
 
   void handle(HttpConnection& connection, HttpRequest&& request);
-  void release(std::size_t replica, QTcpSocket* socket);
+  /// `upstream` answered and may carry the next request.
+  void release(Upstream* upstream);
+  /// `upstream` closed: forget it if pooled, and delete it later.
+  void discard(Upstream* upstream);
   std::atomic<std::int64_t>& errors() { return errors_; }
+  const FrontOptions& options() const { return options_; }
 
  private:
-  QTcpSocket* take(std::size_t replica);
+  Upstream* take(std::size_t replica);
   void trimIdle();
-  static void drop(QTcpSocket* socket);
 
   /// Pooled upstream connections unused this long are closed (the pool shrinks after a peak).
   static constexpr Micros kIdleUpstream{2'000'000};
   struct Idle {
-    QTcpSocket* socket;  ///< connected, no request in flight
+    Upstream* upstream;  ///< connected, no request in flight
     qint64 sinceMs;      ///< when it was released (steady ms)
   };
 
-  const FrontOptions& options_;                    ///< the front's options
-  std::atomic<std::int64_t>& errors_;              ///< 502/504 counter
-  std::vector<std::vector<Idle>> idle_;            ///< pooled keep-alive sockets per replica, oldest first
-  QTimer trim_;                                    ///< closes sockets idle longer than kIdleUpstream
-  QElapsedTimer clock_;                            ///< steady time for `Idle::sinceMs`
-  std::size_t next_ = 0;                           ///< round-robin cursor
-  QHostAddress upstream_;                          ///< replicas' address
+  const FrontOptions& options_;          ///< the front's options
+  std::atomic<std::int64_t>& errors_;    ///< 502/504 counter
+  std::vector<std::vector<Idle>> idle_;  ///< pooled keep-alive connections per replica, oldest first
+  QTimer trim_;                          ///< closes connections idle longer than kIdleUpstream
+  QElapsedTimer clock_;                  ///< steady time for `Idle::sinceMs`
+  std::size_t next_ = 0;                 ///< round-robin cursor
 };
 
 namespace {
@@ -57,89 +60,125 @@ bool isHopByHop(std::string_view name) {
   return false;
 }
 
-/// One request in flight to one replica; deletes itself when answered.
-class UpstreamCall final : public QObject {
- public:
-  UpstreamCall(ProxyCore& core, std::size_t replica, QTcpSocket* socket, HttpConnection& downstream,
-               bool head, const HttpLimits& limits)
-      : QObject(&core), core_(core), replica_(replica), socket_(socket), downstream_(&downstream),
-        head_(head), limits_(limits) {}
+}  // namespace
 
-  void send(const std::string& bytes, Micros timeout) {
-    // The client left: free the upstream connection now (a shaped answer may be far off).
-    connect(downstream_.data(), &QObject::destroyed, this, [this] { abandon(); });
-    connect(socket_, &QTcpSocket::readyRead, this, [this] { onReadable(); });
-    connect(socket_, &QTcpSocket::disconnected, this, [this] { fail(502, "closed the connection"); });
-    connect(socket_, &QTcpSocket::errorOccurred, this,
-            [this] { fail(502, "is unreachable: " + socket_->errorString().toStdString()); });
+/// One keep-alive connection to one replica, carrying one request at a time. It lives as
+/// long as the connection: no object, timer or signal connection is made per request.
+class Upstream final : public QObject {
+ public:
+  using Steady = std::chrono::steady_clock;
+
+  Upstream(ProxyCore& core, std::size_t replica)
+      : QObject(&core), core_(core), replica_(replica),
+        stream_(FdStream::connectTo(core.options().upstreamAddress,
+                                    core.options().replicaPorts[replica], this)) {
     timer_.setSingleShot(true);
-    connect(&timer_, &QTimer::timeout, this, [this] { fail(504, "did not answer in time"); });
-    timer_.start(static_cast<int>(std::max<std::int64_t>(1, ceilMillis(timeout))));
-    socket_->write(bytes.data(), static_cast<qint64>(bytes.size()));
+    connect(&timer_, &QTimer::timeout, this, [this] { onTimer(); });
+    if (stream_ == nullptr) return;
+    stream_->onReadable([this] { onReadable(); });
+    stream_->onClosed([this] { onClosed(); });
+  }
+
+  std::size_t replica() const { return replica_; }
+  bool usable() const { return stream_ != nullptr && stream_->isOpen(); }
+
+  /// Sends `bytes` for `downstream`; the answer (or a 502/504) goes back to it.
+  void send(const std::string& bytes, HttpConnection& downstream, bool head, Micros timeout) {
+    downstream_ = &downstream;
+    head_ = head;
+    downstream.onAbandoned([this] { abandon(); });
+    armDeadline(timeout);
+    if (!usable()) {  // could not even start connecting
+      const auto why = stream_ ? stream_->closeError() : std::string("no socket");
+      QTimer::singleShot(0, this, [this, why] { fail(502, "is unreachable: " + why); });
+      return;
+    }
+    stream_->write(bytes);
+  }
+
+  /// Closes the connection and deletes this later.
+  void close() {
+    downstream_ = nullptr;
+    hasDeadline_ = false;
+    if (stream_ != nullptr && stream_->isOpen()) stream_->abort();  // onClosed() tells the core
+    else core_.discard(this);
   }
 
  private:
   void onReadable() {
-    appendAvailable(*socket_, buffer_);
+    if (!stream_->readInto(buffer_, core_.options().limits.message.maxHeaderBytes +
+                                        core_.options().limits.message.maxBodyBytes + 4096))
+      return;
+    if (downstream_ == nullptr) return close();  // an idle upstream must not talk
     HttpResponse response;
-    const auto outcome = parseResponse(buffer_, limits_, head_, response);
+    const auto outcome = parseResponse(buffer_, core_.options().limits.message, head_, response);
     if (outcome.state == ParseState::NeedMore) return;
     if (outcome.state == ParseState::Failed) return fail(502, outcome.error);
     const bool reuse = response.keepAlive && outcome.consumed == buffer_.size();
-    if (reuse && downstream_ && downstream_->relayable()) {  // relay the replica's bytes as they are
-      done_ = true;
-      timer_.stop();
-      QObject::disconnect(socket_, nullptr, this, nullptr);
-      core_.release(replica_, socket_);
-      downstream_->respondRaw(std::string_view(buffer_).substr(0, outcome.consumed), true);
-      deleteLater();
-      return;
+    HttpConnection* client = std::exchange(downstream_, nullptr);
+    hasDeadline_ = false;
+    if (reuse && client->relayable()) {  // relay the replica's bytes as they are
+      client->respondRaw(std::string_view(buffer_).substr(0, outcome.consumed), true);
+    } else {
+      client->respond(std::move(response));
     }
-    finish(std::move(response), reuse);
+    buffer_.clear();
+    if (reuse) core_.release(this);
+    else close();
   }
 
-  void abandon() {
-    if (done_) return;
-    done_ = true;
-    timer_.stop();
-    QObject::disconnect(socket_, nullptr, this, nullptr);
-    socket_->abort();
-    socket_->deleteLater();
-    deleteLater();
+  void onClosed() {
+    if (stream_->connectFailed()) fail(502, "is unreachable: " + stream_->closeError());
+    else if (downstream_ != nullptr) fail(502, "closed the connection");
+    core_.discard(this);
+  }
+
+  void abandon() {  // the client left: free the connection now (a shaped answer may be far off)
+    downstream_ = nullptr;
+    close();
   }
 
   void fail(int status, const std::string& what) {
-    if (done_) return;
+    HttpConnection* client = std::exchange(downstream_, nullptr);
+    if (client == nullptr) return;
     core_.errors().fetch_add(1);
-    finish(errorResponse(status, "replica " + std::to_string(replica_) + " " + what), false);
+    client->respond(errorResponse(status, "replica " + std::to_string(replica_) + " " + what));
+    close();
   }
 
-  void finish(HttpResponse response, bool reuse) {
-    done_ = true;
-    timer_.stop();
-    QObject::disconnect(socket_, nullptr, this, nullptr);
-    if (reuse) {
-      core_.release(replica_, socket_);
-    } else {
-      socket_->abort();
-      socket_->deleteLater();
-    }
-    if (downstream_) downstream_->respond(std::move(response));
-    deleteLater();
+  void armDeadline(Micros after) {
+    const auto now = Steady::now();
+    deadline_ = now + std::chrono::microseconds(after.count());
+    hasDeadline_ = true;
+    if (timer_.isActive() && timerDue_ <= deadline_) return;
+    startTimer(after, now);
   }
 
-  ProxyCore& core_;                      ///< the pool
-  std::size_t replica_;                  ///< target replica
-  QTcpSocket* socket_;                   ///< upstream connection (owned by core_)
-  QPointer<HttpConnection> downstream_;  ///< the waiting client, if still connected
-  bool head_;                            ///< HEAD request: no body in the answer
-  const HttpLimits& limits_;             ///< response size limits
-  std::string buffer_;                   ///< received bytes
-  QTimer timer_;                         ///< upstream deadline
-  bool done_ = false;                    ///< answered
+  void startTimer(Micros after, Steady::time_point now) {
+    const auto ms = std::max<std::int64_t>(1, ceilMillis(after));
+    timer_.start(static_cast<int>(std::min<std::int64_t>(ms, 1 << 30)));
+    timerDue_ = now + std::chrono::milliseconds(ms);
+  }
+
+  void onTimer() {
+    if (!hasDeadline_ || downstream_ == nullptr) return;
+    const auto now = Steady::now();
+    if (now < deadline_)
+      return startTimer(Micros{std::chrono::duration_cast<std::chrono::microseconds>(deadline_ - now).count()}, now);
+    fail(504, "did not answer in time");
+  }
+
+  ProxyCore& core_;                   ///< the pool
+  std::size_t replica_;               ///< target replica
+  FdStream* stream_;                  ///< the connection (child); nullptr if it could not be made
+  std::string buffer_;                ///< received bytes of the answer in progress
+  HttpConnection* downstream_ = nullptr;  ///< the waiting client (cleared if it goes: onAbandoned)
+  bool head_ = false;                 ///< HEAD request: no body in the answer
+  QTimer timer_;                      ///< fires at or before deadline_
+  Steady::time_point deadline_{};     ///< the replica must answer by then
+  Steady::time_point timerDue_{};     ///< when timer_ fires
+  bool hasDeadline_ = false;          ///< a request is in flight
 };
-
-}  // namespace
 
 std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret) {
   std::string out;
@@ -156,60 +195,43 @@ std::string forwardedBytes(const HttpRequest& request, const std::string& peer, 
   return out;
 }
 
-QTcpSocket* ProxyCore::take(std::size_t replica) {
+Upstream* ProxyCore::take(std::size_t replica) {
   auto& pool = idle_[replica];
   while (!pool.empty()) {
-    QTcpSocket* s = pool.back().socket;  // the most recently used: warm, and lets the oldest expire
+    Upstream* u = pool.back().upstream;  // the most recently used: warm, and lets the oldest expire
     pool.pop_back();
-    QObject::disconnect(s, nullptr, this, nullptr);
-    if (s->state() == QAbstractSocket::ConnectedState) return s;
-    drop(s);
+    if (u->usable()) return u;
+    u->deleteLater();
   }
-  auto* s = new QTcpSocket(this);
-  s->connectToHost(upstream_, static_cast<quint16>(options_.replicaPorts[replica]));
-  s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-  return s;
+  return new Upstream(*this, replica);
 }
 
-void ProxyCore::drop(QTcpSocket* socket) {
-  socket->abort();
-  socket->deleteLater();
+void ProxyCore::release(Upstream* upstream) {
+  auto& pool = idle_[upstream->replica()];
+  if (static_cast<int>(pool.size()) >= options_.maxIdlePerReplica) return upstream->close();
+  pool.push_back({upstream, clock_.elapsed()});
 }
 
-void ProxyCore::release(std::size_t replica, QTcpSocket* socket) {
-  auto& pool = idle_[replica];
-  if (static_cast<int>(pool.size()) >= options_.maxIdlePerReplica) return drop(socket);
-  if (!clock_.isValid()) clock_.start();
-  pool.push_back({socket, clock_.elapsed()});
-  const auto remove = [this, replica, socket] {
-    auto& p = idle_[replica];
-    std::erase_if(p, [socket](const Idle& i) { return i.socket == socket; });
-    QObject::disconnect(socket, nullptr, this, nullptr);
-    drop(socket);
-  };
-  connect(socket, &QTcpSocket::disconnected, this, remove);
-  connect(socket, &QTcpSocket::readyRead, this, remove);  // an idle upstream must not talk
+void ProxyCore::discard(Upstream* upstream) {
+  std::erase_if(idle_[upstream->replica()], [upstream](const Idle& i) { return i.upstream == upstream; });
+  upstream->deleteLater();
 }
 
 void ProxyCore::trimIdle() {
-  if (!clock_.isValid()) return;
   const qint64 cutoff = clock_.elapsed() - kIdleUpstream.count() / 1000;
   for (auto& pool : idle_) {
     const auto fresh = std::find_if(pool.begin(), pool.end(), [cutoff](const Idle& i) { return i.sinceMs > cutoff; });
-    for (auto it = pool.begin(); it != fresh; ++it) {
-      QObject::disconnect(it->socket, nullptr, this, nullptr);
-      drop(it->socket);
-    }
+    std::vector<Upstream*> old;
+    for (auto it = pool.begin(); it != fresh; ++it) old.push_back(it->upstream);
     pool.erase(pool.begin(), fresh);
+    for (auto* u : old) u->close();
   }
 }
 
 void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {
   const std::size_t replica = next_++ % idle_.size();
   const auto bytes = forwardedBytes(request, connection.peerAddress(), options_.secret);
-  auto* call = new UpstreamCall(*this, replica, take(replica), connection, request.method == "HEAD",
-                                options_.limits.message);
-  call->send(bytes, options_.upstreamTimeout);
+  take(replica)->send(bytes, connection, request.method == "HEAD", options_.upstreamTimeout);
 }
 
 FrontProxy::FrontProxy(FrontOptions options) : options_(std::move(options)), thread_("rl-front") {}

@@ -166,6 +166,16 @@ void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event,
   event.storeFailed = decided->byPolicy;
   if (!decided->byPolicy) {
     (event.decision.allowed ? stats_.admitted : stats_.denied).fetch_add(1);
+    const bool shaped = event.decision.allowed && !noWait && event.decision.delay.count() > 0;
+    if (connection != nullptr && !shaped) {  // the hot path: wire bytes straight from the decision
+      event.status = event.decision.allowed ? 200 : 429;
+      if (options_.observer) options_.observer(event);
+      thread_local std::string wire;
+      wire.clear();
+      const bool keepAlive = connection->keepAliveRequested();
+      appendDecisionAnswer(wire, event.decision, context, keepAlive, connection->headRequest());
+      return connection->respondRaw(wire, keepAlive);
+    }
     response = decisionResponse(event.decision, context);
   } else {
     (event.decision.allowed ? stats_.failedOpen : stats_.failedClosed).fetch_add(1);
