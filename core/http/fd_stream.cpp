@@ -13,6 +13,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "http/client_identity.hpp"
 
 namespace rl {
@@ -54,6 +57,12 @@ class EpollHub final : public QObject {
     ::epoll_ctl(efd_, EPOLL_CTL_DEL, s->fd_, nullptr);
     for (int i = next_; i < count_; ++i)  // events of this batch not delivered yet
       if (batch_[i].data.ptr == s) batch_[i].data.ptr = nullptr;
+    std::erase(flushLater_, s);
+  }
+  bool dispatching() const { return dispatching_; }
+  /// `s` wrote during this pass: its output goes out, in one send, when the pass ends.
+  void flushAfterPass(FdStream* s) {
+    if (std::find(flushLater_.begin(), flushLater_.end(), s) == flushLater_.end()) flushLater_.push_back(s);
   }
 
  private:
@@ -74,6 +83,11 @@ class EpollHub final : public QObject {
     }
     count_ = next_ = 0;
     dispatching_ = false;
+    while (!flushLater_.empty()) {  // a flush may close a stream (which erases itself from the list)
+      FdStream* s = flushLater_.back();
+      flushLater_.pop_back();
+      s->flush();
+    }
   }
 
   static constexpr int kBatch = 128;
@@ -85,6 +99,7 @@ class EpollHub final : public QObject {
   int next_ = 0;                 ///< next event of batch_ to deliver
   int users_ = 0;                ///< streams using the hub
   bool dispatching_ = false;     ///< dispatch() is on the stack
+  std::vector<FdStream*> flushLater_;  ///< streams written to during this pass
 };
 
 thread_local EpollHub* EpollHub::current_ = nullptr;
@@ -182,11 +197,17 @@ void FdStream::setReading(bool on) {
 
 void FdStream::write(std::string_view bytes) {
   if (fd_ < 0 || closing_ || bytes.empty()) return;
+  if (hub_->dispatching() && corked_ == 0 && !connecting_) {  // sent once when the pass ends
+    out_.append(bytes);
+    hub_->flushAfterPass(this);
+    return;
+  }
   if (pendingOutput() == 0 && corked_ == 0 && !connecting_) {
     const ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n == static_cast<ssize_t>(bytes.size())) return;
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return finishClose(errno);
     bytes.remove_prefix(static_cast<std::size_t>(std::max<ssize_t>(0, n)));
+    blocked_ = true;
   }
   out_.append(bytes);
   updateWriteNotifier();
@@ -201,7 +222,10 @@ void FdStream::flush() {
   while (fd_ >= 0 && pendingOutput() > 0 && corked_ == 0 && !connecting_) {
     const ssize_t n = ::send(fd_, out_.data() + sent_, pendingOutput(), MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      blocked_ = true;
+      break;
+    }
     if (n < 0) return finishClose(errno);
     sent_ += static_cast<std::size_t>(n);
   }
@@ -210,7 +234,7 @@ void FdStream::flush() {
     out_.clear();
     sent_ = 0;
     if (closing_) return finishClose();
-    if (drained_) drained_();
+    if (std::exchange(blocked_, false) && drained_) drained_();
   }
   if (fd_ >= 0) updateWriteNotifier();
 }

@@ -7,9 +7,11 @@
 //
 //   reading   readable() fires when bytes or EOF are there; readInto() appends
 //             what the kernel holds (up to a cap) to the caller's buffer.
-//   writing   write() sends at once; what the kernel does not take is kept and
-//             sent when the socket is writable (the write notifier is on only
-//             then). cork()/uncork() gather several answers into one send.
+//   writing   write() sends at once, except while the thread's epoll pass is
+//             dispatching: then the bytes go out in one send when the pass
+//             ends (so answers to requests read in one pass share a send).
+//             What the kernel does not take is kept and sent when the socket
+//             is writable. cork()/uncork() gather writes into one send too.
 //   closing   closeAfterFlush() sends what is queued, then closes; abort()
 //             closes at once. closed() fires once, for EOF, errors and closes.
 // Everything runs on the thread that created the stream.
@@ -47,7 +49,7 @@ class FdStream final : public QObject {
   void onReadable(std::function<void()> f) { readable_ = std::move(f); }
   /// Called once when the stream is closed: EOF, an error, abort() or a finished closeAfterFlush().
   void onClosed(std::function<void()> f) { closed_ = std::move(f); }
-  /// Called when queued output has all been sent.
+  /// Called when output the kernel had refused has all been sent.
   void onDrained(std::function<void()> f) { drained_ = std::move(f); }
 
   /// Appends up to `maxBytes` received bytes to `buffer`. Returns false at EOF or on an error
@@ -97,6 +99,7 @@ class FdStream final : public QObject {
   int corked_ = 0;                    ///< cork() depth
   bool connecting_ = false;           ///< a non-blocking connect is pending
   bool closing_ = false;              ///< closeAfterFlush() was called
+  bool blocked_ = false;              ///< the kernel refused bytes since the last drain
   bool connectFailed_ = false;        ///< closed while connecting
   int error_ = 0;                     ///< errno that closed the stream (0: EOF or a close)
   std::function<void()> readable_;    ///< see onReadable()

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 
 #include "http/fd_stream.hpp"
 #include "http/limit_response.hpp"
@@ -18,14 +19,14 @@ class Upstream;
 class ProxyCore final : public QObject {
  public:
   ProxyCore(const FrontOptions& options, std::atomic<std::int64_t>& errors)
-      : options_(options), errors_(errors), idle_(options.replicaPorts.size()) {
+      : options_(options), errors_(errors), conns_(options.replicaPorts.size()) {
     connect(&trim_, &QTimer::timeout, this, [this] { trimIdle(); });
     trim_.start(static_cast<int>(kIdleUpstream.count() / 1000));
     clock_.start();
   }
 
   void handle(HttpConnection& connection, HttpRequest&& request);
-  /// `upstream` answered and may carry the next request.
+  /// `upstream` answered everything it carried.
   void release(Upstream* upstream);
   /// `upstream` closed: forget it if pooled, and delete it later.
   void discard(Upstream* upstream);
@@ -38,16 +39,12 @@ class ProxyCore final : public QObject {
 
   /// Pooled upstream connections unused this long are closed (the pool shrinks after a peak).
   static constexpr Micros kIdleUpstream{2'000'000};
-  struct Idle {
-    Upstream* upstream;  ///< connected, no request in flight
-    qint64 sinceMs;      ///< when it was released (steady ms)
-  };
 
-  const FrontOptions& options_;          ///< the front's options
-  std::atomic<std::int64_t>& errors_;    ///< 502/504 counter
-  std::vector<std::vector<Idle>> idle_;  ///< pooled keep-alive connections per replica, oldest first
-  QTimer trim_;                          ///< closes connections idle longer than kIdleUpstream
-  QElapsedTimer clock_;                  ///< steady time for `Idle::sinceMs`
+  const FrontOptions& options_;                ///< the front's options
+  std::atomic<std::int64_t>& errors_;          ///< 502/504 counter
+  std::vector<std::vector<Upstream*>> conns_;  ///< keep-alive connections per replica (children)
+  QTimer trim_;                                ///< closes connections idle longer than kIdleUpstream
+  QElapsedTimer clock_;                        ///< steady time for `Upstream::idleSinceMs`
   std::size_t next_ = 0;                 ///< round-robin cursor
 };
 
@@ -62,8 +59,10 @@ bool isHopByHop(std::string_view name) {
 
 }  // namespace
 
-/// One keep-alive connection to one replica, carrying one request at a time. It lives as
-/// long as the connection: no object, timer or signal connection is made per request.
+/// One keep-alive connection to one replica. It carries one request at a time, or up to
+/// the front's pipeline depth when the replicas answer at once (answers come back in
+/// order). It lives as long as the connection: nothing is allocated, armed or connected
+/// per request beyond the queue entry.
 class Upstream final : public QObject {
  public:
   using Steady = std::chrono::steady_clock;
@@ -80,104 +79,119 @@ class Upstream final : public QObject {
   }
 
   std::size_t replica() const { return replica_; }
-  bool usable() const { return stream_ != nullptr && stream_->isOpen(); }
+  bool usable() const { return !closing_ && stream_ != nullptr && stream_->isOpen(); }
+  /// Requests sent and not answered yet.
+  std::size_t inFlight() const { return waiting_.size(); }
+  /// When the last answer came back (steady ms of the core's clock).
+  qint64 idleSinceMs = 0;
 
-  /// Sends `bytes` for `downstream`; the answer (or a 502/504) goes back to it.
-  void send(const std::string& bytes, HttpConnection& downstream, bool head, Micros timeout) {
-    downstream_ = &downstream;
-    head_ = head;
-    downstream.onAbandoned([this] { abandon(); });
-    armDeadline(timeout);
+  /// Sends `bytes` for `client`; the answer (or a 502/504) goes back to it.
+  void send(const std::string& bytes, HttpConnection& client, bool head, Micros timeout) {
+    const auto now = Steady::now();
+    waiting_.push_back({&client, head, now + std::chrono::microseconds(timeout.count())});
+    client.onAbandoned([this, c = &client] { abandon(c); });
+    if (waiting_.size() == 1) armTimer(now);
     if (!usable()) {  // could not even start connecting
       const auto why = stream_ ? stream_->closeError() : std::string("no socket");
-      QTimer::singleShot(0, this, [this, why] { fail(502, "is unreachable: " + why); });
+      QTimer::singleShot(0, this, [this, why] { failAll(502, "is unreachable: " + why); });
       return;
     }
     stream_->write(bytes);
   }
 
-  /// Closes the connection and deletes this later.
+  /// Closes the connection and deletes this later (requests in flight are not answered).
   void close() {
-    downstream_ = nullptr;
-    hasDeadline_ = false;
+    closing_ = true;
+    waiting_.clear();
     if (stream_ != nullptr && stream_->isOpen()) stream_->abort();  // onClosed() tells the core
     else core_.discard(this);
   }
 
  private:
+  struct Waiting {
+    HttpConnection* client;          ///< null once the client left
+    bool head;                       ///< HEAD request: no body in the answer
+    Steady::time_point deadline;     ///< the replica must answer by then
+  };
+
   void onReadable() {
-    if (!stream_->readInto(buffer_, core_.options().limits.message.maxHeaderBytes +
-                                        core_.options().limits.message.maxBodyBytes + 4096))
-      return;
-    if (downstream_ == nullptr) return close();  // an idle upstream must not talk
-    HttpResponse response;
-    const auto outcome = parseResponse(buffer_, core_.options().limits.message, head_, response);
-    if (outcome.state == ParseState::NeedMore) return;
-    if (outcome.state == ParseState::Failed) return fail(502, outcome.error);
-    const bool reuse = response.keepAlive && outcome.consumed == buffer_.size();
-    HttpConnection* client = std::exchange(downstream_, nullptr);
-    hasDeadline_ = false;
-    if (reuse && client->relayable()) {  // relay the replica's bytes as they are
-      client->respondRaw(std::string_view(buffer_).substr(0, outcome.consumed), true);
-    } else {
-      client->respond(std::move(response));
+    const auto& limits = core_.options().limits.message;
+    if (!stream_->readInto(buffer_, limits.maxHeaderBytes + limits.maxBodyBytes + 4096)) return;
+    if (waiting_.empty()) return close();  // an idle upstream must not talk
+    std::size_t used = 0;
+    while (!waiting_.empty() && used < buffer_.size()) {
+      HttpResponse response;
+      const auto outcome = parseResponse(std::string_view(buffer_).substr(used), limits, waiting_.front().head, response);
+      if (outcome.state == ParseState::NeedMore) break;
+      if (outcome.state == ParseState::Failed) return failAll(502, outcome.error);
+      const auto bytes = std::string_view(buffer_).substr(used, outcome.consumed);
+      used += outcome.consumed;
+      HttpConnection* client = waiting_.front().client;
+      waiting_.pop_front();
+      if (client != nullptr && response.keepAlive && client->relayable()) {
+        client->respondRaw(bytes, true);  // the replica's bytes as they are
+      } else if (client != nullptr) {
+        client->respond(std::move(response));
+      }
+      if (!response.keepAlive) return failAll(502, "closed the connection");
     }
-    buffer_.clear();
-    if (reuse) core_.release(this);
-    else close();
+    buffer_.erase(0, used);
+    if (!waiting_.empty()) return armTimer(Steady::now());
+    if (!buffer_.empty()) return close();  // bytes nobody asked for
+    core_.release(this);
   }
 
   void onClosed() {
-    if (stream_->connectFailed()) fail(502, "is unreachable: " + stream_->closeError());
-    else if (downstream_ != nullptr) fail(502, "closed the connection");
+    if (stream_->connectFailed()) failAll(502, "is unreachable: " + stream_->closeError());
+    else failAll(502, "closed the connection");
     core_.discard(this);
   }
 
-  void abandon() {  // the client left: free the connection now (a shaped answer may be far off)
-    downstream_ = nullptr;
+  // The client left: free the connection now if it carries only this request (a shaped
+  // answer may be far off); otherwise its answer is dropped when it comes.
+  void abandon(HttpConnection* client) {
+    if (waiting_.size() == 1 && waiting_.front().client == client) return close();
+    for (auto& w : waiting_)
+      if (w.client == client) w.client = nullptr;
+  }
+
+  void failAll(int status, const std::string& what) {
+    closing_ = true;  // an answer below may start the client's next request: not on this connection
+    auto waiting = std::move(waiting_);
+    waiting_.clear();
+    for (const auto& w : waiting) {
+      if (w.client == nullptr) continue;
+      core_.errors().fetch_add(1);
+      w.client->respond(errorResponse(status, "replica " + std::to_string(replica_) + " " + what));
+    }
     close();
   }
 
-  void fail(int status, const std::string& what) {
-    HttpConnection* client = std::exchange(downstream_, nullptr);
-    if (client == nullptr) return;
-    core_.errors().fetch_add(1);
-    client->respond(errorResponse(status, "replica " + std::to_string(replica_) + " " + what));
-    close();
-  }
-
-  void armDeadline(Micros after) {
-    const auto now = Steady::now();
-    deadline_ = now + std::chrono::microseconds(after.count());
-    hasDeadline_ = true;
-    if (timer_.isActive() && timerDue_ <= deadline_) return;
-    startTimer(after, now);
-  }
-
-  void startTimer(Micros after, Steady::time_point now) {
-    const auto ms = std::max<std::int64_t>(1, ceilMillis(after));
-    timer_.start(static_cast<int>(std::min<std::int64_t>(ms, 1 << 30)));
+  // Arms the timer for the oldest request's deadline, unless it already fires before that.
+  void armTimer(Steady::time_point now) {
+    const auto due = waiting_.front().deadline;
+    if (timer_.isActive() && timerDue_ <= due) return;
+    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(due - now).count();
+    const auto ms = std::clamp<std::int64_t>(ceilMillis(Micros{us}), 1, 1 << 30);
+    timer_.start(static_cast<int>(ms));
     timerDue_ = now + std::chrono::milliseconds(ms);
   }
 
   void onTimer() {
-    if (!hasDeadline_ || downstream_ == nullptr) return;
+    if (waiting_.empty()) return;
     const auto now = Steady::now();
-    if (now < deadline_)
-      return startTimer(Micros{std::chrono::duration_cast<std::chrono::microseconds>(deadline_ - now).count()}, now);
-    fail(504, "did not answer in time");
+    if (now < waiting_.front().deadline) return armTimer(now);
+    failAll(504, "did not answer in time");
   }
 
-  ProxyCore& core_;                   ///< the pool
-  std::size_t replica_;               ///< target replica
-  FdStream* stream_;                  ///< the connection (child); nullptr if it could not be made
-  std::string buffer_;                ///< received bytes of the answer in progress
-  HttpConnection* downstream_ = nullptr;  ///< the waiting client (cleared if it goes: onAbandoned)
-  bool head_ = false;                 ///< HEAD request: no body in the answer
-  QTimer timer_;                      ///< fires at or before deadline_
-  Steady::time_point deadline_{};     ///< the replica must answer by then
-  Steady::time_point timerDue_{};     ///< when timer_ fires
-  bool hasDeadline_ = false;          ///< a request is in flight
+  ProxyCore& core_;                ///< the pool
+  std::size_t replica_;            ///< target replica
+  FdStream* stream_;               ///< the connection (child); nullptr if it could not be made
+  std::string buffer_;             ///< received bytes not yet relayed
+  std::deque<Waiting> waiting_;    ///< requests in flight, oldest first (answers come in this order)
+  QTimer timer_;                   ///< fires at or before the oldest deadline
+  Steady::time_point timerDue_{};  ///< when timer_ fires
+  bool closing_ = false;           ///< being closed: takes no more requests
 };
 
 std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret) {
@@ -196,40 +210,39 @@ std::string forwardedBytes(const HttpRequest& request, const std::string& peer, 
 }
 
 Upstream* ProxyCore::take(std::size_t replica) {
-  auto& pool = idle_[replica];
-  while (!pool.empty()) {
-    Upstream* u = pool.back().upstream;  // the most recently used: warm, and lets the oldest expire
-    pool.pop_back();
-    if (u->usable()) return u;
-    u->deleteLater();
-  }
-  return new Upstream(*this, replica);
+  auto& conns = conns_[replica];
+  Upstream* best = nullptr;
+  for (Upstream* u : conns)
+    if (u->usable() && (best == nullptr || u->inFlight() < best->inFlight())) best = u;
+  if (best != nullptr && best->inFlight() < static_cast<std::size_t>(std::max(1, options_.pipelineDepth))) return best;
+  conns.push_back(new Upstream(*this, replica));
+  return conns.back();
 }
 
 void ProxyCore::release(Upstream* upstream) {
-  auto& pool = idle_[upstream->replica()];
-  if (static_cast<int>(pool.size()) >= options_.maxIdlePerReplica) return upstream->close();
-  pool.push_back({upstream, clock_.elapsed()});
+  upstream->idleSinceMs = clock_.elapsed();
+  const auto& conns = conns_[upstream->replica()];
+  const auto idle = std::count_if(conns.begin(), conns.end(), [](const Upstream* u) { return u->inFlight() == 0; });
+  if (idle > options_.maxIdlePerReplica) upstream->close();
 }
 
 void ProxyCore::discard(Upstream* upstream) {
-  std::erase_if(idle_[upstream->replica()], [upstream](const Idle& i) { return i.upstream == upstream; });
+  std::erase(conns_[upstream->replica()], upstream);
   upstream->deleteLater();
 }
 
 void ProxyCore::trimIdle() {
   const qint64 cutoff = clock_.elapsed() - kIdleUpstream.count() / 1000;
-  for (auto& pool : idle_) {
-    const auto fresh = std::find_if(pool.begin(), pool.end(), [cutoff](const Idle& i) { return i.sinceMs > cutoff; });
+  for (auto& conns : conns_) {
     std::vector<Upstream*> old;
-    for (auto it = pool.begin(); it != fresh; ++it) old.push_back(it->upstream);
-    pool.erase(pool.begin(), fresh);
-    for (auto* u : old) u->close();
+    for (Upstream* u : conns)
+      if (u->inFlight() == 0 && u->idleSinceMs <= cutoff) old.push_back(u);
+    for (Upstream* u : old) u->close();  // discard() removes it from conns
   }
 }
 
 void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {
-  const std::size_t replica = next_++ % idle_.size();
+  const std::size_t replica = next_++ % conns_.size();
   const auto bytes = forwardedBytes(request, connection.peerAddress(), options_.secret);
   take(replica)->send(bytes, connection, request.method == "HEAD", options_.upstreamTimeout);
 }

@@ -86,6 +86,10 @@ std::string ReplicaServer::url() const { return httpUrl(options_.bindAddress, po
 
 const ListenerStats& ReplicaServer::listenerStats() const { return listener_->stats(); }
 
+bool ReplicaServer::answersAtOnce() const {
+  return decider_->answersAtOnce() && options_.algorithm != Algorithm::LeakyBucket && !options_.allowClientOverrides;
+}
+
 void ReplicaServer::refuse(HttpConnection& connection, const std::string& message) {
   stats_.badRequests.fetch_add(1);
   connection.respond(errorResponse(400, message));

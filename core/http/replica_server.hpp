@@ -103,6 +103,9 @@ class ReplicaServer {
   const ReplicaStats& stats() const { return stats_; }
   /// Connection counters.
   const ListenerStats& listenerStats() const;
+  /// Every request is answered before the next one on its connection is read: the store
+  /// answers at once and no answer is shaped (leaky_bucket) or overridden per request.
+  bool answersAtOnce() const;
 
  private:
   explicit ReplicaServer(ReplicaOptions options);
