@@ -112,6 +112,7 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
   const bool atOnce = std::all_of(cluster->replicas_.begin(), cluster->replicas_.end(),
                                   [](const auto& r) { return r->answersAtOnce(); });
   if (atOnce) front.pipelineDepth = kPipelineDepth;
+  cluster->answersAtOnce_ = atOnce;
   if (options.front == FrontKind::Nginx) {
     auto n = startNginx(front);
     if (!n) return n.error();

@@ -1,0 +1,131 @@
+// The serve hot path (issue 13): the builtin front pipelines requests to
+// replicas that answer at once, and only to those; answers still reach the
+// right client, in order, with exact counts; a shaped (leaky-bucket) answer
+// never holds up another client's.
+
+#include <QTcpSocket>
+#include <QtTest>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "http/http_client.hpp"
+#include "http/limit_response.hpp"
+#include "http/serve_cluster.hpp"
+#include "http_test_support.hpp"
+#include "redis_test_server.hpp"
+
+using namespace rl;
+using namespace rl::test;
+
+class ServePipeliningTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void pipelinedOnlyWhereAnswersComeAtOnce();
+  void manyPipelinedClientsGetTheirOwnAnswers();
+  void shapedAnswerHoldsUpNoOtherClient();
+};
+
+void ServePipeliningTest::pipelinedOnlyWhereAnswersComeAtOnce() {
+  ServeOptions o;
+  o.quota = Quota::perSecond(1).withBurst(10);
+  o.replicas = 2;
+  auto memory = ServeCluster::start(o, memoryFactory());
+  QVERIFY(memory.ok());
+  QVERIFY((*memory)->answersAtOnce());
+  o.algorithm = Algorithm::LeakyBucket;  // shaped answers wait in the replica
+  auto leaky = ServeCluster::start(o, memoryFactory());
+  QVERIFY(leaky.ok());
+  QVERIFY(!(*leaky)->answersAtOnce());
+  o.algorithm = Algorithm::TokenBucket;
+  o.allowClientOverrides = true;  // a request may pick leaky_bucket
+  auto overrides = ServeCluster::start(o, memoryFactory());
+  QVERIFY(overrides.ok());
+  QVERIFY(!(*overrides)->answersAtOnce());
+  RedisTestServer redis;
+  RL_REQUIRE_REDIS(redis);
+  o.allowClientOverrides = false;
+  auto lua = ServeCluster::start(o, redisLuaFactory(redis.endpoint(), "pl:"));
+  QVERIFY2(lua.ok(), lua.ok() ? "" : lua.error().message.c_str());
+  QVERIFY(!(*lua)->answersAtOnce());  // answers come back from Redis later
+}
+
+void ServePipeliningTest::manyPipelinedClientsGetTheirOwnAnswers() {
+  // One replica (one memory store), token_bucket 10: 24 clients at once, each pipelining
+  // 12 requests with its own key in one write through the front. Each must get its own
+  // 12 answers in order: remaining 9..0, then two 429s, all naming its key.
+  ServeOptions o;
+  o.quota = Quota::perSecond(1).withBurst(10);
+  o.replicas = 1;
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  const int port = QUrl(QString::fromStdString((*cluster)->frontUrl())).port();
+  constexpr int kClients = 24;
+  constexpr int kRequests = 12;
+  std::vector<QByteArray> received(kClients);
+  std::vector<std::thread> threads;
+  for (int c = 0; c < kClients; ++c) {
+    threads.emplace_back([c, port, &received] {
+      QByteArray bytes;
+      for (int i = 0; i < kRequests; ++i) {
+        bytes += "GET /ping HTTP/1.1\r\nHost: a\r\nx-api-key: c" + QByteArray::number(c) + "\r\n";
+        if (i == kRequests - 1) bytes += "Connection: close\r\n";
+        bytes += "\r\n";
+      }
+      received[static_cast<std::size_t>(c)] = rawExchange(port, bytes, 20'000).received;
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int c = 0; c < kClients; ++c) {
+    const auto& r = received[static_cast<std::size_t>(c)];
+    QCOMPARE(r.count("HTTP/1.1 "), kRequests);
+    QCOMPARE(r.count("\"client\":\"key:c" + QByteArray::number(c) + "\""), kRequests);
+    qsizetype at = 0;
+    for (int i = 0; i < kRequests; ++i) {  // in order
+      const QByteArray want = i < 10 ? "\"remaining\":" + QByteArray::number(9 - i) + "," : QByteArray("\"status\":\"rate_limited\"");
+      const auto next = r.indexOf(want, at);
+      QVERIFY2(next >= at, qPrintable(QString("client %1 answer %2: %3").arg(c).arg(i).arg(QString::fromLatin1(r))));
+      at = next + 1;
+    }
+  }
+  const auto tally = (*cluster)->tally();
+  QCOMPARE(tally.admitted, kClients * 10);
+  QCOMPARE(tally.denied, kClients * 2);
+  QCOMPARE(tally.upstreamErrors, 0);
+}
+
+void ServePipeliningTest::shapedAnswerHoldsUpNoOtherClient() {
+  // leaky_bucket, queue 5, one leak every 2 s: the second request of a key waits about 2 s
+  // in the replica. Another client's request to the same (only) replica is answered meanwhile.
+  ServeOptions o;
+  o.algorithm = Algorithm::LeakyBucket;
+  o.quota = Quota::perMinute(30).withBurst(5);
+  o.replicas = 1;
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  const auto url = *parseHttpUrl((*cluster)->frontUrl());
+  HttpRequest shaped{"GET", "/ping", 1, {{"x-api-key", "shaped"}}, {}};
+  HttpClient first(url);
+  QCOMPARE(first.send(shaped)->status, 200);
+  int heldStatus = 0;
+  std::thread waiting([&] {  // held about 2 s
+    auto r = HttpClient(url).send(shaped);
+    heldStatus = r.ok() ? r->status : -1;
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  HttpClient other(url);
+  HttpRequest fresh{"GET", "/ping", 1, {{"x-api-key", "other"}}, {}};
+  const auto start = std::chrono::steady_clock::now();
+  const auto answer = other.send(fresh);
+  const auto took = std::chrono::steady_clock::now() - start;
+  waiting.join();
+  QCOMPARE(heldStatus, 200);
+  QVERIFY(answer.ok());
+  QCOMPARE(answer->status, 200);
+  QVERIFY2(took < std::chrono::milliseconds(1500),
+           qPrintable(QString::number(std::chrono::duration_cast<std::chrono::milliseconds>(took).count())));
+}
+
+QTEST_GUILESS_MAIN(ServePipeliningTest)
+#include "test_serve_pipelining.moc"
