@@ -9,13 +9,12 @@
 // client that leaves before its answer frees the upstream connection at once.
 // Expect: 100-continue is answered by the front itself and not forwarded.
 //
-// Pipelining: when every replica answers at once (a synchronous store and no
-// leaky-bucket shaping, so no answer waits), ServeCluster sets
+// Pipelining: when no replica holds an answer back on purpose (no
+// leaky-bucket shaping, no per-request algorithm), ServeCluster sets
 // `pipelineDepth` > 1: requests to one replica share a connection, those read
-// in one event-loop pass leave in one send, and the replica answers them in
-// one send. An answer that may wait (redis-lua in flight, a shaped request)
-// would hold up the ones behind it, so those replicas get one request per
-// connection (depth 1).
+// in one event-loop pass leave in one send, and the replica answers them
+// together, in order. A shaped answer would hold up the ones behind it, so
+// such replicas get one request per connection (depth 1).
 // Runs on its own EventThread.
 
 #include <atomic>
@@ -40,7 +39,7 @@ struct FrontOptions {
   Micros upstreamTimeout{10'000'000};     ///< a replica must answer within this (504)
   int maxIdlePerReplica = 256;            ///< pooled idle upstream connections per replica
   int pipelineDepth = 1;                  ///< requests in flight per upstream connection (>1 only
-                                          ///< when every replica answers at once: see the file comment)
+                                          ///< when no replica holds answers back: see the file comment)
   std::string secret;                     ///< sent as X-RateLab-Front (client_identity.hpp); empty = none
 };
 

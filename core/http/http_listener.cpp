@@ -100,28 +100,29 @@ void HttpConnection::processBuffer() {
   if (inLoop_ || !stream_->isOpen()) return;
   inLoop_ = true;
   stream_->cork();  // answers decided now go out in one send
-  while (phase_ == Phase::Idle || phase_ == Phase::Partial) {
+  const std::size_t most = static_cast<std::size_t>(std::max(1, limits_.maxPipelined));
+  while (phase_ != Phase::Closing && slots_.size() < most) {
     if (stream_->pendingOutput() > kMaxPendingWrite) break;  // resumes when drained
     if (buffer_.empty()) break;
     HttpRequest request;
     const auto outcome = parseRequest(buffer_, limits_.message, request);
     if (outcome.state == ParseState::NeedMore) {
       if (phase_ == Phase::Idle) enter(Phase::Partial);
-      if (outcome.expectContinue && !continued_) {
+      if (outcome.expectContinue && !continued_ && slots_.empty()) {
         continued_ = true;
         stream_->write("HTTP/1.1 100 Continue\r\n\r\n");
       }
       break;
     }
     if (outcome.state == ParseState::Failed) {
+      if (!slots_.empty()) break;  // answered in order: after the requests before it
       stats_.malformed.fetch_add(1);
       fail(outcome.status, outcome.error);
       break;
     }
     buffer_.erase(0, outcome.consumed);
     continued_ = false;
-    requestKeepAlive_ = request.keepAlive();
-    requestHead_ = request.method == "HEAD";
+    slots_.push_back({nextRequest_++, request.keepAlive(), request.method == "HEAD", false, false, {}});
     enter(Phase::Busy);
     handler_(*this, std::move(request));  // may call respond() right away
   }
@@ -130,25 +131,69 @@ void HttpConnection::processBuffer() {
   stream_->uncork();  // may close the stream (and schedule this connection's deletion)
 }
 
-void HttpConnection::respond(HttpResponse response) {
-  if (phase_ != Phase::Busy) return;  // answered already, or closing
-  response.keepAlive = response.keepAlive && requestKeepAlive_;
-  respondRaw(response.serialize(requestHead_), response.keepAlive);
+HttpConnection::Slot* HttpConnection::slot(std::uint64_t id) {
+  for (auto& s : slots_)
+    if (s.id == id) return &s;
+  return nullptr;
 }
 
+bool HttpConnection::relayable() const {
+  return !slots_.empty() && slots_.back().keepAlive && !slots_.back().head;
+}
+bool HttpConnection::keepAliveRequested() const { return !slots_.empty() && slots_.back().keepAlive; }
+bool HttpConnection::headRequest() const { return !slots_.empty() && slots_.back().head; }
+std::uint64_t HttpConnection::currentRequest() const { return slots_.empty() ? nextRequest_ : slots_.back().id; }
+
+bool HttpConnection::keepAliveRequested(std::uint64_t id) const {
+  for (const auto& s : slots_)
+    if (s.id == id) return s.keepAlive;
+  return false;
+}
+
+bool HttpConnection::headRequest(std::uint64_t id) const {
+  for (const auto& s : slots_)
+    if (s.id == id) return s.head;
+  return false;
+}
+
+void HttpConnection::respond(HttpResponse response) { respondTo(currentRequest(), std::move(response)); }
+
 void HttpConnection::respondRaw(std::string_view bytes, bool keepAlive) {
-  if (phase_ != Phase::Busy) return;
+  respondRawTo(currentRequest(), bytes, keepAlive);
+}
+
+void HttpConnection::respondTo(std::uint64_t id, HttpResponse response) {
+  const Slot* s = slot(id);
+  if (s == nullptr || s->done) return;  // answered already, or closing
+  response.keepAlive = response.keepAlive && s->keepAlive;
+  respondRawTo(id, response.serialize(s->head), response.keepAlive);
+}
+
+void HttpConnection::respondRawTo(std::uint64_t id, std::string_view bytes, bool keepAlive) {
+  Slot* s = slot(id);
+  if (s == nullptr || s->done || phase_ == Phase::Closing) return;
   abandoned_ = nullptr;
-  stream_->write(bytes);
   answered_ = true;
+  s->done = true;
+  s->answerKeepAlive = keepAlive;
+  if (s != &slots_.front()) return void(s->bytes.assign(bytes));  // goes out after the ones before it
+  stream_->write(bytes);
+  slots_.pop_front();
   if (!keepAlive) return close();
-  enter(buffer_.empty() ? Phase::Idle : Phase::Partial);
+  while (!slots_.empty() && slots_.front().done) {  // answers that were waiting for this one
+    const Slot next = std::move(slots_.front());
+    slots_.pop_front();
+    stream_->write(next.bytes);
+    if (!next.answerKeepAlive) return close();
+  }
+  if (slots_.empty()) enter(buffer_.empty() ? Phase::Idle : Phase::Partial);
   if (!inLoop_) processBuffer();
 }
 
 void HttpConnection::close() {
   enter(Phase::Closing);
   buffer_.clear();
+  slots_.clear();
   stream_->closeAfterFlush();
 }
 

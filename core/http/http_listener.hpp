@@ -27,6 +27,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -45,6 +46,8 @@ struct HttpServerLimits {
   int maxConnections = 512;           ///< open connections at once; more are refused with 503
   Micros headerTimeout{10'000'000};   ///< a started request must complete within this (408)
   Micros idleTimeout{60'000'000};     ///< an idle keep-alive connection is closed after this
+  int maxPipelined = 1;               ///< requests of one connection handled at once (answers
+                                      ///< still leave in order); 1 = the next is read after the answer
 };
 
 /// Counters of one listener, readable from any thread.
@@ -75,11 +78,20 @@ class HttpConnection final : public QObject {
   /// `keepAlive` must match the Connection header inside `bytes`.
   void respondRaw(std::string_view bytes, bool keepAlive);
   /// The current request allows keep-alive and is not HEAD (a relayed answer fits it as is).
-  bool relayable() const { return requestKeepAlive_ && !requestHead_; }
+  bool relayable() const;
   /// The current request allows keep-alive.
-  bool keepAliveRequested() const { return requestKeepAlive_; }
+  bool keepAliveRequested() const;
   /// The current request is HEAD (its answer carries no body).
-  bool headRequest() const { return requestHead_; }
+  bool headRequest() const;
+
+  /// With `maxPipelined` > 1 several requests are handled at once: a handler that answers
+  /// later keeps currentRequest() and answers with respondTo() / respondRawTo(). Answers
+  /// leave in request order, whatever order they are given in.
+  std::uint64_t currentRequest() const;
+  void respondTo(std::uint64_t request, HttpResponse response);
+  void respondRawTo(std::uint64_t request, std::string_view bytes, bool keepAlive);
+  bool keepAliveRequested(std::uint64_t request) const;
+  bool headRequest(std::uint64_t request) const;
   /// The peer's address ("127.0.0.1").
   const std::string& peerAddress() const { return peer_; }
   /// Called (once) if this connection dies before answering the current request; cleared by
@@ -88,6 +100,16 @@ class HttpConnection final : public QObject {
 
  private:
   enum class Phase { Idle, Partial, Busy, Closing };
+  /// One request handled and not yet sent its answer.
+  struct Slot {
+    std::uint64_t id;           ///< request number on this connection
+    bool keepAlive;             ///< the request allows keep-alive
+    bool head;                  ///< HEAD: no body in the answer
+    bool done;                  ///< answered; `bytes` wait for the answers before it
+    bool answerKeepAlive;       ///< the answer keeps the connection
+    std::string bytes;          ///< the answer, when it must wait
+  };
+  Slot* slot(std::uint64_t id);
   using Steady = std::chrono::steady_clock;
   void onReadable();
   void processBuffer();
@@ -111,8 +133,8 @@ class HttpConnection final : public QObject {
   bool hasDeadline_ = false;        ///< deadline_ applies
   Phase phase_ = Phase::Idle;       ///< what the connection waits for
   bool inLoop_ = false;             ///< processBuffer() is on the stack
-  bool requestKeepAlive_ = true;    ///< the current request allows keep-alive
-  bool requestHead_ = false;        ///< the current request is HEAD (no body in the answer)
+  std::deque<Slot> slots_;          ///< requests handled, answers not sent, oldest first
+  std::uint64_t nextRequest_ = 0;   ///< number of the next request
   bool answered_ = false;           ///< at least one request was answered (idle timeout applies)
   bool continued_ = false;          ///< 100 Continue sent for the request being received
   std::function<void()> abandoned_; ///< see onAbandoned()

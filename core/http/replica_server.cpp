@@ -14,6 +14,9 @@
 namespace rl {
 namespace {
 
+// Requests of one connection a redis-lua replica decides at once.
+constexpr int kMaxPipelined = 32;
+
 std::string allowedAlgorithms() {
   std::string s;
   for (const auto a : kAllAlgorithms) s.append(s.empty() ? "" : ", ").append(algorithmName(a));
@@ -73,6 +76,9 @@ Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions optio
     }
     s->decider_ = std::move(*decider);
     if (s->options_.onStoreError == FailurePolicy::Local) s->fallback_ = std::make_unique<MemoryStore>();
+    // Decisions from Redis come later: decide a connection's pipelined requests together
+    // (answers still leave in order) unless an answer may be held back on purpose.
+    if (!s->decider_->answersAtOnce() && s->pipelinable()) s->options_.limits.maxPipelined = kMaxPipelined;
     s->listener_ = std::make_unique<HttpListener>(
         s->options_.limits, [s](HttpConnection& c, HttpRequest&& r) { s->handle(c, std::move(r)); });
     bound = s->listener_->listen(s->options_.bindAddress, s->options_.port);
@@ -86,8 +92,8 @@ std::string ReplicaServer::url() const { return httpUrl(options_.bindAddress, po
 
 const ListenerStats& ReplicaServer::listenerStats() const { return listener_->stats(); }
 
-bool ReplicaServer::answersAtOnce() const {
-  return decider_->answersAtOnce() && options_.algorithm != Algorithm::LeakyBucket && !options_.allowClientOverrides;
+bool ReplicaServer::pipelinable() const {
+  return options_.algorithm != Algorithm::LeakyBucket && !options_.allowClientOverrides;
 }
 
 void ReplicaServer::refuse(HttpConnection& connection, const std::string& message) {
@@ -140,15 +146,16 @@ void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
   static const SystemClock clock;
   event.at = clock.now();
   const DecisionRequest r{event.algorithm, event.client, options_.quota, *cost, event.at};
-  decider_->decide(r, [this, target = QPointer<HttpConnection>(&connection), event, cost = *cost,
-                       noWait](Result<Decision> d) mutable {
+  decider_->decide(r, [this, target = QPointer<HttpConnection>(&connection), id = connection.currentRequest(), event,
+                       cost = *cost, noWait](Result<Decision> d) mutable {
     const DecisionRequest asked{event.algorithm, event.client, options_.quota, cost, event.at};
-    finish(target.data(), event, applyPolicy(std::move(d), asked, options_.onStoreError, kPolicyRetryAfter,
-                                             fallback_.get()), noWait);
+    finish(target.data(), id, event,
+           applyPolicy(std::move(d), asked, options_.onStoreError, kPolicyRetryAfter, fallback_.get()), noWait);
   });
 }
 
-void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event, Result<PolicyDecision> decided,
+void ReplicaServer::finish(HttpConnection* connection, std::uint64_t id, HttpDecisionEvent& event,
+                           Result<PolicyDecision> decided,
                            bool noWait) {
   const LimitContext context{event.algorithm, options_.quota, event.client, options_.index};
   HttpResponse response;
@@ -162,7 +169,7 @@ void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event,
       logStoreError(id, decided.error());
       response = errorResponse(500, "store error (request id " + id + ")");
     }
-    if (connection) connection->respond(std::move(response));
+    if (connection) connection->respondTo(id, std::move(response));
     else stats_.abandoned.fetch_add(1);
     return;
   }
@@ -176,9 +183,9 @@ void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event,
       if (options_.observer) options_.observer(event);
       thread_local std::string wire;
       wire.clear();
-      const bool keepAlive = connection->keepAliveRequested();
-      appendDecisionAnswer(wire, event.decision, context, keepAlive, connection->headRequest());
-      return connection->respondRaw(wire, keepAlive);
+      const bool keepAlive = connection->keepAliveRequested(id);
+      appendDecisionAnswer(wire, event.decision, context, keepAlive, connection->headRequest(id));
+      return connection->respondRawTo(id, wire, keepAlive);
     }
     response = decisionResponse(event.decision, context);
   } else {
@@ -189,21 +196,21 @@ void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event,
     stats_.abandoned.fetch_add(1);
     return;
   }
-  answer(*connection, event, std::move(response), noWait);
+  answer(*connection, id, event, std::move(response), noWait);
 }
 
-void ReplicaServer::answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response,
-                           bool noWait) {
+void ReplicaServer::answer(HttpConnection& connection, std::uint64_t id, HttpDecisionEvent& event,
+                           HttpResponse response, bool noWait) {
   event.status = response.status;
   if (options_.observer) options_.observer(event);
   const Micros delay = event.decision.allowed && !noWait ? event.decision.delay : Micros{0};
-  if (delay.count() <= 0) return connection.respond(std::move(response));
+  if (delay.count() <= 0) return connection.respondTo(id, std::move(response));
   // Leaky-bucket shaping: the admitted request waits `delay` in the queue, without blocking the thread.
   QPointer<HttpConnection> target(&connection);
   const auto ms = std::min<std::int64_t>(ceilMillis(delay), std::numeric_limits<int>::max());
   QTimer::singleShot(static_cast<int>(ms), Qt::PreciseTimer, &connection,
-                     [target, r = std::move(response)]() mutable {
-                       if (target) target->respond(std::move(r));
+                     [target, id, r = std::move(response)]() mutable {
+                       if (target) target->respondTo(id, std::move(r));
                      });
 }
 

@@ -1,7 +1,8 @@
 // The serve hot path (issue 13): the builtin front pipelines requests to
-// replicas that answer at once, and only to those; answers still reach the
-// right client, in order, with exact counts; a shaped (leaky-bucket) answer
-// never holds up another client's.
+// replicas that hold no answer back, and only to those; answers still reach
+// the right client, in order, with exact counts; a shaped (leaky-bucket)
+// answer never holds up another client's; a redis-lua replica decides a
+// connection's pipelined requests together and answers them in order.
 
 #include <QTcpSocket>
 #include <QtTest>
@@ -22,44 +23,58 @@ using namespace rl::test;
 class ServePipeliningTest : public QObject {
   Q_OBJECT
  private slots:
-  void pipelinedOnlyWhereAnswersComeAtOnce();
+  void pipelinedOnlyWhereNoAnswerIsHeld();
+  void manyPipelinedClientsGetTheirOwnAnswers_data();
   void manyPipelinedClientsGetTheirOwnAnswers();
   void shapedAnswerHoldsUpNoOtherClient();
 };
 
-void ServePipeliningTest::pipelinedOnlyWhereAnswersComeAtOnce() {
+void ServePipeliningTest::pipelinedOnlyWhereNoAnswerIsHeld() {
   ServeOptions o;
   o.quota = Quota::perSecond(1).withBurst(10);
   o.replicas = 2;
   auto memory = ServeCluster::start(o, memoryFactory());
   QVERIFY(memory.ok());
-  QVERIFY((*memory)->answersAtOnce());
+  QVERIFY((*memory)->pipelinable());
   o.algorithm = Algorithm::LeakyBucket;  // shaped answers wait in the replica
   auto leaky = ServeCluster::start(o, memoryFactory());
   QVERIFY(leaky.ok());
-  QVERIFY(!(*leaky)->answersAtOnce());
+  QVERIFY(!(*leaky)->pipelinable());
   o.algorithm = Algorithm::TokenBucket;
   o.allowClientOverrides = true;  // a request may pick leaky_bucket
   auto overrides = ServeCluster::start(o, memoryFactory());
   QVERIFY(overrides.ok());
-  QVERIFY(!(*overrides)->answersAtOnce());
+  QVERIFY(!(*overrides)->pipelinable());
   RedisTestServer redis;
   RL_REQUIRE_REDIS(redis);
   o.allowClientOverrides = false;
   auto lua = ServeCluster::start(o, redisLuaFactory(redis.endpoint(), "pl:"));
   QVERIFY2(lua.ok(), lua.ok() ? "" : lua.error().message.c_str());
-  QVERIFY(!(*lua)->answersAtOnce());  // answers come back from Redis later
+  QVERIFY((*lua)->pipelinable());  // answers come back from Redis later, but none is held back
+}
+
+void ServePipeliningTest::manyPipelinedClientsGetTheirOwnAnswers_data() {
+  QTest::addColumn<bool>("redisLua");
+  QTest::newRow("memory") << false;
+  QTest::newRow("redis-lua") << true;
 }
 
 void ServePipeliningTest::manyPipelinedClientsGetTheirOwnAnswers() {
-  // One replica (one memory store), token_bucket 10: 24 clients at once, each pipelining
-  // 12 requests with its own key in one write through the front. Each must get its own
-  // 12 answers in order: remaining 9..0, then two 429s, all naming its key.
+  // One replica, token_bucket 10 (one token a minute back): 24 clients at once, each
+  // pipelining 12 requests with its own key in one write through the front. Each must get
+  // its own 12 answers in order: remaining 9..0, then two 429s, all naming its key.
+  QFETCH(bool, redisLua);
   ServeOptions o;
-  o.quota = Quota::perSecond(1).withBurst(10);
+  o.quota = Quota::perMinute(1).withBurst(10);
   o.replicas = 1;
-  auto cluster = ServeCluster::start(o, memoryFactory());
-  QVERIFY(cluster.ok());
+  std::unique_ptr<RedisTestServer> redis;
+  if (redisLua) {
+    redis = std::make_unique<RedisTestServer>();
+    RL_REQUIRE_REDIS(*redis);
+  }
+  auto cluster = ServeCluster::start(o, redisLua ? redisLuaFactory(redis->endpoint(), "pp:") : memoryFactory());
+  QVERIFY2(cluster.ok(), cluster.ok() ? "" : cluster.error().message.c_str());
+  QVERIFY((*cluster)->pipelinable());
   const int port = QUrl(QString::fromStdString((*cluster)->frontUrl())).port();
   constexpr int kClients = 24;
   constexpr int kRequests = 12;
