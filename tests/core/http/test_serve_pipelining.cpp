@@ -7,11 +7,14 @@
 #include <QTcpSocket>
 #include <QtTest>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 #include <vector>
 
+#include "http/event_thread.hpp"
 #include "http/http_client.hpp"
+#include "http/http_listener.hpp"
 #include "http/limit_response.hpp"
 #include "http/serve_cluster.hpp"
 #include "http_test_support.hpp"
@@ -27,6 +30,7 @@ class ServePipeliningTest : public QObject {
   void manyPipelinedClientsGetTheirOwnAnswers_data();
   void manyPipelinedClientsGetTheirOwnAnswers();
   void shapedAnswerHoldsUpNoOtherClient();
+  void answersLeaveInRequestOrder();
 };
 
 void ServePipeliningTest::pipelinedOnlyWhereNoAnswerIsHeld() {
@@ -140,6 +144,43 @@ void ServePipeliningTest::shapedAnswerHoldsUpNoOtherClient() {
   QCOMPARE(answer->status, 200);
   QVERIFY2(took < std::chrono::milliseconds(1500),
            qPrintable(QString::number(std::chrono::duration_cast<std::chrono::milliseconds>(took).count())));
+}
+
+void ServePipeliningTest::answersLeaveInRequestOrder() {
+  // maxPipelined 4: four pipelined requests are all handed to the handler at once, which
+  // answers them in reverse order (/3 at once ... /0 after 300 ms). They leave in request order.
+  EventThread thread("pipelined");
+  std::unique_ptr<HttpListener> listener;
+  std::atomic<int> handled{0};
+  std::atomic<int> handledAtFirstAnswer{-1};
+  HttpServerLimits limits;
+  limits.maxPipelined = 4;
+  Result<int> port = 0;
+  thread.runBlocking([&] {
+    listener = std::make_unique<HttpListener>(limits, [&](HttpConnection& c, HttpRequest&& r) {
+      const int n = r.target.back() - '0';
+      ++handled;
+      QPointer<HttpConnection> target(&c);
+      QTimer::singleShot((3 - n) * 100, &c, [&, target, id = c.currentRequest(), n] {
+        if (n == 0) handledAtFirstAnswer = handled.load();
+        HttpResponse answer;
+        answer.body = "answer " + std::to_string(n) + "\n";
+        if (target) target->respondTo(id, answer);
+      });
+    });
+    port = listener->listen("127.0.0.1", 0);
+  });
+  QVERIFY(port.ok());
+  QByteArray bytes;
+  for (int n = 0; n < 4; ++n)
+    bytes += "GET /" + QByteArray::number(n) + " HTTP/1.1\r\nHost: a\r\n" + (n == 3 ? "Connection: close\r\n" : "") + "\r\n";
+  const auto r = rawExchange(*port, bytes);
+  thread.runBlocking([&] { listener.reset(); });
+  QVERIFY(r.closed);
+  const auto a0 = r.received.indexOf("answer 0"), a1 = r.received.indexOf("answer 1");
+  const auto a2 = r.received.indexOf("answer 2"), a3 = r.received.indexOf("answer 3");
+  QVERIFY2(a0 >= 0 && a0 < a1 && a1 < a2 && a2 < a3, r.received.constData());
+  QCOMPARE(handledAtFirstAnswer.load(), 4);  // decided together, not one after another
 }
 
 QTEST_GUILESS_MAIN(ServePipeliningTest)
