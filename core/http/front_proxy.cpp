@@ -8,6 +8,7 @@
 #include <deque>
 
 #include "http/fd_stream.hpp"
+#include "http/lazy_deadline.hpp"
 #include "http/limit_response.hpp"
 #include "http/replica_server.hpp"
 
@@ -71,8 +72,6 @@ class Upstream final : public QObject {
       : QObject(&core), core_(core), replica_(replica),
         stream_(FdStream::connectTo(core.options().upstreamAddress,
                                     core.options().replicaPorts[replica], this)) {
-    timer_.setSingleShot(true);
-    connect(&timer_, &QTimer::timeout, this, [this] { onTimer(); });
     if (stream_ == nullptr) return;
     stream_->onReadable([this] { onReadable(); });
     stream_->onClosed([this] { onClosed(); });
@@ -90,7 +89,7 @@ class Upstream final : public QObject {
     const auto now = Steady::now();
     waiting_.push_back({&client, head, now + std::chrono::microseconds(timeout.count())});
     client.onAbandoned([this, c = &client] { abandon(c); });
-    if (waiting_.size() == 1) armTimer(now);
+    if (waiting_.size() == 1) deadline_.setAt(waiting_.front().deadline);
     if (!usable()) {  // could not even start connecting
       const auto why = stream_ ? stream_->closeError() : std::string("no socket");
       QTimer::singleShot(0, this, [this, why] { failAll(502, "is unreachable: " + why); });
@@ -103,6 +102,7 @@ class Upstream final : public QObject {
   void close() {
     closing_ = true;
     waiting_.clear();
+    deadline_.clear();
     if (stream_ != nullptr && stream_->isOpen()) stream_->abort();  // onClosed() tells the core
     else core_.discard(this);
   }
@@ -136,7 +136,8 @@ class Upstream final : public QObject {
       if (!response.keepAlive) return failAll(502, "closed the connection");
     }
     buffer_.erase(0, used);
-    if (!waiting_.empty()) return armTimer(Steady::now());
+    if (!waiting_.empty()) return deadline_.setAt(waiting_.front().deadline);
+    deadline_.clear();
     if (!buffer_.empty()) return close();  // bytes nobody asked for
     core_.release(this);
   }
@@ -167,30 +168,12 @@ class Upstream final : public QObject {
     close();
   }
 
-  // Arms the timer for the oldest request's deadline, unless it already fires before that.
-  void armTimer(Steady::time_point now) {
-    const auto due = waiting_.front().deadline;
-    if (timer_.isActive() && timerDue_ <= due) return;
-    const auto us = std::chrono::duration_cast<std::chrono::microseconds>(due - now).count();
-    const auto ms = std::clamp<std::int64_t>(ceilMillis(Micros{us}), 1, 1 << 30);
-    timer_.start(static_cast<int>(ms));
-    timerDue_ = now + std::chrono::milliseconds(ms);
-  }
-
-  void onTimer() {
-    if (waiting_.empty()) return;
-    const auto now = Steady::now();
-    if (now < waiting_.front().deadline) return armTimer(now);
-    failAll(504, "did not answer in time");
-  }
-
   ProxyCore& core_;                ///< the pool
   std::size_t replica_;            ///< target replica
   FdStream* stream_;               ///< the connection (child); nullptr if it could not be made
   std::string buffer_;             ///< received bytes not yet relayed
   std::deque<Waiting> waiting_;    ///< requests in flight, oldest first (answers come in this order)
-  QTimer timer_;                   ///< fires at or before the oldest deadline
-  Steady::time_point timerDue_{};  ///< when timer_ fires
+  LazyDeadline deadline_{[this] { failAll(504, "did not answer in time"); }};  ///< the oldest request's
   bool closing_ = false;           ///< being closed: takes no more requests
 };
 

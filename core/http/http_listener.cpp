@@ -14,8 +14,6 @@ namespace {
 // A client that does not read its answers is not read from past this much queued output.
 constexpr std::size_t kMaxPendingWrite = 1 << 20;
 
-int toMillis(Micros d) { return static_cast<int>(std::max<std::int64_t>(1, ceilMillis(d))); }
-
 /// A QTcpServer that hands accepted descriptors to a function instead of making QTcpSockets.
 class FdServer final : public QTcpServer {
  public:
@@ -42,13 +40,11 @@ HttpConnection::HttpConnection(int fd, const HttpServerLimits& limits, const Htt
     : QObject(parent), stream_(new FdStream(fd, this)), limits_(limits), handler_(handler), stats_(stats),
       peer_(stream_->peerAddress()),
       maxBuffer_(limits_.message.maxHeaderBytes + limits_.message.maxBodyBytes + 4096) {
-  timer_.setSingleShot(true);
   stats_.open.fetch_add(1);
   stats_.accepted.fetch_add(1);
   stream_->onReadable([this] { onReadable(); });
   stream_->onDrained([this] { processBuffer(); });
   stream_->onClosed([this] { deleteLater(); });
-  connect(&timer_, &QTimer::timeout, this, [this] { onTimer(); });
   enter(Phase::Idle);
 }
 
@@ -57,35 +53,13 @@ HttpConnection::~HttpConnection() {
   if (auto f = std::move(abandoned_)) f();
 }
 
-void HttpConnection::armDeadline(Micros after) {
-  const auto now = Steady::now();
-  deadline_ = now + std::chrono::microseconds(after.count());
-  hasDeadline_ = true;
-  if (timer_.isActive() && timerDue_ <= deadline_) return;  // fires first, then re-arms for the rest
-  timer_.start(toMillis(after));
-  timerDue_ = now + std::chrono::milliseconds(toMillis(after));
-}
-
-void HttpConnection::onTimer() {
-  if (!hasDeadline_) return;
-  const auto now = Steady::now();
-  if (now < deadline_) {
-    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline_ - now).count();
-    timer_.start(toMillis(Micros{left}));
-    timerDue_ = now + std::chrono::milliseconds(toMillis(Micros{left}));
-    return;
-  }
-  hasDeadline_ = false;
-  onTimeout();
-}
-
 void HttpConnection::enter(Phase phase) {
   phase_ = phase;
   switch (phase) {
-    case Phase::Idle: armDeadline(answered_ ? limits_.idleTimeout : limits_.headerTimeout); break;
-    case Phase::Partial: armDeadline(limits_.headerTimeout); break;
-    case Phase::Busy: hasDeadline_ = false; break;
-    case Phase::Closing: armDeadline(limits_.headerTimeout); break;
+    case Phase::Idle: deadline_.setIn(answered_ ? limits_.idleTimeout : limits_.headerTimeout); break;
+    case Phase::Partial: deadline_.setIn(limits_.headerTimeout); break;
+    case Phase::Busy: deadline_.clear(); break;
+    case Phase::Closing: deadline_.setIn(limits_.headerTimeout); break;
   }
 }
 

@@ -35,6 +35,7 @@
 
 #include "common/result.hpp"
 #include "http/http_message.hpp"
+#include "http/lazy_deadline.hpp"
 #include "limiter/time.hpp"
 
 
@@ -110,14 +111,11 @@ class HttpConnection final : public QObject {
     std::string bytes;          ///< the answer, when it must wait
   };
   Slot* slot(std::uint64_t id);
-  using Steady = std::chrono::steady_clock;
   void onReadable();
   void processBuffer();
   void fail(int status, const std::string& message);
-  void onTimer();
   void onTimeout();
   void enter(Phase phase);
-  void armDeadline(Micros after);
   void close();
 
   FdStream* stream_;                ///< owned (child)
@@ -127,10 +125,7 @@ class HttpConnection final : public QObject {
   std::string peer_;                ///< peer address
   std::string buffer_;              ///< received, not yet parsed bytes
   std::size_t maxBuffer_;           ///< most received bytes held (header + body limits + slack)
-  QTimer timer_;                    ///< fires at or before deadline_
-  Steady::time_point deadline_{};   ///< idle / header / closing deadline; none while Busy
-  Steady::time_point timerDue_{};   ///< when timer_ fires
-  bool hasDeadline_ = false;        ///< deadline_ applies
+  LazyDeadline deadline_{[this] { onTimeout(); }};  ///< idle / header / closing; none while Busy
   Phase phase_ = Phase::Idle;       ///< what the connection waits for
   bool inLoop_ = false;             ///< processBuffer() is on the stack
   std::deque<Slot> slots_;          ///< requests handled, answers not sent, oldest first

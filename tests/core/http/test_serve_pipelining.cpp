@@ -4,6 +4,7 @@
 // answer never holds up another client's; a redis-lua replica decides a
 // connection's pipelined requests together and answers them in order.
 
+#include <QElapsedTimer>
 #include <QTcpSocket>
 #include <QtTest>
 
@@ -31,6 +32,7 @@ class ServePipeliningTest : public QObject {
   void manyPipelinedClientsGetTheirOwnAnswers();
   void shapedAnswerHoldsUpNoOtherClient();
   void answersLeaveInRequestOrder();
+  void idleDeadlineFollowsTheLastAnswer();
 };
 
 void ServePipeliningTest::pipelinedOnlyWhereNoAnswerIsHeld() {
@@ -181,6 +183,34 @@ void ServePipeliningTest::answersLeaveInRequestOrder() {
   const auto a2 = r.received.indexOf("answer 2"), a3 = r.received.indexOf("answer 3");
   QVERIFY2(a0 >= 0 && a0 < a1 && a1 < a2 && a2 < a3, r.received.constData());
   QCOMPARE(handledAtFirstAnswer.load(), 4);  // decided together, not one after another
+}
+
+void ServePipeliningTest::idleDeadlineFollowsTheLastAnswer() {
+  // Idle timeout 600 ms, moved (lazily: the timer is not re-armed) after every answer:
+  // requests 300 ms apart keep the connection well past 600 ms; silence then closes it.
+  ServeOptions o;
+  o.quota = Quota::perSecond(1).withBurst(100);
+  o.replicas = 1;
+  o.limits.idleTimeout = Micros{600'000};
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  QTcpSocket s;
+  s.connectToHost("127.0.0.1", static_cast<quint16>(QUrl(QString::fromStdString((*cluster)->frontUrl())).port()));
+  QVERIFY(s.waitForConnected(5'000));
+  QElapsedTimer t;
+  t.start();
+  for (int i = 0; i < 5; ++i) {
+    s.write("GET /ping HTTP/1.1\r\nHost: a\r\nx-api-key: idle\r\n\r\n");
+    QByteArray got;
+    while (!got.endsWith("}\n") && s.waitForReadyRead(5'000)) got += s.readAll();
+    QVERIFY2(got.startsWith("HTTP/1.1 200"), got.constData());
+    QTest::qWait(300);
+  }
+  QVERIFY(t.elapsed() > 1'200);  // alive twice the idle timeout after its first answer
+  QElapsedTimer quiet;
+  quiet.start();
+  if (s.state() == QAbstractSocket::ConnectedState) QVERIFY(s.waitForDisconnected(5'000));
+  QVERIFY2(quiet.elapsed() < 4'000, qPrintable(QString::number(quiet.elapsed())));
 }
 
 QTEST_GUILESS_MAIN(ServePipeliningTest)
