@@ -204,7 +204,8 @@ void MainWindow::wireStorm() {
   connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
   connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
-    lanes_->setAlgorithms(s.algorithms, ttlSourceOf(s.backend, s.clock));
+    lanes_->setAlgorithms(controller_.laneAlgorithms(), ttlSourceOf(s.backend, s.clock), controller_.lanePolicies(),
+                          controller_.comparingPolicies());
     storm_->setRunning(true);
     toolbar_->setRunning(true);
   });
@@ -281,9 +282,11 @@ bool MainWindow::startStorm() {
     return false;
   }
   std::optional<OutagePlan> outage;
+  std::vector<FailurePolicy> policies;  // the outage preset shows every policy side by side
   if (preset_ && preset_->outage && spec->backend != Backend::Memory) outage = preset_->outage;
+  if (preset_ && spec->backend != Backend::Memory) policies = preset_->policies;
   storm_->showError({});
-  controller_.startStorm(*spec, outage);
+  controller_.startStorm(*spec, outage, policies);
   if (preset_ && preset_->runRace) startRace();
   return true;
 }

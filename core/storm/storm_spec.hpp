@@ -76,7 +76,7 @@ struct StormSpec {
 };
 
 /// How long the run's sends span, as planned (trace: its span / speed; rate-driven patterns:
-/// requests / rate, twice that for ramp; burst and boundary: 0). Real clocks only.
+/// requests / rate, twice that for ramp, or the duration; burst and boundary: 0).
 Micros plannedSpan(const StormSpec& spec);
 
 /// Wall-clock replay speed of a trace on a real clock: `speed`, or 1 when unset.

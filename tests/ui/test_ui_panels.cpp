@@ -224,6 +224,13 @@ void UiPanelsTest::presetsAreTheScenarioFiles() {
   QVERIFY(findPreset(QStringLiteral("race"))->runRace);
   QCOMPARE(findPreset(QStringLiteral("race"))->show, QStringLiteral("raceDock"));
   QCOMPARE(findPreset(QStringLiteral("outage"))->outage->restartAtMs, 2000);
+  QVERIFY(findPreset(QStringLiteral("outage"))->policies ==
+          (std::vector<FailurePolicy>{FailurePolicy::Open, FailurePolicy::Closed, FailurePolicy::Local}));
+  QVERIFY(findPreset(QStringLiteral("boundary"))->policies.empty());
+  auto bad = presetFromScenario(QStringLiteral("z"), R"({"limit": 5, "window": {"title": "T", "explanation": "E", "compare_policies": ["open", "lax"]}})");
+  QVERIFY(!bad.ok());
+  QCOMPARE(QString::fromStdString(bad.error().message),
+           QStringLiteral("scenario 'z' 'window.compare_policies': allowed an array of open, closed or local"));
 }
 
 void UiPanelsTest::firstRunShowsWhereToStart() {

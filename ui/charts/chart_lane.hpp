@@ -2,8 +2,9 @@
 // Chart views of the lanes panel. LaneChart: one algorithm's admit/deny
 // timeline (admitted and denied in the trailing window, the limit as a step
 // line, tuning marks, over-limit windows shaded, and when the store failed
-// the part of the admitted (fail-open) or denied (fail-closed) that the
-// failure policy decided, as a filled band under that line). SeriesChart: one
+// the part of the admitted or denied that the failure policy decided, as a
+// filled band under that line, named for the lane's policy: fail-open,
+// fail-closed, or the local limiter, which both admits and denies). SeriesChart: one
 // line per algorithm plus an optional reference line (level vs capacity, PTTL);
 // each algorithm has its own dash pattern, so identical lines stay visible.
 // Every update is one QXYSeries::replace() per series, never append().
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "limiter/algorithm.hpp"
+#include "store/failure_policy.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/charts/theme.hpp"
 
@@ -36,6 +38,13 @@ class LaneChart : public QChartView {
   void showPoints(const LanePoints& points, double xMaxSeconds);
   /// Applies a theme (chart theme + fixed series colours).
   void setTheme(Theme t);
+  /// The failure policy that decided this lane's store errors (names the bands); with
+  /// `inTitle` the title names it too (policies side by side).
+  void setPolicy(FailurePolicy policy, bool inTitle);
+  /// The lane's failure policy.
+  FailurePolicy policy() const { return policy_; }
+  /// The legend name of the band of admitted (true) or denied (false) store errors (tests).
+  QString bandName(bool admitted) const;
   /// Pixel columns of the plot area (for decimation).
   int columns() const;
   /// Points currently in the admitted series (tests).
@@ -53,16 +62,19 @@ class LaneChart : public QChartView {
 
  private:
   void styleSeries();
+  QString laneName() const;
   Algorithm algorithm_;
+  FailurePolicy policy_ = FailurePolicy::Open;  ///< decided the store errors
+  bool policyInTitle_ = false;                  ///< policies side by side
   QLineSeries* admitted_;
   QLineSeries* denied_;
   QLineSeries* limit_;
   QScatterSeries* marks_;
   QLineSeries* overUpper_;
   QAreaSeries* over_;
-  QLineSeries* openUpper_;     ///< fail-open errors in the window
+  QLineSeries* openUpper_;     ///< store errors the policy admitted, in the window
   QAreaSeries* openErrors_;    ///< filled down to 0, under the admitted line
-  QLineSeries* closedUpper_;   ///< fail-closed errors in the window
+  QLineSeries* closedUpper_;   ///< store errors the policy denied, in the window
   QAreaSeries* closedErrors_;  ///< filled down to 0, under the denied line
   QValueAxis* x_;
   QValueAxis* y_;

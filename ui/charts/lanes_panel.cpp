@@ -56,17 +56,20 @@ void LanesPanel::setHint(const QString& text) {
   for (LaneChart* lane : lanes_) lane->setVisible(!show);  // the hint stands in for the empty lane
 }
 
-void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, TtlSource ttl) {
+void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, TtlSource ttl,
+                               const std::vector<FailurePolicy>& policies, bool comparing) {
   stormShown_ = true;  // the first storm replaces the hint for good
   hint_->hide();
-  resetLanes(algorithms, ttl);
+  resetLanes(algorithms, ttl, policies, comparing);
 }
 
-void LanesPanel::resetLanes(const std::vector<Algorithm>& algorithms, TtlSource ttl) {
+void LanesPanel::resetLanes(const std::vector<Algorithm>& algorithms, TtlSource ttl,
+                            const std::vector<FailurePolicy>& policies, bool comparing) {
   for (LaneChart* lane : lanes_) delete lane;
   lanes_.clear();
   for (std::size_t i = 0; i < algorithms.size(); ++i) {
     auto* lane = new LaneChart(algorithms[i], i == 0, lanesBox_);
+    lane->setPolicy(i < policies.size() ? policies[i] : FailurePolicy::Open, comparing);
     lane->setTheme(theme_);
     lanesBox_->layout()->addWidget(lane);
     lanes_.append(lane);

@@ -106,7 +106,8 @@ void StormController::noteRefreshCost(double ms) {
   refresh_.setInterval(std::clamp(static_cast<int>(3 * ms), kRefreshMs, 1000));
 }
 
-void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage) {
+void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage,
+                                 const std::vector<FailurePolicy>& policies) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(stormRunning_ ? tr("A storm is already running: stop it first")
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
@@ -118,18 +119,29 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
-  model_.reset(spec_.algorithms, spec_.quota);
+  comparing_ = !policies.empty();
+  laneAlgorithms_.clear();
+  lanePolicies_.clear();
   ttlKeys_.clear();
-  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
-    for (Algorithm a : spec_.algorithms)
-      ttlKeys_ << qs(limiterKey(spec_.prefix, a, spec_.keyTag + (spec_.traceData ? spec_.traceData->keys.front() : "client-0")));
+  const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
+  for (FailurePolicy p : comparing_ ? policies : std::vector<FailurePolicy>{spec_.onRedisError}) {
+    const std::string tag = spec_.keyTag + (comparing_ ? std::string(failurePolicyName(p)) + "-" : "");  // as StormWorker
+    for (Algorithm a : spec_.algorithms) {
+      laneAlgorithms_.push_back(a);
+      lanePolicies_.push_back(p);
+      if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
+        ttlKeys_ << qs(limiterKey(spec_.prefix, a, tag + client));
+    }
+  }
+  model_.reset(laneAlgorithms_, spec_.quota);
   emit stormStarted(spec_);
   clock_.start();
   ttlPending_ = false;
   ttlAskedAt_ = -1;
   if (!ttlKeys_.isEmpty()) ttl_.start();
   if (outage) armOutage(*outage);
-  QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_] { w->run(spec); }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, policies] { w->run(spec, policies); },
+                            Qt::QueuedConnection);
 }
 
 void StormController::stopStorm() { storm_->requestCancel(); }
@@ -225,6 +237,9 @@ void StormController::startServing(const StormSpec& spec, const QString& front) 
   spec_ = spec;
   spec_.algorithms = {spec.algorithms.front()};  // the replicas run one algorithm
   spanUs_ = 0;
+  laneAlgorithms_ = spec_.algorithms;
+  lanePolicies_ = {spec_.onRedisError};
+  comparing_ = false;
   model_.reset(spec_.algorithms, spec.quota);
   QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);
 }

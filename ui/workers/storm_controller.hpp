@@ -58,6 +58,12 @@ class StormController : public QObject {
   bool raceRunning() const { return raceRunning_; }
   /// The spec of the current (or last) storm.
   const StormSpec& spec() const { return spec_; }
+  /// The algorithm of each lane: spec().algorithms, once per compared policy.
+  const std::vector<Algorithm>& laneAlgorithms() const { return laneAlgorithms_; }
+  /// The failure policy of each lane's run (the spec's, or the compared ones).
+  const std::vector<FailurePolicy>& lanePolicies() const { return lanePolicies_; }
+  /// True when the lanes compare failure policies side by side.
+  bool comparingPolicies() const { return comparing_; }
   /// Planned span of the current storm's timeline (us; 0 = unknown).
   std::int64_t spanUs() const { return spanUs_; }
   /// Tells how long the last lane refresh took: the next one waits at least
@@ -73,8 +79,10 @@ class StormController : public QObject {
   bool ttlSampling() const { return ttl_.isActive(); }
 
  public slots:
-  /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm.
-  void startStorm(const rl::StormSpec& spec, std::optional<rl::ui::OutagePlan> outage = std::nullopt);
+  /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm;
+  /// with `policies`, the storm runs once per failure policy side by side (lanes per policy).
+  void startStorm(const rl::StormSpec& spec, std::optional<rl::ui::OutagePlan> outage = std::nullopt,
+                  const std::vector<rl::FailurePolicy>& policies = {});
   /// Asks the running storm to stop.
   void stopStorm();
   /// Applies a quota to the running storm's next decisions (marked on the timeline).
@@ -165,6 +173,9 @@ class StormController : public QObject {
   bool raceRunning_ = false;
   bool serving_ = false;
   StormSpec spec_;
+  std::vector<Algorithm> laneAlgorithms_;    ///< per lane
+  std::vector<FailurePolicy> lanePolicies_;  ///< per lane
+  bool comparing_ = false;                   ///< lanes per compared policy
   std::int64_t spanUs_ = 0;
   std::int64_t runWallUs_ = -1;
   StormResult lastResult_;

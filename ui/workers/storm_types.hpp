@@ -25,6 +25,8 @@ struct AlgorithmResult {
   double overshoot = 0;                          ///< maxAdmittedInWindow / limit
   std::int64_t p50us = 0;                        ///< decision latency
   std::int64_t p99us = 0;                        ///< decision latency
+  FailurePolicy policy = FailurePolicy::Open;    ///< the failure policy of this row's run
+  bool comparedPolicy = false;                   ///< one of several policies run side by side: name it
 };
 
 /// The summary of a finished (or stopped) storm.
@@ -32,7 +34,8 @@ struct StormResult {
   std::vector<AlgorithmResult> algorithms;  ///< one row per lane
   std::int64_t durationMs = 0;              ///< wall time of the run
   bool cancelled = false;                   ///< stopped by the user
-  /// Every decision, sorted by intended time (CSV export); shared, never copied.
+  /// Every decision, sorted by intended time (CSV export; with policies side by side, the first
+  /// policy's run); shared, never copied.
   std::shared_ptr<const std::vector<DecisionRecord>> records;
 };
 

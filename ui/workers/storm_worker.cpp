@@ -2,6 +2,7 @@
 
 #include <QThread>
 #include <chrono>
+#include <algorithm>
 #include <exception>
 
 #include "metrics/storm_metrics.hpp"
@@ -15,16 +16,6 @@ namespace rl::ui {
 namespace {
 constexpr auto kPoll = std::chrono::milliseconds(20);
 constexpr int kProgressEvery = 5;  // polls
-
-/// Planned length of the run's timeline in us (0 when it depends on the store's speed).
-std::int64_t plannedSpan(const StormSpec& spec) {
-  if (spec.traceData)
-    return static_cast<std::int64_t>(static_cast<double>(spec.traceData->spanUs()) /
-                                     (spec.clock == ClockMode::Virtual ? 1.0 : replaySpeed(spec)));
-  if (spec.duration.count() > 0) return spec.duration.count();
-  if (spec.rate > 0 && spec.requests > 0) return static_cast<std::int64_t>(1e6 * static_cast<double>(spec.requests) / spec.rate);
-  return 0;
-}
 }  // namespace
 
 Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
@@ -59,6 +50,7 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome) {
     r.overshoot = m.overshoot;
     r.p50us = m.latency.p50;
     r.p99us = m.latency.p99;
+    r.policy = spec.onRedisError;
     out.algorithms.push_back(r);
   }
   return out;
@@ -68,13 +60,15 @@ StormWorker::StormWorker(LaneModel& model) : model_(model) {}
 
 Result<void> StormWorker::setQuota(const Quota& quota) {
   std::lock_guard lock(runnerMutex_);
-  if (!runner_) return invalidArgument("no storm is running");
-  return runner_->setQuota(quota);
+  if (runners_.empty()) return invalidArgument("no storm is running");
+  for (StormRunner* r : runners_)
+    if (auto ok = r->setQuota(quota); !ok) return ok;
+  return {};
 }
 
-void StormWorker::run(const StormSpec& spec) {
+void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
   try {
-    runGuarded(spec);
+    runGuarded(spec, policies);
   } catch (const std::exception& e) {
     emit errorOccurred(tr("The storm failed: %1").arg(QString::fromUtf8(e.what())));
     emit finished(StormResult{{}, 0, true, {}});
@@ -84,63 +78,104 @@ void StormWorker::run(const StormSpec& spec) {
   }
 }
 
-bool StormWorker::drain(StormRunner& runner, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen) {
+bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer,
+                        std::size_t* marksSeen) {
   buffer.clear();
   runner.takeRecords(buffer);
-  const auto marks = runner.markers();
-  for (; marksSeen < marks.size(); ++marksSeen) {
-    const QuotaMarker& m = marks[marksSeen];
-    Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
-    if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
-    model_.markQuota(m.atUs, q);
+  if (marksSeen) {  // quota marks are the same on every runner: taken from the first
+    const auto marks = runner.markers();
+    for (; *marksSeen < marks.size(); ++*marksSeen) {
+      const QuotaMarker& m = marks[*marksSeen];
+      Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
+      if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
+      model_.markQuota(m.atUs, q);
+    }
   }
   if (buffer.empty()) return false;
   std::vector<std::vector<LaneSample>> lanes(runner.spec().algorithms.size());
   for (const DecisionRecord& r : buffer)
     if (r.algorithm < lanes.size()) lanes[r.algorithm].push_back({r.atUs, r.level, r.allowed(), r.error()});
-  for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(static_cast<int>(i), std::move(lanes[i]));
+  for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(laneOffset + static_cast<int>(i), std::move(lanes[i]));
   return true;
 }
 
-void StormWorker::runGuarded(const StormSpec& spec) {
+namespace {
+// The storm once per policy (its own keys: "<tag>open-"), or just `spec`.
+std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+  if (policies.empty()) return {spec};
+  std::vector<StormSpec> out;
+  for (FailurePolicy p : policies) {
+    StormSpec s = spec;
+    s.onRedisError = p;
+    s.keyTag += std::string(failurePolicyName(p)) + "-";
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void failed(StormWorker& w, const QString& message) {
+  emit w.errorOccurred(message);
+  emit w.finished(StormResult{{}, 0, true, {}});
+}
+}  // namespace
+
+void StormWorker::runGuarded(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
   cancel_.store(false);
   auto factory = makeStoreFactory(spec);
-  if (!factory) {
-    emit errorOccurred(QString::fromStdString(factory.error().message));
-    emit finished(StormResult{{}, 0, true, {}});
-    return;
+  if (!factory) return failed(*this, QString::fromStdString(factory.error().message));
+  std::vector<std::unique_ptr<StormRunner>> runners;
+  for (const StormSpec& s : policyRuns(spec, policies)) {
+    runners.push_back(std::make_unique<StormRunner>(s, *factory));
+    runners.back()->setRetryCounter(storeRetries);
   }
-  StormRunner runner(spec, *factory);
-  runner.setRetryCounter(storeRetries);
-  if (auto ok = runner.start(); !ok) {
-    emit errorOccurred(QString::fromStdString(ok.error().message));
-    emit finished(StormResult{{}, 0, true, {}});
-    return;
-  }
+  for (auto& r : runners)
+    if (auto ok = r->start(); !ok) return failed(*this, QString::fromStdString(ok.error().message));
   {
     std::lock_guard lock(runnerMutex_);
-    runner_ = &runner;
+    for (auto& r : runners) runners_.push_back(r.get());
   }
-  emit started(plannedSpan(spec));
+  emit started(plannedSpan(spec).count());  // 0 for burst-like patterns: the lanes follow the decisions
+  const int algos = static_cast<int>(spec.algorithms.size());
   std::vector<DecisionRecord> buffer;
   std::size_t marksSeen = 0;
-  for (int poll = 0; !runner.finished(); ++poll) {
-    if (cancel_.load()) runner.cancel();
+  auto drainAll = [&] {
+    bool any = false;
+    for (std::size_t i = 0; i < runners.size(); ++i)
+      any = drain(*runners[i], static_cast<int>(i) * algos, buffer, i == 0 ? &marksSeen : nullptr) || any;
+    return any;
+  };
+  auto allFinished = [&] {
+    return std::all_of(runners.begin(), runners.end(), [](const auto& r) { return r->finished(); });
+  };
+  for (int poll = 0; !allFinished(); ++poll) {
+    if (cancel_.load())
+      for (auto& r : runners) r->cancel();
     QThread::msleep(static_cast<unsigned long>(kPoll.count()));
-    if (drain(runner, buffer, marksSeen)) emit dataReady();
-    if (poll % kProgressEvery == 0) emit progressed(runner.progress());
+    if (drainAll()) emit dataReady();
+    if (poll % kProgressEvery == 0) emit progressed(runners.front()->progress());
   }
-  runner.wait();
+  for (auto& r : runners) r->wait();
   {
     std::lock_guard lock(runnerMutex_);
-    runner_ = nullptr;
+    runners_.clear();
   }
-  drain(runner, buffer, marksSeen);
+  drainAll();
   emit dataReady();
-  StormOutcome outcome = runner.outcome();
-  emit progressed(outcome.progress);
-  if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
-  emit finished(summarize(spec, std::move(outcome)));
+  StormResult result;
+  for (std::size_t i = 0; i < runners.size(); ++i) {
+    StormOutcome outcome = runners[i]->outcome();
+    if (i == 0) emit progressed(outcome.progress);
+    if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
+    StormResult part = summarize(runners[i]->spec(), std::move(outcome));
+    for (AlgorithmResult& row : part.algorithms) row.comparedPolicy = !policies.empty();
+    if (i == 0) {
+      result = std::move(part);
+    } else {
+      result.algorithms.insert(result.algorithms.end(), part.algorithms.begin(), part.algorithms.end());
+      result.durationMs = std::max(result.durationMs, part.durationMs);
+    }
+  }
+  emit finished(result);
 }
 
 }  // namespace rl::ui

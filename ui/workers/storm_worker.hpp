@@ -1,6 +1,8 @@
 #pragma once
 // StormWorker: runs one storm (rl::StormRunner) off the GUI thread and feeds
-// the lanes.
+// the lanes. With failure policies to compare, it runs the same storm once per
+// policy at the same time (own keys each, the same Redis and the same outage);
+// lane p * algorithms + a is policy p's algorithm a.
 //
 // Threading: the controller moves it to a QThread and invokes run() queued.
 // run() starts the runner (which has its own worker threads), then polls it
@@ -40,8 +42,9 @@ class StormWorker : public QObject {
   Result<void> setQuota(const Quota& quota);
 
  public slots:
-  /// Runs `spec` to completion or cancellation (blocks this worker's thread, not the GUI).
-  void run(const rl::StormSpec& spec);
+  /// Runs `spec` to completion or cancellation (blocks this worker's thread, not the GUI);
+  /// with `policies`, once per policy side by side (see the file comment).
+  void run(const rl::StormSpec& spec, const std::vector<rl::FailurePolicy>& policies = {});
 
  signals:
   /// The runner started; `spanUs` is the planned length of the run's timeline (0 = unknown).
@@ -56,13 +59,13 @@ class StormWorker : public QObject {
   void errorOccurred(const QString& message);
 
  private:
-  void runGuarded(const StormSpec& spec);
-  bool drain(StormRunner& runner, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen);
+  void runGuarded(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
+  bool drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen);
 
   LaneModel& model_;
   std::atomic<bool> cancel_{false};       ///< set by requestCancel
-  std::mutex runnerMutex_;                ///< guards runner_ (setQuota from other threads)
-  StormRunner* runner_ = nullptr;         ///< the running storm, owned by run()
+  std::mutex runnerMutex_;                ///< guards runners_ (setQuota from other threads)
+  std::vector<StormRunner*> runners_;     ///< the running storm(s), owned by run()
 };
 
 }  // namespace rl::ui
