@@ -117,13 +117,19 @@ LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
   for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, openErrors_, closedErrors_, denied_,
                                                                     admitted_, limit_, marks_})
     attach(c, s, x_, y_);
-  c->setTitle(qs(algorithmName(algorithm)));
+  label_ = qs(algorithmName(algorithm));
+  c->setTitle(label_);
   c->legend()->setVisible(showLegend);
   c->legend()->setAlignment(Qt::AlignTop);  // on top: every lane's plot spans the same x pixels
   setToolTip(qs(algorithmSummary(algorithm)));
   setRenderHint(QPainter::Antialiasing, true);
   setMinimumHeight(130);
   styleSeries();
+}
+
+void LaneChart::setLabel(const QString& label) {
+  label_ = label;
+  chart()->setTitle(label_);
 }
 
 void LaneChart::styleSeries() {
@@ -194,6 +200,18 @@ void showInLegend(QChart* chart, QAbstractSeries* series, bool visible) {
 }
 }  // namespace
 
+void LaneChart::setPolicy(FailurePolicy policy) {
+  policy_ = policy;
+  openErrors_->setName(bandName(true));
+  closedErrors_->setName(bandName(false));
+}
+
+QString LaneChart::bandName(bool admitted) const {
+  const bool decides = policy_ == FailurePolicy::Local || (policy_ == FailurePolicy::Open) == admitted;
+  if (!decides) return admitted ? tr("admitted (store error)") : tr("denied (store error)");
+  return (admitted ? tr("admitted by %1 (store error)") : tr("denied by %1 (store error)")).arg(decidedBy(policy_));
+}
+
 void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   const double top = std::max(1.0, p.peak * 1.1);
   QList<QPointF> over;
@@ -212,29 +230,10 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   setNiceRange(x_, xMaxSeconds, 10);
   setNiceRange(y_, top, 4);
   chart()->setTitle(tr("%1   admitted %2  denied %3%4")
-                        .arg(laneName())
+                        .arg(label_)
                         .arg(p.admitted)
                         .arg(p.denied)
                         .arg(errorsText(p, policy_)));
-}
-
-QString LaneChart::laneName() const {
-  const QString name = qs(algorithmName(algorithm_));
-  return policyInTitle_ ? tr("%1 · --on-redis-error %2").arg(name, qs(failurePolicyName(policy_))) : name;
-}
-
-void LaneChart::setPolicy(FailurePolicy policy, bool inTitle) {
-  policy_ = policy;
-  policyInTitle_ = inTitle;
-  openErrors_->setName(bandName(true));
-  closedErrors_->setName(bandName(false));
-  chart()->setTitle(laneName());
-}
-
-QString LaneChart::bandName(bool admitted) const {
-  const bool decides = policy_ == FailurePolicy::Local || (policy_ == FailurePolicy::Open) == admitted;
-  if (!decides) return admitted ? tr("admitted (store error)") : tr("denied (store error)");
-  return (admitted ? tr("admitted by %1 (store error)") : tr("denied by %1 (store error)")).arg(decidedBy(policy_));
 }
 
 SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QString& reference, QWidget* parent)
@@ -254,7 +253,7 @@ SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QStr
   styleSeries();
 }
 
-void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
+void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms, const QStringList& labels) {
   for (QLineSeries* s : lines_) {
     chart()->removeSeries(s);
     delete s;
@@ -267,9 +266,9 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
   lines_.clear();
   continuations_ = QList<QList<QLineSeries*>>(static_cast<qsizetype>(algorithms.size()));
   algorithms_ = algorithms;
-  for (Algorithm a : algorithms) {
+  for (std::size_t i = 0; i < algorithms.size(); ++i) {
     auto* s = new QLineSeries;
-    s->setName(qs(algorithmName(a)));
+    s->setName(static_cast<qsizetype>(i) < labels.size() ? labels[static_cast<qsizetype>(i)] : qs(algorithmName(algorithms[i])));
     s->setPointsVisible(pointsVisible_);
     attach(chart(), s, x_, y_);
     lines_.append(s);

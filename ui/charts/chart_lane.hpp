@@ -38,13 +38,6 @@ class LaneChart : public QChartView {
   void showPoints(const LanePoints& points, double xMaxSeconds);
   /// Applies a theme (chart theme + fixed series colours).
   void setTheme(Theme t);
-  /// The failure policy that decided this lane's store errors (names the bands); with
-  /// `inTitle` the title names it too (policies side by side).
-  void setPolicy(FailurePolicy policy, bool inTitle);
-  /// The lane's failure policy.
-  FailurePolicy policy() const { return policy_; }
-  /// The legend name of the band of admitted (true) or denied (false) store errors (tests).
-  QString bandName(bool admitted) const;
   /// Pixel columns of the plot area (for decimation).
   int columns() const;
   /// Points currently in the admitted series (tests).
@@ -59,22 +52,31 @@ class LaneChart : public QChartView {
   qsizetype closedErrorPoints() const;
   /// The algorithm of this lane.
   Algorithm algorithm() const { return algorithm_; }
+  /// The failure policy that decided this lane's store errors (names its bands; default open).
+  void setPolicy(FailurePolicy policy);
+  /// The lane's failure policy.
+  FailurePolicy policy() const { return policy_; }
+  /// The legend name of the band of admitted (true) or denied (false) store errors (tests).
+  QString bandName(bool admitted) const;
+  /// Names the lane (default: the algorithm; a team's script by its file name).
+  void setLabel(const QString& label);
+  /// The lane's name, first in its title.
+  const QString& label() const { return label_; }
 
  private:
   void styleSeries();
-  QString laneName() const;
   Algorithm algorithm_;
   FailurePolicy policy_ = FailurePolicy::Open;  ///< decided the store errors
-  bool policyInTitle_ = false;                  ///< policies side by side
+  QString label_;
   QLineSeries* admitted_;
   QLineSeries* denied_;
   QLineSeries* limit_;
   QScatterSeries* marks_;
   QLineSeries* overUpper_;
   QAreaSeries* over_;
-  QLineSeries* openUpper_;     ///< store errors the policy admitted, in the window
+  QLineSeries* openUpper_;     ///< fail-open errors in the window
   QAreaSeries* openErrors_;    ///< filled down to 0, under the admitted line
-  QLineSeries* closedUpper_;   ///< store errors the policy denied, in the window
+  QLineSeries* closedUpper_;   ///< fail-closed errors in the window
   QAreaSeries* closedErrors_;  ///< filled down to 0, under the denied line
   QValueAxis* x_;
   QValueAxis* y_;
@@ -88,8 +90,8 @@ class SeriesChart : public QChartView {
   /// `title` on top, `yTitle` on the value axis, `reference` names the reference line ("" = none).
   SeriesChart(const QString& title, const QString& yTitle, const QString& reference,
               QWidget* parent = nullptr);
-  /// One line per algorithm (clears the data).
-  void setAlgorithms(const std::vector<Algorithm>& algorithms);
+  /// One line per algorithm (clears the data), named by `labels` where given.
+  void setAlgorithms(const std::vector<Algorithm>& algorithms, const QStringList& labels = {});
   /// Replaces line `index` with `points` (one replace()).
   void setSeries(int index, const QList<QPointF>& points);
   /// Replaces line `index` with pieces separated by gaps (no line drawn across a gap).

@@ -21,8 +21,6 @@ QTableWidgetItem* cell(const QString& text, bool number) {
   return item;
 }
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-
 QString name(Algorithm a) {
   const auto n = algorithmName(a);
   return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
@@ -46,8 +44,7 @@ void SummaryPanel::setResult(const StormResult& result) {
   table_->setRowCount(static_cast<int>(result.algorithms.size()));
   int row = 0;
   for (const AlgorithmResult& r : result.algorithms) {
-    const QString label = r.comparedPolicy ? tr("%1 (%2)").arg(name(r.algorithm), qs(failurePolicyName(r.policy))) : name(r.algorithm);
-    table_->setItem(row, 0, cell(label, false));
+    table_->setItem(row, 0, cell(r.label.isEmpty() ? name(r.algorithm) : r.label, false));
     table_->item(row, 0)->setToolTip(QString::fromUtf8(algorithmSummary(r.algorithm).data()));
     const QList<QString> values = {QString::number(r.offered),
                                    QString::number(r.admitted),
@@ -64,13 +61,13 @@ void SummaryPanel::setResult(const StormResult& result) {
                                      : tr("Run took %1 ms.").arg(result.durationMs));
 }
 
-QJsonDocument SummaryPanel::toJson(const QString& backend) const {
+QJsonDocument SummaryPanel::toJson() const {
   QJsonArray runs;
   for (const AlgorithmResult& r : result_.algorithms) {
     QJsonObject o;
     o[QStringLiteral("algorithm")] = name(r.algorithm);
-    o[QStringLiteral("on_redis_error")] = qs(failurePolicyName(r.policy));
-    o[QStringLiteral("backend")] = backend;
+    o[QStringLiteral("backend")] = r.backend;
+    if (r.backend == QStringLiteral("redis-script")) o[QStringLiteral("script")] = r.label;  // as ratelab-cli run --json
     o[QStringLiteral("limit")] = static_cast<qint64>(r.limit);
     o[QStringLiteral("offered")] = static_cast<qint64>(r.offered);
     o[QStringLiteral("admitted")] = static_cast<qint64>(r.admitted);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "store/store.hpp"
+#include "storm/compared_runs.hpp"
 #include "storm/key_tag.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
@@ -119,21 +120,15 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
-  comparing_ = !policies.empty();
-  laneAlgorithms_.clear();
-  lanePolicies_.clear();
+  lanes_ = policies.empty() ? stormLanes(spec_) : policyLanes(spec_, policies);
+  std::vector<Algorithm> laneAlgorithms;
+  for (const StormLane& lane : lanes_) laneAlgorithms.push_back(lane.algorithm);
+  model_.reset(laneAlgorithms, spec_.quota);
   ttlKeys_.clear();
   const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
-  for (FailurePolicy p : comparing_ ? policies : std::vector<FailurePolicy>{spec_.onRedisError}) {
-    const std::string tag = spec_.keyTag + (comparing_ ? std::string(failurePolicyName(p)) + "-" : "");  // as StormWorker
-    for (Algorithm a : spec_.algorithms) {
-      laneAlgorithms_.push_back(a);
-      lanePolicies_.push_back(p);
-      if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
-        ttlKeys_ << qs(limiterKey(spec_.prefix, a, tag + client));
-    }
-  }
-  model_.reset(laneAlgorithms_, spec_.quota);
+  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
+    for (const StormSpec& run : policies.empty() ? std::vector<StormSpec>{spec_} : policyRuns(spec_, policies))
+      for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.keyTag + client));
   emit stormStarted(spec_);
   clock_.start();
   ttlPending_ = false;
@@ -236,10 +231,9 @@ void StormController::startServing(const StormSpec& spec, const QString& front) 
   }
   spec_ = spec;
   spec_.algorithms = {spec.algorithms.front()};  // the replicas run one algorithm
+  spec_.compareBackends.clear();                 // and nothing beside them
   spanUs_ = 0;
-  laneAlgorithms_ = spec_.algorithms;
-  lanePolicies_ = {spec_.onRedisError};
-  comparing_ = false;
+  lanes_ = stormLanes(spec_);
   model_.reset(spec_.algorithms, spec.quota);
   QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);
 }

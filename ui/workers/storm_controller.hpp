@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <optional>
 
+#include "storm/compared_runs.hpp"
 #include "storm/storm_spec.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/presets.hpp"
@@ -58,12 +59,8 @@ class StormController : public QObject {
   bool raceRunning() const { return raceRunning_; }
   /// The spec of the current (or last) storm.
   const StormSpec& spec() const { return spec_; }
-  /// The algorithm of each lane: spec().algorithms, once per compared policy.
-  const std::vector<Algorithm>& laneAlgorithms() const { return laneAlgorithms_; }
-  /// The failure policy of each lane's run (the spec's, or the compared ones).
-  const std::vector<FailurePolicy>& lanePolicies() const { return lanePolicies_; }
-  /// True when the lanes compare failure policies side by side.
-  bool comparingPolicies() const { return comparing_; }
+  /// The lanes of the current (or last) storm: stormLanes(spec()), or one set per compared policy.
+  const std::vector<StormLane>& lanes() const { return lanes_; }
   /// Planned span of the current storm's timeline (us; 0 = unknown).
   std::int64_t spanUs() const { return spanUs_; }
   /// Tells how long the last lane refresh took: the next one waits at least
@@ -173,9 +170,7 @@ class StormController : public QObject {
   bool raceRunning_ = false;
   bool serving_ = false;
   StormSpec spec_;
-  std::vector<Algorithm> laneAlgorithms_;    ///< per lane
-  std::vector<FailurePolicy> lanePolicies_;  ///< per lane
-  bool comparing_ = false;                   ///< lanes per compared policy
+  std::vector<StormLane> lanes_;  ///< of the current (or last) storm
   std::int64_t spanUs_ = 0;
   std::int64_t runWallUs_ = -1;
   StormResult lastResult_;

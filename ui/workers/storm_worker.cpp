@@ -1,12 +1,13 @@
 #include "ui/workers/storm_worker.hpp"
 
 #include <QThread>
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <exception>
 
 #include "metrics/storm_metrics.hpp"
 #include "redis/redis_url.hpp"
+#include "storm/compared_runs.hpp"
 #include "storm/store_factory.hpp"
 #include "storm/traffic_plan.hpp"
 #include "ui/charts/lane_model.hpp"
@@ -26,7 +27,7 @@ Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
   return storeFactoryFor(spec, *endpoint);
 }
 
-StormResult summarize(const StormSpec& spec, StormOutcome outcome) {
+StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside) {
   StormResult out;
   out.durationMs = outcome.wallDuration.count() / 1000;
   out.cancelled = outcome.cancelled;
@@ -38,9 +39,12 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome) {
   }
   const auto metrics = computeMetrics(last, outcome.records, outcome.wallDuration);
   out.records = std::make_shared<const std::vector<DecisionRecord>>(std::move(outcome.records));
+  const QString backend = QString::fromUtf8(backendName(spec.backend).data(), static_cast<qsizetype>(backendName(spec.backend).size()));
   for (const AlgorithmMetrics& m : metrics) {
     AlgorithmResult r;
     r.algorithm = m.algorithm;
+    r.label = QString::fromStdString(laneLabel(spec, m.algorithm, beside));
+    r.backend = backend;
     r.offered = m.offered;
     r.admitted = m.admitted;
     r.denied = m.denied;
@@ -50,7 +54,6 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome) {
     r.overshoot = m.overshoot;
     r.p50us = m.latency.p50;
     r.p99us = m.latency.p99;
-    r.policy = spec.onRedisError;
     out.algorithms.push_back(r);
   }
   return out;
@@ -68,7 +71,10 @@ Result<void> StormWorker::setQuota(const Quota& quota) {
 
 void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
   try {
-    runGuarded(spec, policies);
+    if (policies.empty())
+      runGuarded(spec);
+    else
+      runSideBySide(spec, policies);
   } catch (const std::exception& e) {
     emit errorOccurred(tr("The storm failed: %1").arg(QString::fromUtf8(e.what())));
     emit finished(StormResult{{}, 0, true, {}});
@@ -78,18 +84,15 @@ void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& p
   }
 }
 
-bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer,
-                        std::size_t* marksSeen) {
+bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen) {
   buffer.clear();
   runner.takeRecords(buffer);
-  if (marksSeen) {  // quota marks are the same on every runner: taken from the first
-    const auto marks = runner.markers();
-    for (; *marksSeen < marks.size(); ++*marksSeen) {
-      const QuotaMarker& m = marks[*marksSeen];
-      Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
-      if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
-      model_.markQuota(m.atUs, q);
-    }
+  const auto marks = marksSeen ? runner.markers() : std::vector<QuotaMarker>{};
+  for (; marksSeen && *marksSeen < marks.size(); ++*marksSeen) {
+    const QuotaMarker& m = marks[*marksSeen];
+    Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
+    if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
+    model_.markQuota(m.atUs, q);
   }
   if (buffer.empty()) return false;
   std::vector<std::vector<LaneSample>> lanes(runner.spec().algorithms.size());
@@ -99,54 +102,101 @@ bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<Decisio
   return true;
 }
 
-namespace {
-// The storm once per policy (its own keys: "<tag>open-"), or just `spec`.
-std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
-  if (policies.empty()) return {spec};
-  std::vector<StormSpec> out;
-  for (FailurePolicy p : policies) {
-    StormSpec s = spec;
-    s.onRedisError = p;
-    s.keyTag += std::string(failurePolicyName(p)) + "-";
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
-void failed(StormWorker& w, const QString& message) {
-  emit w.errorOccurred(message);
-  emit w.finished(StormResult{{}, 0, true, {}});
-}
-}  // namespace
-
-void StormWorker::runGuarded(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+void StormWorker::runGuarded(const StormSpec& spec) {
   cancel_.store(false);
+  StormResult total;
+  int laneOffset = 0;
+  bool first = true;
+  const auto runs = comparedRuns(spec);
+  for (const StormSpec& run : runs) {  // the storm, then the same storm beside it
+    if (!first && cancel_.load()) break;
+    auto result = runOne(run, laneOffset, first, runs.size() > 1);
+    if (!result) {
+      total.cancelled = true;
+      break;
+    }
+    for (AlgorithmResult& r : result->algorithms) total.algorithms.push_back(std::move(r));
+    total.durationMs += result->durationMs;
+    total.cancelled = total.cancelled || result->cancelled;
+    if (first) total.records = std::move(result->records);
+    laneOffset += static_cast<int>(run.algorithms.size());
+    first = false;
+  }
+  emit finished(total);
+}
+
+std::optional<StormResult> StormWorker::runOne(const StormSpec& spec, int laneOffset, bool first, bool beside) {
   auto factory = makeStoreFactory(spec);
-  if (!factory) return failed(*this, QString::fromStdString(factory.error().message));
+  if (!factory) {
+    emit errorOccurred(QString::fromStdString(factory.error().message));
+    return std::nullopt;
+  }
+  StormRunner runner(spec, *factory);
+  runner.setRetryCounter(storeRetries);
+  if (auto ok = runner.start(); !ok) {
+    emit errorOccurred(QString::fromStdString(ok.error().message));
+    return std::nullopt;
+  }
+  {
+    std::lock_guard lock(runnerMutex_);
+    runners_ = {&runner};
+  }
+  if (first) emit started(plannedSpan(spec).count());
+  std::vector<DecisionRecord> buffer;
+  std::size_t marksSeen = 0;
+  for (int poll = 0; !runner.finished(); ++poll) {
+    if (cancel_.load()) runner.cancel();
+    QThread::msleep(static_cast<unsigned long>(kPoll.count()));
+    if (drain(runner, laneOffset, buffer, &marksSeen)) emit dataReady();
+    if (poll % kProgressEvery == 0) emit progressed(runner.progress());
+  }
+  runner.wait();
+  {
+    std::lock_guard lock(runnerMutex_);
+    runners_.clear();
+  }
+  drain(runner, laneOffset, buffer, &marksSeen);
+  emit dataReady();
+  StormOutcome outcome = runner.outcome();
+  emit progressed(outcome.progress);
+  if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
+  return summarize(spec, std::move(outcome), beside);
+}
+
+void StormWorker::runSideBySide(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+  cancel_.store(false);
+  const auto runs = policyRuns(spec, policies);
+  const auto lanes = policyLanes(spec, policies);
   std::vector<std::unique_ptr<StormRunner>> runners;
-  for (const StormSpec& s : policyRuns(spec, policies)) {
-    runners.push_back(std::make_unique<StormRunner>(s, *factory));
+  for (const StormSpec& run : runs) {
+    auto factory = makeStoreFactory(run);
+    if (!factory) {
+      emit errorOccurred(QString::fromStdString(factory.error().message));
+      return void(emit finished(StormResult{{}, 0, true, {}}));
+    }
+    runners.push_back(std::make_unique<StormRunner>(run, *factory));
     runners.back()->setRetryCounter(storeRetries);
   }
   for (auto& r : runners)
-    if (auto ok = r->start(); !ok) return failed(*this, QString::fromStdString(ok.error().message));
+    if (auto ok = r->start(); !ok) {
+      emit errorOccurred(QString::fromStdString(ok.error().message));
+      return void(emit finished(StormResult{{}, 0, true, {}}));
+    }
   {
     std::lock_guard lock(runnerMutex_);
     for (auto& r : runners) runners_.push_back(r.get());
   }
-  emit started(plannedSpan(spec).count());  // 0 for burst-like patterns: the lanes follow the decisions
+  emit started(plannedSpan(spec).count());
   const int algos = static_cast<int>(spec.algorithms.size());
   std::vector<DecisionRecord> buffer;
   std::size_t marksSeen = 0;
-  auto drainAll = [&] {
+  const auto drainAll = [&] {
     bool any = false;
-    for (std::size_t i = 0; i < runners.size(); ++i)
+    for (std::size_t i = 0; i < runners.size(); ++i)  // quota marks: the same on every run, taken from the first
       any = drain(*runners[i], static_cast<int>(i) * algos, buffer, i == 0 ? &marksSeen : nullptr) || any;
     return any;
   };
-  auto allFinished = [&] {
-    return std::all_of(runners.begin(), runners.end(), [](const auto& r) { return r->finished(); });
-  };
+  const auto allFinished = [&] { return std::all_of(runners.begin(), runners.end(), [](const auto& r) { return r->finished(); }); };
   for (int poll = 0; !allFinished(); ++poll) {
     if (cancel_.load())
       for (auto& r : runners) r->cancel();
@@ -161,21 +211,22 @@ void StormWorker::runGuarded(const StormSpec& spec, const std::vector<FailurePol
   }
   drainAll();
   emit dataReady();
-  StormResult result;
+  StormResult total;
+  std::size_t lane = 0;
   for (std::size_t i = 0; i < runners.size(); ++i) {
     StormOutcome outcome = runners[i]->outcome();
     if (i == 0) emit progressed(outcome.progress);
     if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
-    StormResult part = summarize(runners[i]->spec(), std::move(outcome));
-    for (AlgorithmResult& row : part.algorithms) row.comparedPolicy = !policies.empty();
-    if (i == 0) {
-      result = std::move(part);
-    } else {
-      result.algorithms.insert(result.algorithms.end(), part.algorithms.begin(), part.algorithms.end());
-      result.durationMs = std::max(result.durationMs, part.durationMs);
+    StormResult part = summarize(runs[i], std::move(outcome));
+    for (AlgorithmResult& r : part.algorithms) {
+      if (lane < lanes.size()) r.label = QString::fromStdString(lanes[lane++].label);
+      total.algorithms.push_back(std::move(r));
     }
+    total.durationMs = std::max(total.durationMs, part.durationMs);
+    total.cancelled = total.cancelled || part.cancelled;
+    if (i == 0) total.records = std::move(part.records);
   }
-  emit finished(result);
+  emit finished(total);
 }
 
 }  // namespace rl::ui

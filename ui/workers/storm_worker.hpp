@@ -1,8 +1,6 @@
 #pragma once
 // StormWorker: runs one storm (rl::StormRunner) off the GUI thread and feeds
-// the lanes. With failure policies to compare, it runs the same storm once per
-// policy at the same time (own keys each, the same Redis and the same outage);
-// lane p * algorithms + a is policy p's algorithm a.
+// the lanes.
 //
 // Threading: the controller moves it to a QThread and invokes run() queued.
 // run() starts the runner (which has its own worker threads), then polls it
@@ -19,6 +17,8 @@
 
 #include "common/result.hpp"
 #include "storm/storm_runner.hpp"
+#include <optional>
+
 #include "ui/workers/storm_types.hpp"
 
 namespace rl::ui {
@@ -28,8 +28,9 @@ class LaneModel;
 /// The store factory for `spec`'s backend: memory (one store per replica) or Redis (one connection per worker).
 Result<StoreFactory> makeStoreFactory(const StormSpec& spec);
 
-/// Summary rows of a finished storm, from its records.
-StormResult summarize(const StormSpec& spec, StormOutcome outcome);
+/// Summary rows of a finished storm, from its records; `beside`: other runs
+/// stand beside it, so the rows name their backend.
+StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside = false);
 
 /// Runs storms off the GUI thread; see the file comment.
 class StormWorker : public QObject {
@@ -42,8 +43,9 @@ class StormWorker : public QObject {
   Result<void> setQuota(const Quota& quota);
 
  public slots:
-  /// Runs `spec` to completion or cancellation (blocks this worker's thread, not the GUI);
-  /// with `policies`, once per policy side by side (see the file comment).
+  /// Runs `spec` to completion or cancellation (blocks this worker's thread, not the GUI).
+  /// With `policies`: the storm once per failure policy, all at the same time (one outage
+  /// for all; policyRuns()), lanes in policyLanes() order.
   void run(const rl::StormSpec& spec, const std::vector<rl::FailurePolicy>& policies = {});
 
  signals:
@@ -59,7 +61,12 @@ class StormWorker : public QObject {
   void errorOccurred(const QString& message);
 
  private:
-  void runGuarded(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
+  void runGuarded(const StormSpec& spec);
+  /// policyRuns() at the same time; lanes follow each other in run order.
+  void runSideBySide(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
+  /// One run of comparedRuns(); its lanes start at `laneOffset`. Empty when it could not start.
+  std::optional<StormResult> runOne(const StormSpec& spec, int laneOffset, bool first, bool beside);
+  /// Moves the runner's new records into the model; `marksSeen` null: its quota marks are not copied.
   bool drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen);
 
   LaneModel& model_;
