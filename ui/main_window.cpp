@@ -291,6 +291,13 @@ bool MainWindow::startStorm() {
                          "Connection panel (or choose the memory backend)"));
     return false;
   }
+  if (!spec->faults.empty()) {  // never silently run a fault schedule without its faults
+    storm_->showError(tr("This scenario has a fault schedule (%1): run it with ratelab-cli run --scenario FILE, "
+                         "which does the faults to its own redis-server; the window does the outage preset's stop "
+                         "and restart only")
+                          .arg(QString::fromStdString(faultScheduleText(spec->faults))));
+    return false;
+  }
   std::optional<OutagePlan> outage;
   std::vector<FailurePolicy> policies;  // the outage preset shows every policy side by side
   if (preset_ && preset_->outage && spec->backend != Backend::Memory) outage = preset_->outage;
