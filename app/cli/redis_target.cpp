@@ -8,9 +8,21 @@
 namespace rl::cli {
 
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
-                       std::optional<RedisTarget>& out) {
+                       std::optional<RedisTarget>& out, const ManagedServerOptions& managed) {
   RedisTarget target;
-  if (url && !url->empty()) {
+  if (url && *url == kManagedRedis) {
+    installServerSignalCleanup();
+    auto server = ManagedRedisServer::start(managed);
+    if (!server) {
+      std::fprintf(stderr, "ratelab-cli %.*s: cannot start a private redis-server (--redis managed): %s\n",
+                   static_cast<int>(command.size()), command.data(), server.error().message.c_str());
+      return kExitNoRedis;
+    }
+    target.endpoint = server->endpoint();
+    target.server.emplace(std::move(server).value());
+    std::fprintf(stderr, "ratelab-cli: a private redis-server on %s (--redis managed), stopped on exit\n",
+                 target.endpoint.address().c_str());
+  } else if (url && !url->empty()) {
     auto endpoint = resolveRedisUrl(*url);
     if (!endpoint) return badInput(command, invalidArgument("--redis: " + endpoint.error().message));
     target.endpoint = endpoint.value();

@@ -18,10 +18,14 @@ struct RedisTarget {
   std::optional<ManagedRedisServer> server;  ///< owned private server, if any
 };
 
-/// Resolves `url` (empty = embedded default) and checks it answers PING.
-/// Returns kExitOk and fills `out`, or prints one line on stderr and returns
-/// kExitBadInput (bad URL) or kExitNoRedis (cannot reach it).
+/// The --redis value that always starts a private redis-server (never probes :6379).
+inline constexpr std::string_view kManagedRedis = "managed";
+
+/// Resolves `url` (empty = embedded default, "managed" = a private server
+/// started with `managed`) and checks it answers PING. Returns kExitOk and
+/// fills `out`, or prints one line on stderr and returns kExitBadInput (bad
+/// URL) or kExitNoRedis (cannot reach it).
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
-                       std::optional<RedisTarget>& out);
+                       std::optional<RedisTarget>& out, const ManagedServerOptions& managed = {});
 
 }  // namespace rl::cli

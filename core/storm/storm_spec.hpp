@@ -14,6 +14,7 @@
 #include "limiter/quota.hpp"
 #include "store/backend.hpp"
 #include "store/failure_policy.hpp"
+#include "storm/fault_schedule.hpp"
 #include "trace/trace.hpp"
 
 namespace rl {
@@ -71,7 +72,12 @@ struct StormSpec {
   std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
   std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
   std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
+  std::vector<FaultEvent> faults;        ///< --fault: done to the managed redis-server during the run (time order)
 };
+
+/// How long the run's sends span, as planned (trace: its span / speed; rate-driven patterns:
+/// requests / rate, twice that for ramp, or the duration; burst and boundary: 0).
+Micros plannedSpan(const StormSpec& spec);
 
 /// Wall-clock replay speed of a trace on a real clock: `speed`, or 1 when unset.
 double replaySpeed(const StormSpec& spec);

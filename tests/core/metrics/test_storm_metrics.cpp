@@ -181,7 +181,12 @@ void StormMetricsTest::recordPacksExactly_data() {
   QTest::newRow("denied, late, error") << qint64{86'400'000'000} << qint64{2'500} << qint64{0} << qint64{999'999}
                                        << 3'000'000u << 0.25f << 17u << 63 << 5 << int{kDecisionError};
   QTest::newRow("upper bounds") << maxRun << qint64{0xfffffffe} << qint64{1'000'000'000'000} << maxRetry
-                                << 0xffffffffu << 1e12f << 999'999u << 63 << 7 << int{kDecisionAllowed | kDecisionError};
+                                << 268'435'455u << 1e12f << 999'999u << 63 << 7 << int{kDecisionAllowed | kDecisionError};
+  QTest::newRow("outage decided by policy, cause kept")
+      << qint64{9} << qint64{0} << qint64{0} << qint64{1'000} << 100'000u << 0.0f << 2u << 1 << 1
+      << int{kDecisionError | kDecisionByPolicy | decisionCauseBits(ErrorCode::Internal)};
+  QTest::newRow("cause timeout") << qint64{9} << qint64{0} << qint64{0} << qint64{0} << 1u << 0.0f << 2u << 1 << 1
+                                 << int{kDecisionError | decisionCauseBits(ErrorCode::Timeout)};
   QTest::newRow("negative remaining (limit lowered live)")
       << qint64{5} << qint64{1} << qint64{-1'000'000'000'000} << qint64{7} << 1u << -3.0f << 1u << 0 << 0 << 0;
   QTest::newRow("remaining -1") << qint64{5} << qint64{0} << qint64{-1} << qint64{0} << 1u << 0.0f << 1u << 0 << 0 << 0;
@@ -225,10 +230,18 @@ void StormMetricsTest::recordPacksExactly() {
   QCOMPARE(r.allowed(), (flags & kDecisionAllowed) != 0);
   QCOMPARE(r.error(), (flags & kDecisionError) != 0);
   QCOMPARE(r.late(), delay > kLateAfterUs);  // late is a start more than 1 ms after the intended time
+  QCOMPARE(r.byPolicy(), (flags & kDecisionByPolicy) != 0);
+  const int cause = flags >> kDecisionCauseShift;
+  QCOMPARE(r.cause().has_value(), cause != 0);
+  if (cause != 0) QCOMPARE(static_cast<int>(*r.cause()), cause - 1);
+  QCOMPARE(int{r.fields().flags} & ~int{kDecisionLate}, flags);
   const DecisionFields back = r.fields();
   QCOMPARE(back.remaining, remaining);
   QCOMPARE(back.retryAfterUs, retry);
   QCOMPARE(int{back.flags} & int{kDecisionLate}, delay > kLateAfterUs ? int{kDecisionLate} : 0);
+  f.latencyUs = 0xffffffffu;  // past ~268 s the latency saturates and the cause stays
+  QCOMPARE(DecisionRecord(f).latencyUs(), 268'435'455u);
+  QCOMPARE(DecisionRecord(f).cause().has_value(), cause != 0);
 }
 
 void StormMetricsTest::levelSeriesPerAlgorithmAndClient() {
