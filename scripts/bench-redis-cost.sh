@@ -21,25 +21,15 @@ shopt -s inherit_errexit  # a failed driver run fails the script, also inside $(
 cd "$(dirname "$0")/.."
 secs=${1:-3}
 rounds=${2:-3}
-build=${RATELAB_BUILD_DIR:-build}
-cli="$build/app/cli/ratelab-cli"
 py=/usr/bin/python3
 driver=scripts/peers/redis_cost_driver.py
-[[ -x "$cli" ]] || { echo "bench-redis-cost: $cli not built (run scripts/build.sh or set RATELAB_BUILD_DIR)" >&2; exit 2; }
-for tool in redis-server redis-cli; do
-  command -v "$tool" >/dev/null || { echo "bench-redis-cost: $tool not installed (apt-get install redis-server redis-tools)" >&2; exit 2; }
-done
+. scripts/lib/bench-common.sh
+bench_cli bench-redis-cost
+bench_require bench-redis-cost "apt-get install redis-server redis-tools" redis-server redis-cli
 "$py" -c 'import limits, redis' 2>/dev/null ||
   { echo "bench-redis-cost: $py cannot import limits and redis (apt-get install python3-limits python3-redis)" >&2; exit 2; }
 
-dir=$(mktemp -d)
-port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --daemonize no \
-  --logfile "$dir/redis.log" &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
-trap cleanup EXIT INT TERM
-for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+bench_private_redis
 
 algorithms=(token_bucket sliding_log fixed_window sliding_counter leaky_bucket gcra)
 for a in "${algorithms[@]}"; do "$cli" script "$a" > "$dir/$a.lua"; done
