@@ -291,10 +291,9 @@ bool MainWindow::startStorm() {
                          "Connection panel (or choose the memory backend)"));
     return false;
   }
-  if (!spec->faults.empty()) {  // never silently run a fault schedule without its faults
-    storm_->showError(tr("This scenario has a fault schedule (%1): run it with ratelab-cli run --scenario FILE, "
-                         "which does the faults to its own redis-server; the window does the outage preset's stop "
-                         "and restart only")
+  if (!spec->faults.empty() && !controller_.managedServerUp()) {  // never run a fault schedule without its faults
+    storm_->showError(tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server "
+                         "only; start it in the Connection panel (or run ratelab-cli run --redis managed --scenario FILE)")
                           .arg(QString::fromStdString(faultScheduleText(spec->faults))));
     return false;
   }

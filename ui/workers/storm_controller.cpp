@@ -1,9 +1,11 @@
 #include "ui/workers/storm_controller.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "store/store.hpp"
 #include "storm/compared_runs.hpp"
+#include "storm/fault_schedule.hpp"
 #include "storm/key_tag.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
@@ -71,7 +73,15 @@ void StormController::wireWorkers() {
     if (!refresh_.isActive()) refresh_.start();
   });
   connect(&refresh_, &QTimer::timeout, this, &StormController::refreshDue);
-  connect(storm_, &StormWorker::started, this, [this](qint64 span) { spanUs_ = span; });
+  connect(storm_, &StormWorker::started, this, [this](qint64 span) {
+    spanUs_ = span;
+    if (spec_.faults.empty() || !stormRunning_) return;
+    const qint64 origin = std::chrono::duration_cast<std::chrono::microseconds>(
+                              std::chrono::steady_clock::now().time_since_epoch()).count();
+    faultsArmed_ = true;
+    QMetaObject::invokeMethod(redis_, [w = redis_, f = spec_.faults, origin] { w->startFaults(f, origin); },
+                              Qt::QueuedConnection);
+  });
   connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
   connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
   connect(storm_, &StormWorker::errorOccurred, this, &StormController::errorOccurred);
@@ -83,6 +93,10 @@ void StormController::wireWorkers() {
   connect(race_, &RaceWorker::errorOccurred, this, &StormController::errorOccurred);
   connect(redis_, &RedisWorker::statusReady, this, &StormController::redisStatus);
   connect(redis_, &RedisWorker::serverChanged, this, &StormController::serverChanged);
+  connect(redis_, &RedisWorker::serverChanged, this, [this](const ServerState& s) { managedUp_ = s.running; });
+  connect(redis_, &RedisWorker::faultsDone, this, [this](const QStringList& steps) {
+    if (!steps.isEmpty()) emit message(tr("Faults done: %1").arg(steps.join(QStringLiteral("; "))));
+  });
   connect(redis_, &RedisWorker::keysReady, this, &StormController::keysReady);
   connect(redis_, &RedisWorker::keysDeleted, this, &StormController::keysDeleted);
   connect(redis_, &RedisWorker::errorOccurred, this, &StormController::errorOccurred);
@@ -114,7 +128,16 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
     return;
   }
+  if (!spec.faults.empty() && (!managedUp_ || outage || !policies.empty() || !spec.compareBackends.empty())) {
+    emit errorOccurred(!managedUp_ ? tr("This scenario has a fault schedule (%1): it is done to the window's managed "
+                                        "redis-server only; start it in the Connection panel")
+                                         .arg(QString::fromStdString(faultScheduleText(spec.faults)))
+                                   : tr("A fault schedule runs with one storm: not with an outage plan, policies or "
+                                        "backends side by side"));
+    return;
+  }
   spec_ = spec;
+  faultsArmed_ = false;
   // A fresh key space per run, so a storm never meets the previous run's keys.
   spec_.keyTag = freshKeyTag("r");
   spanUs_ = 0;
@@ -155,6 +178,8 @@ void StormController::onStormFinished(const StormResult& result) {
   stormRunning_ = false;
   runWallUs_ = clock_.nsecsElapsed() / 1000;
   clearOutage();
+  if (faultsArmed_) QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopFaults(); }, Qt::QueuedConnection);
+  faultsArmed_ = false;
   // TTL sampling goes on (onTtlSampled): the chart shows the keys the storm left counting down.
   lastResult_ = result;
   refresh_.stop();
