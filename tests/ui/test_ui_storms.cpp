@@ -402,7 +402,6 @@ void UiStormsTest::faultScheduleRunsOnTheManagedServer() {
   QSignalSpy status(controller_.get(), &StormController::redisStatus);
   controller_->startServer();
   QVERIFY(status.wait(15'000));
-  QTRY_VERIFY_WITH_TIMEOUT(controller_->managedServerUp(), 10'000);
   StormSpec spec;
   spec.algorithms = {Algorithm::FixedWindow};
   spec.backend = Backend::RedisLua;
@@ -412,6 +411,7 @@ void UiStormsTest::faultScheduleRunsOnTheManagedServer() {
   spec.requests = 300;
   spec.clock = ClockMode::Client;
   spec.faults = parseFaultSchedule("oom@300:900").value();
+  QTRY_VERIFY_WITH_TIMEOUT(controller_->faultRefusal(spec, false, false).isEmpty(), 10'000);  // knows its server runs
   window_->stormPanel()->setSpec(spec);
   window_->connectionPanel()->setPolicy(FailurePolicy::Closed);
   QSignalSpy done(window_.get(), &MainWindow::stormDone);

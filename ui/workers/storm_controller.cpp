@@ -1,7 +1,6 @@
 #include "ui/workers/storm_controller.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include "store/store.hpp"
 #include "storm/compared_runs.hpp"
@@ -73,13 +72,11 @@ void StormController::wireWorkers() {
     if (!refresh_.isActive()) refresh_.start();
   });
   connect(&refresh_, &QTimer::timeout, this, &StormController::refreshDue);
-  connect(storm_, &StormWorker::started, this, [this](qint64 span) {
-    spanUs_ = span;
+  connect(storm_, &StormWorker::started, this, [this](qint64 span) { spanUs_ = span; });
+  connect(storm_, &StormWorker::sendsBegin, this, [this](qint64 originSteadyUs) {
     if (spec_.faults.empty() || !stormRunning_) return;
-    const qint64 origin = std::chrono::duration_cast<std::chrono::microseconds>(
-                              std::chrono::steady_clock::now().time_since_epoch()).count();
-    faultsArmed_ = true;
-    QMetaObject::invokeMethod(redis_, [w = redis_, f = spec_.faults, origin] { w->startFaults(f, origin); },
+    faultsArmed_ = true;  // timed from the runner's own start, as ratelab-cli run --fault does
+    QMetaObject::invokeMethod(redis_, [w = redis_, f = spec_.faults, originSteadyUs] { w->startFaults(f, originSteadyUs); },
                               Qt::QueuedConnection);
   });
   connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
@@ -117,6 +114,17 @@ void StormController::wireWorkers() {
   connect(http_, &HttpServeWorker::errorOccurred, this, &StormController::errorOccurred);
 }
 
+QString StormController::faultRefusal(const StormSpec& spec, bool outage, bool sideBySide) const {
+  if (spec.faults.empty()) return {};
+  if (!managedUp_)
+    return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only; start "
+              "it in the Connection panel (or run ratelab-cli run --redis managed --scenario FILE)")
+        .arg(QString::fromStdString(faultScheduleText(spec.faults)));
+  if (outage || sideBySide || !spec.compareBackends.empty())
+    return tr("A fault schedule runs with one storm: not with an outage plan, policies or backends side by side");
+  return {};
+}
+
 void StormController::noteRefreshCost(double ms) {
   refresh_.setInterval(std::clamp(static_cast<int>(3 * ms), kRefreshMs, 1000));
 }
@@ -128,12 +136,8 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
     return;
   }
-  if (!spec.faults.empty() && (!managedUp_ || outage || !policies.empty() || !spec.compareBackends.empty())) {
-    emit errorOccurred(!managedUp_ ? tr("This scenario has a fault schedule (%1): it is done to the window's managed "
-                                        "redis-server only; start it in the Connection panel")
-                                         .arg(QString::fromStdString(faultScheduleText(spec.faults)))
-                                   : tr("A fault schedule runs with one storm: not with an outage plan, policies or "
-                                        "backends side by side"));
+  if (const QString refused = faultRefusal(spec, outage.has_value(), !policies.empty()); !refused.isEmpty()) {
+    emit errorOccurred(refused);
     return;
   }
   spec_ = spec;

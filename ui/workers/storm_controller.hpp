@@ -53,8 +53,9 @@ class StormController : public QObject {
   LaneModel& model() { return model_; }
   /// True while a storm runs.
   bool stormRunning() const { return stormRunning_; }
-  /// The window's managed redis-server runs (a fault schedule is done to it only).
-  bool managedServerUp() const { return managedUp_; }
+  /// Why startStorm() would refuse `spec`'s fault schedule ("" = it would not):
+  /// faults are done to the window's managed redis-server only, with one storm.
+  QString faultRefusal(const rl::StormSpec& spec, bool outage, bool sideBySide) const;
   /// True while the configuration is served over HTTP.
   bool serving() const { return serving_; }
   /// True while the race lab runs.

@@ -133,6 +133,7 @@ std::optional<StormResult> StormWorker::runOne(const StormSpec& spec, int laneOf
   }
   StormRunner runner(spec, *factory);
   runner.setRetryCounter(storeRetries);
+  if (first) runner.setOnStart([this](std::int64_t startSteadyUs) { emit sendsBegin(startSteadyUs); });
   if (auto ok = runner.start(); !ok) {
     emit errorOccurred(QString::fromStdString(ok.error().message));
     return std::nullopt;
