@@ -4,8 +4,8 @@
 // Entries at or before now - W are dropped first, then the request is admitted
 // when count + cost <= limit. A denial waits until enough of the oldest entries
 // leave the window: exact, never more than `limit` in any window.
-// Redis shape: a ZSET scored by timestamp, ZREMRANGEBYSCORE before ZCARD,
-// unique members even when timestamps collide.
+// Redis shape: one string of fixed-width timestamps, oldest first
+// (resources/lua/sliding_log.lua, redis/value_codec.hpp).
 
 #include <cstdint>
 #include <deque>

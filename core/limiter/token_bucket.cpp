@@ -7,36 +7,25 @@ namespace rl {
 Step decide(TokenBucketState& s, Micros now, std::int64_t cost, const Quota& q) {
   const std::int64_t iv = q.interval().count();
   const std::int64_t t = now.count();
-  const std::int64_t cap = q.limit;
-  if (s.fresh) s = {false, cap, t};
-  if (t > s.refilledAt) {
-    const std::int64_t n = (t - s.refilledAt) / iv;
-    if (n >= cap - s.tokens) {
-      s.tokens = cap;
-      s.refilledAt = t;
-    } else {
-      s.tokens += n;
-      s.refilledAt += n * iv;
-    }
-  }
+  const std::int64_t base = s.fresh ? t : std::max(s.fullAt, t);
+  const std::int64_t capacity = q.limit * iv;  // a full bucket, in us of refill
 
   Step out;
   Decision& d = out.decision;
-  d.limit = cap;
-  const std::int64_t carried = t - s.refilledAt;  // negative if this clock is behind the state
-  if (s.tokens >= cost) {
-    s.tokens -= cost;
+  d.limit = q.limit;
+  std::int64_t missing = base - t;  // us of refill until full: (limit - tokens) * I - carried
+  if (base + cost * iv - t <= capacity) {
+    s = {false, base + cost * iv};
+    missing = s.fullAt - t;
     d.allowed = true;
     out.wrote = true;
   } else {
-    d.retryAfter = Micros{(cost - s.tokens) * iv - carried};
+    d.retryAfter = Micros{base + cost * iv - t - capacity};
   }
-  d.remaining = s.tokens;
-  d.resetAfter = Micros{std::max<std::int64_t>(0, (cap - s.tokens) * iv - carried)};
-  d.level = std::min(static_cast<double>(cap),
-                     static_cast<double>(s.tokens) +
-                         static_cast<double>(std::max<std::int64_t>(0, carried)) /
-                             static_cast<double>(iv));
+  const std::int64_t held = std::max<std::int64_t>(0, capacity - missing);  // < 0 only behind the state
+  d.remaining = held / iv;
+  d.resetAfter = Micros{missing};
+  d.level = static_cast<double>(held) / static_cast<double>(iv);
   out.ttl = d.resetAfter;
   return out;
 }

@@ -24,12 +24,9 @@ std::vector<std::pair<std::string, std::string>> pairsOf(ReplyView r) {
   return out;
 }
 
-// The fields of RateLab's token_bucket and sliding_log strings (redis/value_codec.hpp).
+// The fields of RateLab's sliding_log string (redis/value_codec.hpp).
 std::vector<std::pair<std::string, std::string>> decodedFields(const KeyInfo& k) {
-  if (k.name.find("{token_bucket:") != std::string::npos) {
-    if (auto b = decodeTokenBucket(k.value))
-      return {{"tokens", std::to_string(b->first)}, {"ts", std::to_string(b->second)}};
-  } else if (k.name.find("{sliding_log:") != std::string::npos) {
+  if (k.name.find("{sliding_log:") != std::string::npos) {
     auto log = decodeSlidingLog(k.value);
     if (log && !log->empty())
       return {{"entries", std::to_string(log->size())},

@@ -1,6 +1,7 @@
 #include "redis/lua_reply.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace rl {
@@ -19,22 +20,40 @@ double levelOf(Algorithm a, const Decision& d, const Quota& q, ReplyView r) {
     case Algorithm::SlidingLog: return static_cast<double>(q.limit - d.remaining);
     case Algorithm::SlidingCounter:  // slidingEstimate: prev*(W-e) is exact, so is its quotient
       return ratio(r[5].integer(), q.window.count()) + static_cast<double>(r[6].integer());
-    case Algorithm::TokenBucket: {
-      // resetAfter = max(0, (cap - tokens) * I - carried): carried is recovered
-      // exactly while reset > 0; at 0 the bucket is full (level = cap).
-      if (d.resetAfter.count() == 0) return static_cast<double>(q.limit);
-      const std::int64_t carried = (q.limit - d.remaining) * iv - d.resetAfter.count();
-      return std::min(static_cast<double>(q.limit),
-                      static_cast<double>(d.remaining) + ratio(std::max<std::int64_t>(0, carried), iv));
-    }
     case Algorithm::LeakyBucket: return ratio(d.resetAfter.count(), iv);
+    case Algorithm::TokenBucket:  // resetAfter = us of refill until full, as GCRA's time ahead
     case Algorithm::Gcra: return ratio(std::max<std::int64_t>(0, q.limit * iv - d.resetAfter.count()), iv);
   }
   return 0;
 }
+
+// The one-integer reply of an admission (token_bucket: us until the bucket is
+// full again; sliding_log in time order: the remaining count), or nothing.
+std::optional<Decision> admittedFromInteger(ReplyView r, Algorithm a, const Quota& q) {
+  Decision d;
+  d.allowed = true;
+  d.limit = q.limit;
+  if (a == Algorithm::TokenBucket) {
+    const std::int64_t iv = q.interval().count();
+    const std::int64_t held = std::max<std::int64_t>(0, q.limit * iv - r.integer());
+    d.remaining = held / iv;
+    d.resetAfter = Micros{r.integer()};
+    d.level = ratio(held, iv);
+    return d;
+  }
+  if (a == Algorithm::SlidingLog) {
+    d.remaining = r.integer();
+    d.resetAfter = q.window;
+    d.level = static_cast<double>(q.limit - d.remaining);
+    return d;
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 Result<Decision> parseLuaDecision(ReplyView r, Algorithm a, const Quota& q) {
+  if (r.isInteger())
+    if (auto d = admittedFromInteger(r, a, q)) return *d;
   const std::size_t n = fieldsOf(a);
   if (r.size() != n)
     return protocolError(std::string(algorithmName(a)) + " script returned " + r.describe() + ", expected " +

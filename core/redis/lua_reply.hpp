@@ -12,7 +12,9 @@
 
 namespace rl {
 
-/// Parses {allowed, remaining, retryAfter_us, resetAfter_us, delay_us[, extra..]} of the script of `a`.
+/// Parses {allowed, remaining, retryAfter_us, resetAfter_us, delay_us[, extra..]} of the script of `a`,
+/// or the one integer that token_bucket and sliding_log return for their common admission
+/// (token_bucket: us until the bucket is full again; sliding_log in time order: the remaining count).
 Result<Decision> parseLuaDecision(ReplyView reply, Algorithm a, const Quota& q);
 
 }  // namespace rl

@@ -72,17 +72,13 @@ Result<LimiterState> decode(Algorithm a, std::span<const RedisReply> r, std::int
       if (!log) return log.error();
       return LimiterState{SlidingLogState{std::move(log).value()}};
     }
-    case Algorithm::TokenBucket: {
-      if (r[0].isNil()) return LimiterState{TokenBucketState{}};
-      auto b = decodeTokenBucket(r[0].str());
-      if (!b) return b.error();
-      return LimiterState{TokenBucketState{false, b->first, b->second}};
-    }
+    case Algorithm::TokenBucket:
     case Algorithm::LeakyBucket:
     case Algorithm::Gcra: {
       if (r[0].isNil()) return freshState(a);
-      auto t = intOr(r[0], 0, "theoretical arrival time");
+      auto t = intOr(r[0], 0, a == Algorithm::TokenBucket ? "token_bucket full time" : "theoretical arrival time");
       if (!t) return t.error();
+      if (a == Algorithm::TokenBucket) return LimiterState{TokenBucketState{false, *t}};
       if (a == Algorithm::Gcra) return LimiterState{GcraState{false, *t}};
       return LimiterState{LeakyBucketState{false, *t}};
     }
@@ -160,10 +156,8 @@ std::vector<std::vector<std::string>> writeCommands(Algorithm a, const ReadState
       return {{"SET", key, std::to_string(std::get<GcraState>(state).tat), "PX", px}};
     case Algorithm::LeakyBucket:
       return {{"SET", key, std::to_string(std::get<LeakyBucketState>(state).drainAt), "PX", px}};
-    case Algorithm::TokenBucket: {
-      const auto& s = std::get<TokenBucketState>(state);
-      return {{"SET", key, encodeTokenBucket(s.tokens, s.refilledAt), "PX", px}};
-    }
+    case Algorithm::TokenBucket:
+      return {{"SET", key, std::to_string(std::get<TokenBucketState>(state).fullAt), "PX", px}};
     case Algorithm::SlidingLog: {
       const auto& e = std::get<SlidingLogState>(state).entries;
       return {{"SET", key, encodeSlidingLog(e), "PX", px}};

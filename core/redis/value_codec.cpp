@@ -17,19 +17,6 @@ std::string shown(std::string_view v) {
 }
 }  // namespace
 
-std::string encodeTokenBucket(std::int64_t tokens, std::int64_t refilledAt) {
-  return std::to_string(tokens) + " " + std::to_string(refilledAt);
-}
-
-Result<std::pair<std::int64_t, std::int64_t>> decodeTokenBucket(std::string_view value) {
-  const auto space = value.find(' ');
-  std::int64_t tokens = 0, ts = 0;
-  if (space == std::string_view::npos || !parseDigits(value.substr(0, space), tokens) ||
-      !parseDigits(value.substr(space + 1), ts))
-    return protocolError("token_bucket value '" + shown(value) + "' is not '<tokens> <ts>'");
-  return std::pair{tokens, ts};
-}
-
 std::string encodeSlidingLog(const std::deque<std::int64_t>& entries) {
   std::string out(entries.size() * kSlidingLogEntryBytes, ' ');
   char* p = out.data();

@@ -1,16 +1,14 @@
 #pragma once
-// The string values of RateLab's limiter keys that hold more than one number
-// (resources/lua: token_bucket.lua, sliding_log.lua). The Lua scripts write
-// them; redis-naive / redis-watch and the key inspector read and write them
-// through these functions.
-//   token_bucket: "<tokens> <ts>"                 e.g. "7 1700000000000000"
+// The string value of RateLab's limiter keys that holds more than one number
+// (resources/lua/sliding_log.lua). The Lua script writes it; redis-naive /
+// redis-watch and the key inspector read and write it through these functions.
 //   sliding_log:  16-digit timestamps, oldest first, each followed by a space
+// (Every other RateLab key holds one integer.)
 
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "common/result.hpp"
 
@@ -18,12 +16,6 @@ namespace rl {
 
 /// Width of one sliding_log entry: 16 decimal digits (us since the epoch, < 10^16) and a space.
 inline constexpr std::size_t kSlidingLogEntryBytes = 17;
-
-/// "<tokens> <ts>"; both must be >= 0.
-std::string encodeTokenBucket(std::int64_t tokens, std::int64_t refilledAt);
-
-/// {tokens, ts} of "<tokens> <ts>", or a protocol error naming the value.
-Result<std::pair<std::int64_t, std::int64_t>> decodeTokenBucket(std::string_view value);
 
 /// The log as 17-byte entries; every entry must be in [0, 10^16).
 std::string encodeSlidingLog(const std::deque<std::int64_t>& entries);

@@ -92,8 +92,10 @@ std::string nowArg(const WireArgs& w) {
       std::chrono::duration_cast<Micros>(std::chrono::system_clock::now().time_since_epoch()).count());
 }
 
-// A reply is a decision when it is an array of 5+ integers whose first is 0 or 1 (allowed).
+// A reply is a decision when it is an array of 5+ integers whose first is 0 or 1 (allowed), or
+// the one non-negative integer of a token_bucket / sliding_log admission (redis/lua_reply.hpp).
 bool isDecision(const RedisReply& r) {
+  if (r.isInteger()) return r.integer() >= 0;
   return r.isArray() && r.size() >= 5 && r[0].isInteger() && (r[0].integer() == 0 || r[0].integer() == 1);
 }
 

@@ -1,10 +1,13 @@
 -- sliding_log: one string of admitted timestamps, oldest first, each 16
 -- decimal digits and a space (one entry per unit of cost), window
--- (now - W, now]. One GET, and one SET .. PX of the trimmed log when admitted
--- or when entries left the window. The log is rewritten per write: a memcpy
--- of 17 bytes per entry, cheaper than a ZSET's five calls for the limits
--- people set, dearer past ~10^4 entries per key. Fixed-width digits compare
--- as strings in time order. Mirrors core/limiter/sliding_log.cpp.
+-- (now - W, now]. Fixed-width digits compare as strings in time order.
+-- One GET; an admission in time order with no entry out of the window then
+-- APPENDs its entries and moves the TTL (PEXPIRE), so the log is not rewritten;
+-- any other write SETs the trimmed log with PX (an admission whose clock is
+-- behind the log, or entries that left the window). An admission in time
+-- order returns one integer, the remaining count (retry 0, reset = the
+-- window: core/redis/lua_reply.cpp); every other decision the five fields.
+-- Mirrors core/limiter/sliding_log.cpp.
 local key = KEYS[1]
 local limit, window, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 local log = redis.call('GET', key) or ''
@@ -44,18 +47,23 @@ if n + cost > limit then
 end
 local entry = ARGV[1]
 if #entry ~= 16 then entry = string.format('%016.0f', now) end
-local reset = window
+local added = cost == 1 and entry .. ' ' or string.rep(entry .. ' ', cost)
 if n == 0 or lastText <= entry then  -- in time order: append
-  if first > 0 then log = sub(log, first * 17 + 1) end
-  if cost == 1 then log = log .. entry .. ' ' else log = log .. string.rep(entry .. ' ', cost) end
-else  -- a clock behind the log: insert after the entries <= now, keeping it sorted
-  local lo, hi = first, size
-  while lo < hi do
-    local mid = math.floor((lo + hi) / 2)
-    if sub(log, mid * 17 + 1, mid * 17 + 16) <= entry then lo = mid + 1 else hi = mid end
+  if first == 0 then
+    redis.call('APPEND', key, added)
+    redis.call('PEXPIRE', key, math.floor((window + 999) / 1000))
+  else
+    redis.call('SET', key, sub(log, first * 17 + 1) .. added, 'PX', math.floor((window + 999) / 1000))
   end
-  log = sub(log, first * 17 + 1, lo * 17) .. string.rep(entry .. ' ', cost) .. sub(log, lo * 17 + 1)
-  reset = tonumber(lastText) + window - now
+  return limit - n - cost
 end
-redis.call('SET', key, log, 'PX', math.floor((reset + 999) / 1000))
+-- a clock behind the log: insert after the entries <= now, keeping it sorted
+local lo, hi = first, size
+while lo < hi do
+  local mid = math.floor((lo + hi) / 2)
+  if sub(log, mid * 17 + 1, mid * 17 + 16) <= entry then lo = mid + 1 else hi = mid end
+end
+local reset = tonumber(lastText) + window - now
+redis.call('SET', key, sub(log, first * 17 + 1, lo * 17) .. added .. sub(log, lo * 17 + 1), 'PX',
+           math.floor((reset + 999) / 1000))
 return {1, limit - n - cost, 0, reset, 0}

@@ -39,15 +39,14 @@ std::string ofLimit(const std::optional<std::int64_t>& limit) {
   return limit ? " of " + std::to_string(*limit) : std::string();
 }
 
-void readBucket(KeyReading& r, const KeyInfo& k, const KeyAssumptions& a, std::int64_t reset) {
-  if (r.algorithm == "token_bucket") {
-    const auto stored = wholeNumber(field(k, "tokens").value_or(""));
+void readBucket(KeyReading& r, const KeyAssumptions& a, std::int64_t reset) {
+  if (r.algorithm == "token_bucket") {  // the key lives until the bucket is full again
     const auto missing = intervalsIn(reset, a);
-    std::optional<std::int64_t> tokens = stored;
+    std::optional<std::int64_t> tokens;
     if (a.limit && missing) tokens = std::max<std::int64_t>(0, *a.limit - *missing);
-    if (a.limit && tokens) r.used = *a.limit - *tokens;
+    if (tokens) r.used = *a.limit - *tokens;
     r.words = (tokens ? std::to_string(*tokens) : std::string("?")) + " tokens" + ofLimit(a.limit) + ", full in " +
-              spokenDuration(reset) + (a.ratePerSecond ? "" : " (stored tokens; --assume 'limit=N rate=R/s' for now)");
+              spokenDuration(reset) + (tokens ? "" : " (--assume 'limit=N rate=R/s' counts the tokens)");
   } else if (r.algorithm == "leaky_bucket") {
     r.used = intervalsIn(reset, a);
     r.words = "queue drains in " + spokenDuration(reset) +
@@ -84,14 +83,11 @@ std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions&
       r.words = std::to_string(*r.used) + ofLimit(a.limit) + " requests logged; the log empties in " +
                 spokenDuration(reset);
       break;
-    case Algorithm::TokenBucket:  // '<tokens> <ts>', decoded into fields by key_inspector
-      if (k.type != "string" || !field(k, "tokens")) return std::nullopt;
-      readBucket(r, k, a, reset);
-      break;
+    case Algorithm::TokenBucket:  // one integer each: full / drained / TAT time
     case Algorithm::LeakyBucket:
     case Algorithm::Gcra:
-      if (k.type != "string") return std::nullopt;
-      readBucket(r, k, a, reset);
+      if (k.type != "string" || !wholeNumber(k.value)) return std::nullopt;
+      readBucket(r, a, reset);
       break;
   }
   r.words += ".";

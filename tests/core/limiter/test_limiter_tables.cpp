@@ -20,6 +20,7 @@ class LimiterTables : public QObject {
   void slidingCounterEstimate();
   void slidingCounterDeniesThenAdmits();
   void tokenBucketBurstThenRefill();
+  void tokenBucketClockBehindAdmitsNoMore();
   void gcraBurstFive();
   void leakyBucketShapes();
   void table_data();
@@ -98,6 +99,25 @@ void LimiterTables::tokenBucketBurstThenRefill() {
   QCOMPARE(eleventh.decision.resetAfter, sec(10));
   QVERIFY(decide(s, sec(1), 1, q).decision.allowed);
   QVERIFY(!decide(s, sec(1), 1, q).decision.allowed);
+}
+
+void LimiterTables::tokenBucketClockBehindAdmitsNoMore() {
+  // Burst 5, one token per second. 3 taken at 10 s: the bucket is full at 13 s.
+  const Quota q = Quota::perSecond(1).withBurst(5);
+  TokenBucketState s;
+  for (int i = 0; i < 3; ++i) QVERIFY(decide(s, sec(10), 1, q).decision.allowed);
+  QCOMPARE(s.fullAt, sec(13).count());
+  // A clock 1.5 s behind sees 4.5 s of refill missing: 0 whole tokens (2 at 10 s).
+  TokenBucketState behind = s;
+  const Step st = decide(behind, ms(8'500), 1, q);
+  QVERIFY(!st.decision.allowed);
+  QCOMPARE(st.decision.remaining, 0);
+  QCOMPARE(st.decision.retryAfter, ms(500));
+  // Clocks 0.5 s behind and on time, in turn: together they take the 2 left, no more.
+  int admitted = 0;
+  for (int i = 0; i < 6; ++i) admitted += decide(s, i % 2 ? sec(10) : ms(9'500), 1, q).decision.allowed;
+  QCOMPARE(admitted, 2);
+  QCOMPARE(decide(s, sec(10), 1, q).decision.remaining, 0);
 }
 
 void LimiterTables::gcraBurstFive() {
