@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "redis/cluster/key_slot.hpp"
 #include "redis/lua_scripts.hpp"
 
 namespace rl {
@@ -32,7 +33,7 @@ Result<Decision> parseDecision(ReplyView r, const Quota& q) {
 }
 }  // namespace
 
-Result<RedisConnection> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
+Result<RedisLink> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
   if (o.watchRetries < 1)
     return invalidArgument("watch retries " + std::to_string(o.watchRetries) + " is out of range: allowed 1 or more");
   if (o.thinkTime < Micros{0} || o.thinkTime > 10 * kSecond)
@@ -41,7 +42,19 @@ Result<RedisConnection> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
   if (o.endpoint.connectTimeout <= Micros{0} || o.endpoint.commandTimeout <= Micros{0})
     return invalidArgument("Redis timeouts must be > 0 (connect " + std::to_string(o.endpoint.connectTimeout.count()) +
                            " us, command " + std::to_string(o.endpoint.commandTimeout.count()) + " us)");
-  return RedisConnection::connect(o.endpoint);
+  if (o.waitReplicas < 0 || o.waitReplicas > 100)
+    return invalidArgument("--wait-replicas " + std::to_string(o.waitReplicas) + " is out of range: allowed 0 to 100");
+  if (o.waitReplicas > 0 && (o.waitTimeout < Micros{1000} || o.waitTimeout >= o.endpoint.commandTimeout))
+    return invalidArgument("--wait-timeout-ms " + std::to_string(o.waitTimeout.count() / 1000) +
+                           " is out of range: allowed 1 ms to below the command timeout (" +
+                           std::to_string(o.endpoint.commandTimeout.count() / 1000) +
+                           " ms; WAIT 0 would block forever)");
+  return RedisLink::connect(o.endpoint);
+}
+
+Result<std::string> RedisStoreBase::baseKey(const DecisionRequest& r) const {
+  if (options_.endpoint.cluster) return clusterLimiterKey(options_.prefix, r.algorithm, r.client);
+  return limiterKey(options_.prefix, r.algorithm, r.client);
 }
 
 Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) const {
@@ -59,41 +72,63 @@ Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) const {
 // ---- redis-lua ------------------------------------------------------------------
 
 Result<std::unique_ptr<RedisLuaStore>> RedisLuaStore::make(const RedisStoreOptions& options) {
-  auto conn = connectFor(options);
-  if (!conn) return conn.error();
-  std::unique_ptr<RedisLuaStore> s(new RedisLuaStore(std::move(conn).value(), options));
-  if (auto ok = s->loadScripts(); !ok) return ok.error();
+  auto link = connectFor(options);
+  if (!link) return link.error();
+  std::unique_ptr<RedisLuaStore> s(new RedisLuaStore(std::move(link).value(), options));
+  if (auto ok = s->link_.forEachMaster([&](RedisConnection& c) { return s->loadScripts(c); }); !ok)
+    return ok.error();
   return s;
 }
 
-Result<void> RedisLuaStore::loadScripts() {
+Result<void> RedisLuaStore::loadScripts(RedisConnection& conn) {
   for (Algorithm a : kAllAlgorithms) {
-    auto r = conn_.command({"SCRIPT", "LOAD", luaScript(a)});
-    if (!r) return Error{r.error().code, "SCRIPT LOAD " + std::string(algorithmName(a)) + ": " +
-                                             r.error().message};
+    auto r = conn.command({"SCRIPT", "LOAD", luaScript(a)});
+    if (!r) return Error{r.error().code, "SCRIPT LOAD " + std::string(algorithmName(a)) + " on " +
+                                             conn.endpoint().address() + ": " + r.error().message};
     sha_[static_cast<int>(a)] = std::string(r->str());
   }
   return {};
 }
 
+Result<void> RedisLuaStore::waitForReplicas(RedisConnection& conn) {
+  const std::string n = std::to_string(options_.waitReplicas);
+  const std::string ms = std::to_string(options_.waitTimeout.count() / 1000);
+  auto r = conn.command({"WAIT", n, ms});
+  if (!r) return r.error();
+  if (r->integer() >= options_.waitReplicas) return {};
+  ++waitShortfalls_;
+  return unavailable("WAIT " + n + " " + ms + " on " + conn.endpoint().address() + ": " +
+                     std::to_string(r->integer()) + " replica(s) acknowledged the write in time (it stays "
+                     "applied on the master)");
+}
+
 Result<Decision> RedisLuaStore::decide(const DecisionRequest& req) {
   if (auto ok = validateRequest(req); !ok) return ok.error();
-  const std::string key = limiterKey(options_.prefix, req.algorithm, req.client);
+  auto key = baseKey(req);
+  if (!key) return key.error();
   const std::string now = options_.serverClock ? std::string() : std::to_string(req.now.count());
   const std::string limit = std::to_string(req.quota.limit);
   const std::string window = std::to_string(req.quota.window.count());
   const std::string interval = std::to_string(req.quota.interval().count());
   const std::string cost = std::to_string(req.cost);
   const std::string& sha = sha_[static_cast<int>(req.algorithm)];
-  auto r = conn_.command({"EVALSHA", sha, "1", key, now, limit, window, interval, cost});
-  if (!r && r.error().code == ErrorCode::Protocol && r.error().message.starts_with("NOSCRIPT")) {
-    // The server lost its scripts (SCRIPT FLUSH, restart): run the source, then load them again.
-    ++reloads_;
-    r = conn_.command({"EVAL", luaScript(req.algorithm), "1", key, now, limit, window, interval, cost});
-    if (r) (void)loadScripts();
-  }
+  RedisConnection* used = nullptr;
+  auto r = link_.onKey(*key, [&](RedisConnection& conn) {
+    used = &conn;
+    auto reply = conn.command({"EVALSHA", sha, "1", *key, now, limit, window, interval, cost});
+    if (!reply && reply.error().code == ErrorCode::Protocol && reply.error().message.starts_with("NOSCRIPT")) {
+      // This node lost its scripts (SCRIPT FLUSH, restart, a promoted replica): run the source, reload here.
+      ++reloads_;
+      reply = conn.command({"EVAL", luaScript(req.algorithm), "1", *key, now, limit, window, interval, cost});
+      if (reply) (void)loadScripts(conn);
+    }
+    return reply;
+  });
   if (!r) return r.error();
-  return parseDecision(*r, req.quota);
+  auto d = parseDecision(*r, req.quota);
+  if (d && d->allowed && options_.waitReplicas > 0 && used)
+    if (auto ok = waitForReplicas(*used); !ok) return ok.error();
+  return d;
 }
 
 // ---- factory ----------------------------------------------------------------------

@@ -19,7 +19,17 @@
 // products leave the exact range (sliding_counter: 2 x limit x window < 2^53 us;
 // client time 0..2^52 us), with InvalidArgument naming the bound.
 //
-// Threading: a Redis store owns one connection and belongs to ONE thread.
+// Cluster: with a redis+cluster:// endpoint the store talks through a
+// ClusterRouter (one connection per master, MOVED / ASK followed, scripts
+// loaded on every master, NOSCRIPT reloads on the node that lost them); keys
+// come from clusterLimiterKey, which refuses a prefix that breaks the hash tag.
+//
+// WAIT (`waitReplicas` > 0, redis-lua): after each admitting write the store
+// sends WAIT n timeout to the same master. Fewer acknowledgements than n make
+// the decision Unavailable ("not replicated"), so the failure policy decides;
+// the write stays applied on the master (WAIT does not roll back).
+//
+// Threading: a Redis store owns its connections and belongs to ONE thread.
 // Create one store per worker thread.
 
 #include <cstdint>
@@ -28,6 +38,7 @@
 
 #include "common/result.hpp"
 #include "redis/redis_connection.hpp"
+#include "redis/redis_link.hpp"
 #include "redis/redis_url.hpp"
 #include "store/store.hpp"
 #include "store/backend.hpp"
@@ -43,6 +54,8 @@ struct RedisStoreOptions {
   /// it back, widening the check-then-write race window. 0 in production.
   Micros thinkTime{0};
   int watchRetries = 100;               ///< redis-watch: EXEC attempts before Conflict
+  int waitReplicas = 0;                 ///< redis-lua: WAIT for this many replicas after an admitting write; 0 = no WAIT
+  Micros waitTimeout{50'000};           ///< WAIT's timeout, 1 ms .. below the command timeout
 };
 
 /// What the Redis stores share: the connection, options and counters.
@@ -50,22 +63,24 @@ class RedisStoreBase : public Store {
  public:
   /// WATCH transactions retried after a nil EXEC (0 for lua and naive).
   std::int64_t retries() const { return retries_; }
-  /// Successful reconnects of this store's connection.
-  std::int64_t reconnects() const { return conn_.reconnects(); }
-  /// This store's connection (same thread only): for key inspection in tests and tools.
-  RedisConnection& connection() { return conn_; }
+  /// Successful reconnects of this store's connections.
+  std::int64_t reconnects() const { return link_.reconnects(); }
+  /// This store's server or cluster (same thread only): for tests and tools.
+  RedisLink& link() { return link_; }
   /// The options the store was made with.
   const RedisStoreOptions& options() const { return options_; }
 
  protected:
-  RedisStoreBase(RedisConnection conn, RedisStoreOptions options)
-      : conn_(std::move(conn)), options_(std::move(options)) {}
+  RedisStoreBase(RedisLink link, RedisStoreOptions options)
+      : link_(std::move(link)), options_(std::move(options)) {}
   /// Checks the options (InvalidArgument naming the field), then connects.
-  static Result<RedisConnection> connectFor(const RedisStoreOptions& options);
+  static Result<RedisLink> connectFor(const RedisStoreOptions& options);
   /// Validates quota, cost, the scripts' exact-arithmetic bound and (client clock) `now`.
   Result<void> validateRequest(const DecisionRequest& r) const;
+  /// The base key of the request (cluster: checked to keep one slot).
+  Result<std::string> baseKey(const DecisionRequest& r) const;
 
-  RedisConnection conn_;        ///< owned, one thread
+  RedisLink link_;              ///< owned, one thread
   RedisStoreOptions options_;   ///< as made
   std::int64_t retries_ = 0;    ///< WATCH retries
 };
@@ -79,14 +94,18 @@ class RedisLuaStore final : public RedisStoreBase {
   Result<Decision> decide(const DecisionRequest& request) override;
   /// EVALs that were needed because the server had lost a script (NOSCRIPT).
   std::int64_t scriptReloads() const { return reloads_; }
+  /// Admitting writes whose WAIT saw fewer replicas than asked (decided by the policy).
+  std::int64_t waitShortfalls() const { return waitShortfalls_; }
 
  private:
-  RedisLuaStore(RedisConnection conn, RedisStoreOptions options)
-      : RedisStoreBase(std::move(conn), std::move(options)) {}
-  Result<void> loadScripts();
+  RedisLuaStore(RedisLink link, RedisStoreOptions options)
+      : RedisStoreBase(std::move(link), std::move(options)) {}
+  Result<void> loadScripts(RedisConnection& conn);
+  Result<void> waitForReplicas(RedisConnection& conn);
 
   std::string sha_[6];          ///< SHA1 per algorithm, indexed by Algorithm
   std::int64_t reloads_ = 0;    ///< NOSCRIPT fallbacks
+  std::int64_t waitShortfalls_ = 0;  ///< WAITs short of waitReplicas
 };
 
 /// redis-naive: read, decide in C++, write back (deliberately racy).
@@ -112,6 +131,7 @@ class RedisWatchStore final : public RedisStoreBase {
 
  private:
   using RedisStoreBase::RedisStoreBase;
+  Result<Decision> decideWatched(RedisConnection& conn, const std::string& base, const DecisionRequest& req);
 };
 
 /// Builds the store for `backend` (RedisLua, RedisNaive or RedisWatch) and
