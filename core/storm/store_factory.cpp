@@ -34,6 +34,8 @@ StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpo
   options.prefix = spec.prefix;
   options.serverClock = spec.clock == ClockMode::Server;
   options.thinkTime = spec.thinkTime;
+  options.waitReplicas = spec.waitReplicas;
+  options.waitTimeout = spec.waitTimeout;
   const Backend backend = spec.backend;
   return [options, backend](int, int) { return makeRedisStore(backend, options); };
 }

@@ -11,10 +11,11 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 22> kNames = {
+constexpr std::array<std::string_view, 25> kNames = {
     "backend", "redis",       "algorithm", "limit",          "window_ms", "refill_rate", "replicas", "clients",
     "requests", "duration_ms", "concurrency", "pattern",      "rate",      "clock",       "skew_ms",  "on_redis_error",
-    "seed",    "cost",        "think_ms",  "prefix",         "key_tag",   "http_target"};
+    "seed",    "cost",        "think_ms",  "prefix",         "key_tag",   "http_target", "wait_replicas",
+    "wait_timeout_ms", "failover"};
 
 Error bad(const std::string& shownAs, std::string_view text, const std::string& allowed) {
   return invalidArgument(shownAs + ": '" + std::string(text) + "' is not valid: allowed " + allowed);
@@ -133,6 +134,15 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "think_ms") return setMillis(s.thinkTime, t, shownAs, "an integer 0 to 10000 (ms)");
   if (key == "prefix") { s.prefix = std::string(t); return {}; }
   if (key == "key_tag") { s.keyTag = std::string(t); return {}; }
+  if (key == "wait_replicas") return setNumber(s.waitReplicas, t, shownAs, "an integer 0 to 100");
+  if (key == "wait_timeout_ms") return setMillis(s.waitTimeout, t, shownAs, "an integer 1 to 10000 (ms)");
+  if (key == "failover") {
+    if (t.empty() || t == "none") { s.failover.reset(); return {}; }
+    auto plan = parseFailoverPlan(t);
+    if (!plan) return invalidArgument(shownAs + ": " + plan.error().message);
+    s.failover = *plan;
+    return {};
+  }
   if (key == "http_target") {
     s.httpTargets.clear();
     for (std::string_view v : splitList(t)) s.httpTargets.emplace_back(v);
@@ -161,10 +171,10 @@ Result<std::string> valueText(const Json& v, const std::string& shownAs) {
 Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
   if (!doc.is_object()) return invalidArgument("scenario: the document must be a JSON object");
   for (const auto& [key, value] : doc.items()) {
-    if (key == "name" || key == "description") continue;
+    if (key == "name" || key == "description" || key == "window") continue;  // "window": settings of the GUI only
     const std::string shownAs = "scenario key '" + key + "'";
     if (!isStormSetting(key)) {
-      std::string allowed = "name, description";
+      std::string allowed = "name, description, window";
       for (auto n : kNames) allowed += ", " + std::string(n);
       return invalidArgument(shownAs + " is unknown: allowed " + allowed);
     }
@@ -213,6 +223,11 @@ Json specToJson(const StormSpec& s) {
   doc["think_ms"] = static_cast<std::int64_t>(s.thinkTime.count() / 1000);
   doc["prefix"] = s.prefix;
   if (!s.redisUrl.empty()) doc["redis"] = s.redisUrl;
+  if (s.waitReplicas > 0) {
+    doc["wait_replicas"] = s.waitReplicas;
+    doc["wait_timeout_ms"] = static_cast<std::int64_t>(s.waitTimeout.count() / 1000);
+  }
+  if (s.failover) doc["failover"] = failoverPlanText(*s.failover);
   return doc;
 }
 

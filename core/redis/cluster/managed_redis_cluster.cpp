@@ -102,10 +102,10 @@ Result<void> ManagedRedisCluster::form(const ManagedClusterOptions& o) {
     return true;
   };
   if (auto ok = waitFor(deadline, "sync its replicas", replicasUp); !ok) return ok;
-  return waitUntilOk(std::chrono::duration_cast<Micros>(deadline - Clock::now()));
+  return waitUntilOk(std::chrono::duration_cast<Micros>(deadline - Clock::now()), o.replicasPerMaster);
 }
 
-Result<void> ManagedRedisCluster::waitUntilOk(Micros timeout) const {
+Result<void> ManagedRedisCluster::waitUntilOk(Micros timeout, int replicas) const {
   const auto deadline = Clock::now() + timeout;
   auto ok = [&] {
     std::string owners;
@@ -120,12 +120,13 @@ Result<void> ManagedRedisCluster::waitUntilOk(Micros timeout) const {
       std::string mine;
       for (int s = 0; s < kClusterSlots; s += 64) {
         const int m = map->masterOf(s);
-        mine += m < 0 ? "-" : map->masters()[static_cast<std::size_t>(m)].address();
+        mine += m < 0 ? "-" : map->masters()[static_cast<std::size_t>(m)].address() + "+" +
+                                  std::to_string(map->replicasOf(m).size());
       }
       if (!owners.empty() && owners != mine) return false;
       owners = mine;
     }
-    return true;
+    return owners.find("+" + std::to_string(replicas)) != std::string::npos || replicas < 0;
   };
   return waitFor(deadline, "reach cluster_state:ok on every node", ok);
 }
