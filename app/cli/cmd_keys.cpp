@@ -24,6 +24,10 @@ Json keyJson(const KeyInfo& k) {
     j["fields"] = std::move(fields);
   }
   if (k.type == "zset") j["zset_size"] = k.zsetSize;
+  if (!k.node.empty()) {
+    j["node"] = k.node;
+    j["slot"] = k.slot;
+  }
   return j;
 }
 
@@ -49,13 +53,12 @@ int cmdKeys(const Args& args) {
   if (prefix.empty()) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
-  auto conn = RedisConnection::connect(redis->endpoint);
-  if (!conn) {
-    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.address().c_str(),
-                 conn.error().message.c_str());
+  auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
+  if (!keys && keys.error().code == ErrorCode::Unavailable) {
+    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.toString().c_str(),
+                 keys.error().message.c_str());
     return kExitNoRedis;
   }
-  auto keys = scanAllLimiterKeys(conn.value(), prefix, flags->get("match").value_or(""));
   if (!keys) {
     std::fprintf(stderr, "ratelab-cli keys: %s\n", keys.error().message.c_str());
     return kExitFailed;
@@ -69,11 +72,20 @@ int cmdKeys(const Args& args) {
     std::printf("%s\n", dumpJson(doc, 2).c_str());
     return kExitOk;
   }
-  std::printf("%-48s %-7s %10s  %s\n", "key", "type", "pttl ms", "value");
-  for (const KeyInfo& k : keys.value())
-    std::printf("%-48s %-7s %10lld  %s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
-                keyDetail(k).c_str());
-  std::printf("%zu key(s) under '%s'\n", keys->size(), prefix.c_str());
+  const bool cluster = redis->endpoint.cluster;
+  std::printf("%-48s %-7s %10s  %s%s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "", "value");
+  std::vector<std::pair<std::string, int>> perNode;  // cluster: keys per master, in scan order
+  for (const KeyInfo& k : keys.value()) {
+    char where[96] = "";
+    if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
+    std::printf("%-48s %-7s %10lld  %s%s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
+                where, keyDetail(k).c_str());
+    if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
+    if (cluster) ++perNode.back().second;
+  }
+  std::printf("%zu key(s) under '%s'", keys->size(), prefix.c_str());
+  for (const auto& [node, n] : perNode) std::printf("%s %s: %d", &node == &perNode.front().first ? ";" : ",", node.c_str(), n);
+  std::printf("\n");
   return kExitOk;
 }
 

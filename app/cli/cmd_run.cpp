@@ -21,7 +21,8 @@ constexpr const char* kRunHelp =
     "usage: ratelab-cli run [options]\n"
     "  --scenario FILE      a JSON scenario (keys as below with _); flags override it\n"
     "  --backend B          memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
-    "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,host:port..]\n"
+    "                       | cluster (a private 3+3 cluster) (default: embedded)\n"
     "  --algorithm A[,A..]  fixed_window sliding_log sliding_counter token_bucket\n"
     "                       leaky_bucket gcra | all                          (default fixed_window)\n"
     "  --limit N --window-ms MS --refill-rate R --cost N\n"
@@ -31,6 +32,10 @@ constexpr const char* kRunHelp =
     "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
     "  --on-redis-error open|closed|local --think-ms MS --prefix P --key-tag T\n"
     "  --http-target URL[,URL..]  --backend http: limiter replicas (see `serve`)\n"
+    "  --wait-replicas N [--wait-timeout-ms T]  redis-lua: WAIT N T after each admitting write;\n"
+    "                       fewer acks make the decision an error for --on-redis-error (default T 50)\n"
+    "  --failover break@MS,kill@MS,promote@MS[,rejoin@MS]  with --redis cluster: break the replication of\n"
+    "                       the master holding the first key, kill it, promote its replica; reports lost writes\n"
     "  --json               one JSON document on stdout\n"
     "  --csv FILE           every decision as a row\n";
 
@@ -40,7 +45,7 @@ extern "C" void onInterrupt(int) { gInterrupted.store(true); }
 // Ctrl-C cancels the run and prints what was recorded. With a private
 // redis-server its own handler (stop the server, exit) stays in charge.
 void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
-  if (redis && redis->server) return;
+  if (redis && (redis->server || redis->cluster)) return;
   struct sigaction sa {};
   sa.sa_handler = onInterrupt;
   sigemptyset(&sa.sa_mask);
@@ -56,16 +61,33 @@ Result<StoreFactory> makeFactory(const StormSpec& spec, const std::optional<Redi
   return storeFactoryFor(spec, redis ? redis->endpoint : RedisEndpoint{});
 }
 
-int reportRun(const StormSpec& spec, const StormOutcome& outcome, const Flags& flags) {
+int reportRun(const StormSpec& spec, const StormOutcome& outcome, const Flags& flags,
+              const FailoverReport* failover = nullptr) {
   const auto metrics = computeMetrics(spec, outcome.records, outcome.wallDuration);
   if (auto csv = flags.get("csv")) {
     if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
   }
-  if (flags.has("json"))
-    std::printf("%s\n", dumpJson(runJson(spec, outcome, metrics), 2).c_str());
-  else
+  if (flags.has("json")) {
+    Json doc = runJson(spec, outcome, metrics);
+    if (failover) doc["failover"] = failoverJson(*failover);
+    std::printf("%s\n", dumpJson(doc, 2).c_str());
+  } else {
     printRunTable(stdout, spec, outcome, metrics);
+    if (failover) printFailover(stdout, spec, *failover);
+  }
   return kExitOk;
+}
+
+// --failover: the storm on the private cluster, with its nodes killed and promoted.
+int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTarget& redis, const Flags& flags) {
+  auto run = runFailoverStorm(spec, factory, *redis.cluster, progressLine(), storeRetries);
+  endProgressLine();
+  if (!run) {
+    if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());
+    std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
+    return kExitFailed;
+  }
+  return reportRun(spec, run->outcome, flags, &run->report);
 }
 }  // namespace
 
@@ -92,8 +114,12 @@ int cmdRun(const Args& args) {
         rc != kExitOk)
       return rc;
   }
+  if (spec.failover && !(redis && redis->cluster))
+    return badInput("run", invalidArgument("--failover needs --redis cluster (a private cluster whose nodes RateLab "
+                                           "may kill): allowed with a Redis backend only"));
   auto factory = makeFactory(spec, redis);
   if (!factory) return badInput("run", factory.error());
+  if (spec.failover) return runWithFailover(spec, factory.value(), *redis, flags.value());
   cancelOnInterrupt(redis);
   auto outcome = runStorm(spec, factory.value(), progressLine(), storeRetries, &gInterrupted);
   endProgressLine();

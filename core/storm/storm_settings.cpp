@@ -174,8 +174,9 @@ Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
     if (key == "name" || key == "description" || key == "window") continue;  // "window": settings of the GUI only
     const std::string shownAs = "scenario key '" + key + "'";
     if (!isStormSetting(key)) {
-      std::string allowed = "name, description, window";
+      std::string allowed = "name, description";
       for (auto n : kNames) allowed += ", " + std::string(n);
+      allowed += ", window (settings of the window only)";
       return invalidArgument(shownAs + " is unknown: allowed " + allowed);
     }
     auto text = valueText(value, shownAs);

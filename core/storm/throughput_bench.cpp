@@ -7,6 +7,8 @@
 
 #include <poll.h>
 
+#include "redis/cluster/key_slot.hpp"
+#include "redis/cluster/slot_map.hpp"
 #include "redis/lua_scripts.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_store.hpp"
@@ -45,6 +47,7 @@ constexpr int kDefaultEventLoops = 2;
 struct ThreadTally {
   std::int64_t decisions = 0;  ///< made
   std::int64_t errors = 0;     ///< failed
+  std::vector<std::int64_t> perMaster;  ///< cluster: decisions per master index
 };
 
 std::vector<std::string> keyNames(const BenchSpec& s, int thread) {
@@ -55,13 +58,15 @@ std::vector<std::string> keyNames(const BenchSpec& s, int thread) {
 }
 
 // Decides through `store` until `stop`; `now` advances 1 us per decision (client clock).
+// `masterOf` (cluster only, else empty): the master index of each key.
 void loopStore(Store& store, const BenchSpec& s, Algorithm a, const std::vector<std::string>& keys,
-               const std::atomic<bool>& stop, ThreadTally& tally) {
+               const std::vector<int>& masterOf, const std::atomic<bool>& stop, ThreadTally& tally) {
   DecisionRequest req{a, {}, s.quota, 1, Micros{1'700'000'000'000'000}};
   std::size_t k = 0;
   while (!stop.load(std::memory_order_relaxed)) {
     for (int i = 0; i < 64; ++i) {
       req.client = keys[k];
+      if (!masterOf.empty() && masterOf[k] >= 0) ++tally.perMaster[static_cast<std::size_t>(masterOf[k])];
       k = k + 1 == keys.size() ? 0 : k + 1;
       req.now += Micros{1};
       const auto d = store.decide(req);
@@ -174,7 +179,7 @@ Micros measure(std::size_t n, std::atomic<bool>& stop, Micros duration, Body bod
 
 BenchResult finish(const BenchSpec& s, Algorithm a, std::size_t threads, bool wire, Micros elapsed,
                    const std::vector<ThreadTally>& tallies) {
-  BenchResult r{s.backend, a, s.concurrency, s.pipeline, static_cast<int>(threads), wire, 0, 0, elapsed, 0};
+  BenchResult r{s.backend, a, s.concurrency, s.pipeline, static_cast<int>(threads), wire, 0, 0, elapsed, 0, {}};
   for (const auto& t : tallies) {
     r.decisions += t.decisions;
     r.errors += t.errors;
@@ -224,11 +229,31 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
   std::vector<std::vector<std::string>> keys;
   for (std::size_t t = 0; t < n; ++t) keys.push_back(keyNames(s, static_cast<int>(t)));
   std::vector<ThreadTally> tallies(n);
+  std::vector<std::vector<int>> masterOf(n);
+  std::vector<std::string> masters;
+  if (endpoint.cluster && s.backend != Backend::Memory) {
+    auto map = fetchSlotMap(clusterSeeds(endpoint));
+    if (!map) return map.error();
+    for (const auto& m : map->masters()) masters.push_back(m.address());
+    for (std::size_t t = 0; t < n; ++t) {
+      tallies[t].perMaster.assign(masters.size(), 0);
+      for (const std::string& k : keys[t]) {
+        auto key = clusterLimiterKey(s.prefix, a, k);
+        masterOf[t].push_back(key ? map->masterOf(keySlot(*key)) : -1);
+      }
+    }
+  }
   std::atomic<bool> stop{false};
   const Micros elapsed = measure(n, stop, s.duration, [&](std::size_t t) {
-    loopStore(stores[t] ? *stores[t] : *shared, s, a, keys[t], stop, tallies[t]);
+    loopStore(stores[t] ? *stores[t] : *shared, s, a, keys[t], masterOf[t], stop, tallies[t]);
   });
-  return finish(s, a, n, false, elapsed, tallies);
+  BenchResult r = finish(s, a, n, false, elapsed, tallies);
+  for (std::size_t m = 0; m < masters.size(); ++m) {
+    std::int64_t sum = 0;
+    for (const auto& t : tallies) sum += t.perMaster[m];
+    r.perMaster.emplace_back(masters[m], sum);
+  }
+  return r;
 }
 
 }  // namespace
@@ -237,7 +262,7 @@ Result<std::vector<BenchResult>> runBench(const BenchSpec& spec, const RedisEndp
   if (auto ok = validate(spec); !ok) return ok.error();
   std::vector<BenchResult> out;
   for (Algorithm a : spec.algorithms) {
-    const bool wire = spec.backend == Backend::RedisLua;
+    const bool wire = spec.backend == Backend::RedisLua && !spec.storePath && !endpoint.cluster;
     auto r = wire ? benchWire(spec, a, endpoint) : benchStores(spec, a, endpoint);
     if (!r) return r.error();
     out.push_back(r.value());

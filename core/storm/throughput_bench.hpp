@@ -13,9 +13,14 @@
 //    RedisLuaStore sends (server clock); each reply is checked as a decision
 //    (anything else counts as an error). At the end the loops wait for the
 //    replies in flight, so decisions = commands the server ran.
+//  - a Redis Cluster (redis+cluster:// endpoint): the store path for every
+//    backend (each thread's store routes by slot), with decisions counted per
+//    master. `storePath` forces the store path on one server too, for an
+//    equal comparison.
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.hpp"
@@ -37,6 +42,7 @@ struct BenchSpec {
   Quota quota = Quota::perSecond(100);  ///< the limit checked
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
   std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
+  bool storePath = false;           ///< redis-lua: the store path even on one server (`--path store`)
 };
 
 /// Throughput of one (backend, algorithm).
@@ -51,6 +57,7 @@ struct BenchResult {
   std::int64_t errors = 0;               ///< failed decisions
   Micros elapsed{0};                     ///< wall time measured
   double perSecond = 0;                  ///< decisions per second
+  std::vector<std::pair<std::string, std::int64_t>> perMaster;  ///< cluster: (host:port, decisions) per master
 };
 
 /// Checks the spec; errors name the flag.

@@ -1,5 +1,10 @@
 #include "redis/cluster/managed_redis_cluster.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <functional>
 #include <thread>
@@ -31,6 +36,31 @@ Result<void> waitFor(Clock::time_point deadline, const std::string& what, const 
   return {};
 }
 
+// A loopback port p that is free, with its cluster bus port p + 10000 free too
+// (so p <= 55535, as Redis requires). 0 when none was found.
+int freeClusterPort() {
+  auto bindable = [](int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return -1;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    socklen_t len = sizeof a;
+    int got = -1;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+      got = ntohs(a.sin_port);
+    ::close(fd);
+    return got;
+  };
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const int p = bindable(0);
+    if (p > 0 && p <= 55535 && bindable(p + 10000) == p + 10000) return p;
+  }
+  return 0;
+}
+
 std::string infoField(std::string_view info, std::string_view field) {
   const auto p = info.find(std::string(field) + ":");
   if (p == std::string_view::npos) return {};
@@ -49,10 +79,17 @@ Result<ManagedRedisCluster> ManagedRedisCluster::start(const ManagedClusterOptio
   node.extraArgs = {"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
                     "--cluster-node-timeout", std::to_string(o.nodeTimeout.count() / 1000),
                     "--cluster-require-full-coverage", "no", "--cluster-allow-replica-migration", "no",
-                    "--repl-diskless-sync-delay", "0"};
+                    "--repl-diskless-sync-delay", "0",
+                    // CLUSTER SLOTS lists a replica once its replication offset is above 0; a master
+                    // with no writes yet moves it only by its pings (default every 10 s).
+                    "--repl-ping-replica-period", "1"};
   const int total = o.masters * (1 + o.replicasPerMaster);
   for (int i = 0; i < total; ++i) {
-    auto s = ManagedRedisServer::start(node);
+    Result<ManagedRedisServer> s = unavailable("no free loopback port p with p + 10000 free (the cluster bus)");
+    for (int attempt = 0; attempt < 5 && !s; ++attempt) {  // a port found free may be taken before redis binds it
+      node.port = freeClusterPort();
+      if (node.port > 0) s = ManagedRedisServer::start(node);
+    }
     if (!s) return Error{s.error().code, "cluster node " + std::to_string(i + 1) + ": " + s.error().message};
     cluster.nodes_.push_back(std::move(s).value());
   }
@@ -120,13 +157,16 @@ Result<void> ManagedRedisCluster::waitUntilOk(Micros timeout, int replicas) cons
       std::string mine;
       for (int s = 0; s < kClusterSlots; s += 64) {
         const int m = map->masterOf(s);
-        mine += m < 0 ? "-" : map->masters()[static_cast<std::size_t>(m)].address() + "+" +
-                                  std::to_string(map->replicasOf(m).size());
+        mine += m < 0 ? "-" : map->masters()[static_cast<std::size_t>(m)].address();
+        // The first node answers the first CLUSTER SLOTS of every client: it must list the replicas.
+        if (&node == &nodes_.front() && replicas >= 0 && m >= 0 &&
+            map->replicasOf(m).size() < static_cast<std::size_t>(replicas))
+          return false;
       }
       if (!owners.empty() && owners != mine) return false;
       owners = mine;
     }
-    return owners.find("+" + std::to_string(replicas)) != std::string::npos || replicas < 0;
+    return true;
   };
   return waitFor(deadline, "reach cluster_state:ok on every node", ok);
 }

@@ -44,8 +44,8 @@ class ManagedRedisCluster {
   std::vector<ManagedRedisServer>& nodes() { return nodes_; }
   /// The node listening on `port`, or null.
   ManagedRedisServer* nodeOnPort(int port);
-  /// Waits until every running node reports cluster_state:ok and the same slot owners and
-  /// replica counts; with `replicas` >= 0, until some master also has that many replicas.
+  /// Waits until every running node reports cluster_state:ok and the same slot owners;
+  /// with `replicas` >= 0, until the first node also lists that many replicas per master.
   Result<void> waitUntilOk(Micros timeout, int replicas = -1) const;
 
  private:
