@@ -71,19 +71,19 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
 }
 
 Json failoverJson(const FailoverReport& r) {
-  Json f;
+  Json f = Json::object();
   auto ms = [](Micros t) { return round3(static_cast<double>(t.count()) / 1000.0); };
-  f.set("master", r.master);
-  f.set("promoted", r.promoted);
-  f.set("break_ms", ms(r.breakAt));
-  f.set("kill_ms", ms(r.killAt));
-  f.set("promote_ms", ms(r.promoteAt));
-  if (r.rejoinAt.count() > 0) f.set("rejoin_ms", ms(r.rejoinAt));
-  f.set("admitted_before_kill", r.admittedBeforeKill);
-  f.set("state_on_new_master", r.stateOnNewMaster);
-  f.set("lost_writes", r.lostWrites);
-  f.set("errors_during_failover", r.errorsDuringFailover);
-  f.set("unserved_ms", r.unserved.count() < 0 ? Json() : Json(ms(r.unserved)));
+  f["master"] = r.master;
+  f["promoted"] = r.promoted;
+  f["break_ms"] = ms(r.breakAt);
+  f["kill_ms"] = ms(r.killAt);
+  f["promote_ms"] = ms(r.promoteAt);
+  if (r.rejoinAt.count() > 0) f["rejoin_ms"] = ms(r.rejoinAt);
+  f["admitted_before_kill"] = r.admittedBeforeKill;
+  f["state_on_new_master"] = r.stateOnNewMaster;
+  f["lost_writes"] = r.lostWrites;
+  f["errors_during_failover"] = r.errorsDuringFailover;
+  f["unserved_ms"] = r.unserved.count() < 0 ? Json() : Json(ms(r.unserved));
   return f;
 }
 

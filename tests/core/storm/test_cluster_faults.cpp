@@ -11,7 +11,7 @@
 
 #include "metrics/storm_metrics.hpp"
 #include "redis/cluster/cluster_router.hpp"
-#include "redis/failure_policy.hpp"
+#include "store/failure_policy.hpp"
 #include "storm/cluster_failover.hpp"
 #include "storm/store_factory.hpp"
 #include "support/redis_test_cluster.hpp"
