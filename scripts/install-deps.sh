@@ -12,7 +12,7 @@ packages=(
   nlohmann-json3-dev zlib1g-dev
   nginx-light
   clang libfuzzer-14-dev
-  python3-limits
+  python3-limits python3-redis
   ccache
 )
 # Node.js and npm drive the rate-limiter-flexible peer and its tests. A machine

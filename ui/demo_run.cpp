@@ -1,6 +1,7 @@
 #include "ui/demo_run.hpp"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QTextStream>
 
 #include "ui/panels/key_inspector_panel.hpp"
@@ -8,6 +9,7 @@
 #include "ui/main_window.hpp"
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
+#include "ui/panels/tune_panel.hpp"
 
 namespace rl::ui {
 
@@ -34,10 +36,31 @@ DemoRun::DemoRun(MainWindow& window, StormController& controller, DemoRunOptions
 
 void DemoRun::start() {
   if (options_.exitAfterMs > 0) deadline_.start(options_.exitAfterMs);
+  if (!options_.trace.isEmpty()) return startTrace();
   if (!options_.autostart) return;
   auto spec = window_.stormPanel()->spec();
   if (spec && spec->backend == Backend::Memory && !options_.race) startStorm();
   // Redis backends start on the first successful status check (onRedisStatus).
+}
+
+// Open, sweep, then replay the recommendation (autostart) or take the picture.
+void DemoRun::startTrace() {
+  TunePanel* tune = window_.tunePanel();
+  started_ = true;  // the storm is the replay, not the form's
+  connect(tune, &TunePanel::traceOpened, this, [tune] { tune->startSweep(); });
+  connect(tune, &TunePanel::sweepFinished, this, [this, tune] {
+    if (!options_.autostart) {
+      stormDone_ = true;
+      return maybeFinish();
+    }
+    if (!tune->replayRecommended()) {
+      say(QStringLiteral("--trace: no quota of the grid meets the target; nothing to replay"));
+      stormDone_ = true;
+      maybeFinish();
+    }
+  });
+  connect(&controller_, &StormController::errorOccurred, this, [this] { failed_ = true; });
+  tune->openTrace(options_.trace);
 }
 
 void DemoRun::onRedisStatus(const RedisStatus& status) {
@@ -80,6 +103,8 @@ void DemoRun::finish(bool timedOut) {
   window_.lanesPanel()->refresh(controller_.model(), controller_.spanUs());
   if (options_.race) window_.raiseDock(QStringLiteral("raceDock"));
   if (!options_.dock.isEmpty()) window_.raiseDock(options_.dock + QStringLiteral("Dock"));
+  if (auto* tune = window_.findChild<QDockWidget*>(QStringLiteral("tuneDock")); tune && options_.dock == QLatin1String("tune"))
+    window_.resizeDocks({tune}, {window_.height() * 11 / 20}, Qt::Vertical);  // room for the heatmap
   QApplication::processEvents();
   if (!options_.screenshot.isEmpty()) {
     if (auto ok = window_.exportWindowPng(options_.screenshot); !ok) {

@@ -1,6 +1,7 @@
 #pragma once
 // DemoRun: the unattended run behind `ratelab --autostart --screenshot PATH
-// --exit-after-ms N`: waits until Redis answers (when the storm needs it),
+// --exit-after-ms N` (with --trace FILE: open, sweep, replay the recommended
+// quota, then the picture): waits until Redis answers (when the storm needs it),
 // starts the storm (and the race lab for the race preset), waits for the end,
 // lets the TTL chart follow the keys to expiry (at most
 // StormController::kTtlTailMaxMs), refreshes the lanes, saves the window as PNG
@@ -23,7 +24,8 @@ struct DemoRunOptions {
   bool race = false;       ///< also wait for the race lab
   QString screenshot;      ///< PNG path ("" = none)
   int exitAfterMs = 0;     ///< hard limit (0 = none)
-  QString dock;            ///< "summary", "race" or "inspector": raised before the screenshot
+  QString dock;            ///< "summary", "race", "inspector" or "tune": raised before the screenshot
+  QString trace;           ///< open in the Tune panel and sweep; with autostart, replay the recommendation
 };
 
 /// One unattended run; see the file comment.
@@ -41,6 +43,7 @@ class DemoRun : public QObject {
  private:
   void onRedisStatus(const RedisStatus& status);
   void startStorm();
+  void startTrace();
   void maybeFinish();
   void finish(bool timedOut);
 

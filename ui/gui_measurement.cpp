@@ -58,7 +58,7 @@ void GuiMeasurement::onRedisStatus(const RedisStatus& status) {
     emit done(QStringLiteral("cannot measure: Redis is not reachable: %1\n").arg(status.error), 3);
     return;
   }
-  redisUrl_ = status.url;
+  if (redisUrl_.isEmpty()) redisUrl_ = status.url;  // a managed server: no password
   startRefreshStorm();
 }
 

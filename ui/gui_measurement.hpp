@@ -52,6 +52,9 @@ class GuiMeasurement : public QObject {
   GuiMeasurement(MainWindow& window, StormController& controller, QObject* parent = nullptr);
   /// Begins once Redis answers.
   void start();
+  /// The URL the heartbeat storm uses, as the user gave it (the status only
+  /// shows it without its password); unset: the URL of the checked server.
+  void setRedisUrl(const QString& url) { redisUrl_ = url; }
 
  signals:
   /// Finished: the report (several lines) and the exit code.

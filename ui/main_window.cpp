@@ -20,15 +20,18 @@
 #include <QThread>
 #include <QTimer>
 
+#include "redis/redis_url.hpp"
 #include "storm/storm_settings.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/charts/lanes_panel.hpp"
 #include "ui/panels/race_lab_panel.hpp"
+#include "ui/panels/run_toolbar.hpp"
 #include "ui/scenario_file.hpp"
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
+#include "ui/panels/tune_panel.hpp"
 
 namespace rl::ui {
 
@@ -59,14 +62,18 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
       race_(new RaceLabPanel),
       inspector_(new KeyInspectorPanel),
       summary_(new SummaryPanel),
+      toolbar_(new RunToolBar),
+      tune_(new TunePanel),
       refreshLabel_(new QLabel) {
   setWindowTitle(tr("RateLab"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.png")));
   setCentralWidget(lanes_);
+  addToolBar(Qt::TopToolBarArea, toolbar_);
   buildDocks();
   buildMenus();
   wireController();
   statusBar()->addPermanentWidget(refreshLabel_);
+  updateHint();
   resize(1400, 900);
 }
 
@@ -83,6 +90,7 @@ void MainWindow::buildDocks() {
   auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary, race);
   tabifyDockWidget(race, keys);
+  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), tune_, Qt::BottomDockWidgetArea));
   summary->raise();
 }
 
@@ -96,6 +104,10 @@ void MainWindow::buildMenus() {
   };
   act(file, tr("&Load scenario..."), QKeySequence::Open, [this] {
     fileAction(tr("Load scenario"), tr("Scenario (*.json)"), false, [this](const QString& p) { return loadScenario(p); });
+  });
+  act(file, tr("Open &trace..."), QKeySequence(Qt::CTRL | Qt::Key_T), [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("Logs (*.log *.gz *.jsonl *.csv *.txt);;All files (*)"));
+    if (!path.isEmpty()) tune_->openTrace(path);
   });
   act(file, tr("&Save scenario..."), QKeySequence(Qt::CTRL | Qt::Key_S), [this] {
     fileAction(tr("Save scenario"), tr("Scenario (*.json)"), true, [this](const QString& p) { return saveScenario(p); });
@@ -117,7 +129,7 @@ void MainWindow::buildMenus() {
   act(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
   QMenu* run = menuBar()->addMenu(tr("&Storm"));
-  act(run, tr("Start / stop storm"), QKeySequence(Qt::Key_Space), [this] { storm_->startButton()->click(); });
+  run->addAction(toolbar_->startAction());  // Start / stop, Space
   act(run, tr("Run race lab"), QKeySequence(), [this] { startRace(); });
   act(run, tr("Refresh key inspector"), QKeySequence(Qt::Key_F5), [this] { inspector_->refresh(); });
 
@@ -143,6 +155,23 @@ void MainWindow::buildMenus() {
 
 void MainWindow::wireController() {
   StormController* c = &controller_;
+  connect(toolbar_, &RunToolBar::startStopTriggered, this, [this] { storm_->startButton()->click(); });
+  connect(toolbar_, &RunToolBar::presetPicked, this, [this](const QString& id) {
+    if (const Preset* p = findPreset(id)) applyPreset(*p);
+  });
+  connect(toolbar_, &RunToolBar::resetTriggered, this, [this] {
+    preset_.reset();
+    storm_->resetToFirstRun();
+    if (redisUp_) storm_->setDefaultBackend(Backend::RedisLua);
+    toolbar_->showPreset({});
+    setWindowTitle(tr("RateLab"));
+    updateHint();
+  });
+  connect(c, &StormController::redisStatus, this, [this](const RedisStatus& s) {
+    redisUp_ = s.ok;
+    if (s.ok) storm_->setDefaultBackend(Backend::RedisLua);  // only while nobody chose another
+    updateHint();
+  });
   connect(connection_, &ConnectionPanel::connectRequested, c, &StormController::connectRedis);
   connect(connection_, &ConnectionPanel::startServerRequested, c, &StormController::startServer);
   connect(connection_, &ConnectionPanel::stopServerRequested, c, &StormController::stopServer);
@@ -154,6 +183,19 @@ void MainWindow::wireController() {
   wireStorm();
   wireServing();
   wireRaceAndInspector();
+  wireTune();
+}
+
+void MainWindow::wireTune() {
+  tune_->acceptDropsOn(this);
+  connect(tune_, &TunePanel::traceOpened, this, [this] { raiseDock(QStringLiteral("tuneDock")); });
+  connect(tune_, &TunePanel::replayRequested, this, [this](const SharedTrace& t, const TraceOptions& o, Algorithm a, const Quota& q) {
+    storm_->setTrace(t, o);
+    storm_->setAlgorithmAndQuota(a, q);
+    if (!controller_.stormRunning()) return void(startStorm());
+    controller_.stopStorm();  // the replay starts once the running storm has stopped
+    connect(&controller_, &StormController::stormFinished, this, [this] { startStorm(); }, Qt::SingleShotConnection);
+  });
 }
 
 void MainWindow::wireStorm() {
@@ -164,6 +206,7 @@ void MainWindow::wireStorm() {
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
     lanes_->setAlgorithms(s.algorithms, ttlSourceOf(s.backend, s.clock));
     storm_->setRunning(true);
+    toolbar_->setRunning(true);
   });
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
   connect(c, &StormController::refreshDue, this, [this] {
@@ -185,7 +228,7 @@ void MainWindow::wireServing() {
     spec.onRedisError = connection_->policy();
     if (spec.backend != Backend::Memory && spec.redisUrl.empty())
       return storm_->showError(tr("Redis: no server to use; start the managed server or choose the memory backend"));
-    controller_.startServing(spec);
+    controller_.startServing(spec, storm_->serveFront());
   });
   connect(storm_, &StormPanel::serveStopRequested, c, &StormController::stopServing);
   connect(c, &StormController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {
@@ -252,8 +295,20 @@ void MainWindow::startRace() {
   if (controller_.startRace(r)) race_->setRunning(true);
 }
 
+void MainWindow::updateHint() {
+  const auto spec = storm_->spec();
+  if (!spec) return lanes_->setHint(tr("Pick a preset, or fix the storm form and press Space"));
+  const QString where = spec->backend == Backend::Memory ? tr("the in-memory store")
+                        : redisUp_ ? tr("Redis (%1)").arg(QString::fromUtf8(backendName(spec->backend).data()))
+                                   : tr("Redis, once it answers");
+  lanes_->setHint(tr("Pick a preset above, or press Space to fire %L1 requests at %2 on %3")
+                      .arg(spec->requests)
+                      .arg(QString::fromUtf8(algorithmName(spec->algorithms.front()).data()), where));
+}
+
 void MainWindow::onStormFinished() {
   storm_->setRunning(false);
+  toolbar_->setRunning(false);
   lanes_->markRunEnd(controller_.runWallUs());
   summary_->setResult(controller_.lastResult());
   if (controller_.spec().backend != Backend::Memory) inspector_->refresh();
@@ -266,6 +321,9 @@ void MainWindow::applyPreset(const Preset& preset) {
   connection_->setPolicy(preset.spec.onRedisError);
   storm_->setExplanation(QStringLiteral("<b>%1.</b> %2").arg(preset.title, preset.explanation));
   setWindowTitle(tr("RateLab - %1").arg(preset.title));
+  if (!preset.show.isEmpty()) raiseDock(preset.show);
+  toolbar_->showPreset(preset.id);
+  updateHint();
 }
 
 void MainWindow::setTheme(Theme t) {
@@ -282,6 +340,7 @@ Result<void> MainWindow::loadScenario(const QString& path) {
   if (!spec) return spec.error();
   preset_.reset();
   storm_->setSpec(*spec);
+  updateHint();
   connection_->setPolicy(spec->onRedisError);
   if (!spec->redisUrl.empty()) connection_->setUrl(QString::fromStdString(spec->redisUrl));
   storm_->setExplanation({});
@@ -335,7 +394,9 @@ void MainWindow::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("window/geometry"), saveGeometry());
   s.setValue(QStringLiteral("window/state"), saveState());
   s.setValue(QStringLiteral("window/theme"), themeName(theme_));
-  s.setValue(QStringLiteral("redis/url"), connection_->url());
+  // Never a password on disk: the URL without it (the password comes from
+  // --redis-password-file or $REDISCLI_AUTH, or is typed again).
+  s.setValue(QStringLiteral("redis/url"), QString::fromStdString(withoutPassword(connection_->url().toStdString())));
   s.setValue(QStringLiteral("inspector/prefix"), inspector_->prefix());
   auto spec = storm_->spec();
   if (spec) spec->redisUrl.clear();

@@ -24,6 +24,8 @@ class LanesPanel;
 class RaceLabPanel;
 class KeyInspectorPanel;
 class SummaryPanel;
+class RunToolBar;
+class TunePanel;
 
 /// The RateLab window; see the file comment.
 class MainWindow : public QMainWindow {
@@ -67,6 +69,7 @@ class MainWindow : public QMainWindow {
   RaceLabPanel* raceLabPanel() const { return race_; }              ///< panel
   KeyInspectorPanel* keyInspectorPanel() const { return inspector_; }  ///< panel
   SummaryPanel* summaryPanel() const { return summary_; }           ///< panel
+  TunePanel* tunePanel() const { return tune_; }                    ///< panel
 
  signals:
   /// A storm started from this window finished (and the lanes were refreshed).
@@ -79,12 +82,14 @@ class MainWindow : public QMainWindow {
   void showEvent(QShowEvent* event) override;
 
  private:
+  void updateHint();
   void buildDocks();
   void buildMenus();
   void wireController();
   void wireStorm();
   void wireServing();
   void wireRaceAndInspector();
+  void wireTune();
   void startRace();
   void onStormFinished();
   void showError(const QString& message);
@@ -98,7 +103,10 @@ class MainWindow : public QMainWindow {
   RaceLabPanel* race_;
   KeyInspectorPanel* inspector_;
   SummaryPanel* summary_;
+  RunToolBar* toolbar_;  ///< Start/Stop, presets, Reset
+  TunePanel* tune_;
   QLabel* refreshLabel_;
+  bool redisUp_ = false;  ///< the last status check found Redis answering
   std::optional<Preset> preset_;  ///< the preset the form was last set from
   Theme theme_ = Theme::Light;
   bool docksSized_ = false;  ///< default dock sizes applied (first show without saved state)

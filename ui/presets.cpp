@@ -1,122 +1,73 @@
 #include "ui/presets.hpp"
 
+#include <QtGlobal>
+#include <algorithm>
+
+#include "common/json.hpp"
+#include "storm/embedded_scenarios.hpp"
+#include "storm/storm_settings.hpp"
+
 namespace rl::ui {
 
 namespace {
-constexpr Micros ms(std::int64_t v) { return Micros{v * 1000}; }
+QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-Preset boundary() {
-  Preset p{"boundary", "Boundary burst (fixed window 2x)",
-           "Two bursts straddle a window boundary. The fixed window resets at the boundary and "
-           "admits up to twice its limit within one window length (red band); the sliding log "
-           "never exceeds the limit and the sliding counter stays close.",
-           {}, std::nullopt, false};
-  p.spec.algorithms = {Algorithm::FixedWindow, Algorithm::SlidingLog, Algorithm::SlidingCounter};
-  p.spec.backend = Backend::RedisLua;
-  p.spec.quota = Quota::perWindow(100, ms(1000));
-  p.spec.pattern = Pattern::Boundary;
-  p.spec.requests = 400;
-  p.spec.concurrency = 4;
-  p.spec.clock = ClockMode::Virtual;
-  return p;
-}
-
-Preset replicaLeak() {
-  Preset p{"replica_leak", "Replica leak (memory 4x)",
-           "Four API replicas each keep their own in-memory limiter: every replica admits the "
-           "full limit, so the clients get four times the quota. Switch the backend to redis-lua "
-           "and the shared state holds the limit.",
-           {}, std::nullopt, false};
-  p.spec.algorithms = {Algorithm::SlidingLog, Algorithm::TokenBucket};
-  p.spec.backend = Backend::Memory;
-  p.spec.replicas = 4;
-  p.spec.quota = Quota::perWindow(50, ms(1000));
-  p.spec.pattern = Pattern::Constant;
-  p.spec.rate = 400;
-  p.spec.duration = ms(3000);
-  p.spec.concurrency = 4;
-  p.spec.clock = ClockMode::Virtual;
-  return p;
-}
-
-Preset race() {
-  Preset p{"race", "Race (naive vs lua)",
-           "Sixteen connections read the counter, decide, then write it back: requests that read "
-           "the same count all pass, so the naive store admits above the limit. The race lab runs "
-           "naive, WATCH/MULTI and Lua side by side on one key: only the atomic ones hold it.",
-           {}, std::nullopt, true};
-  p.spec.algorithms = {Algorithm::FixedWindow};
-  p.spec.backend = Backend::RedisNaive;
-  p.spec.quota = Quota::perWindow(20, ms(60000));
-  p.spec.pattern = Pattern::Burst;
-  p.spec.requests = 200;
-  p.spec.concurrency = 16;
-  p.spec.clock = ClockMode::Server;
-  p.spec.thinkTime = ms(1);
-  return p;
-}
-
-Preset clockSkew() {
-  Preset p{"clock_skew", "Clock skew (client clocks)",
-           "Three replicas decide with their own clocks, one 400 ms ahead and one 400 ms behind. "
-           "Window boundaries and refills no longer agree across replicas, so admissions bunch "
-           "up and the window limit leaks; with the server clock (Redis TIME) they agree.",
-           {}, std::nullopt, false};
-  p.spec.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
-  p.spec.backend = Backend::RedisLua;
-  p.spec.replicas = 3;
-  p.spec.quota = Quota::perWindow(50, ms(1000));
-  p.spec.pattern = Pattern::Constant;
-  p.spec.rate = 150;
-  p.spec.duration = ms(3000);
-  p.spec.concurrency = 3;
-  p.spec.clock = ClockMode::Client;
-  p.spec.skew = {ms(0), ms(400), ms(-400)};
-  return p;
-}
-
-Preset outage() {
-  Preset p{"outage", "Redis outage (fail-open vs fail-closed)",
-           "The managed redis-server stops 1 s into the storm and restarts at 2 s. Fail-open "
-           "admits everything while Redis is down (errors, no protection); switch the policy to "
-           "fail-closed in the connection panel and the gap turns into denials.",
-           {}, OutagePlan{1000, 2000}, false};
-  p.spec.algorithms = {Algorithm::FixedWindow, Algorithm::TokenBucket};
-  p.spec.backend = Backend::RedisLua;
-  p.spec.quota = Quota::perWindow(50, ms(1000));
-  p.spec.pattern = Pattern::Constant;
-  p.spec.rate = 150;
-  p.spec.duration = ms(3500);
-  p.spec.concurrency = 2;
-  p.spec.clock = ClockMode::Server;
-  p.spec.onRedisError = FailurePolicy::Open;
-  return p;
-}
-
-Preset burstTolerance() {
-  Preset p{"burst_tolerance", "Burst tolerance (token bucket vs sliding log)",
-           "Bursty Poisson traffic against 20 per second. The token bucket lets a full bucket of "
-           "20 through at once after a quiet spell and then the refill rate; the sliding log "
-           "never admits more than 20 in any second. GCRA is the token bucket's math in another "
-           "form (it stores a theoretical arrival time, not tokens): its lane matches the token "
-           "bucket's exactly, and in the level chart its dotted line lies on the bucket's solid one.",
-           {}, std::nullopt, false};
-  p.spec.algorithms = {Algorithm::SlidingLog, Algorithm::TokenBucket, Algorithm::Gcra};
-  p.spec.backend = Backend::RedisLua;
-  p.spec.quota = Quota::perWindow(20, ms(1000));
-  p.spec.pattern = Pattern::Poisson;
-  p.spec.rate = 40;
-  p.spec.duration = ms(6000);
-  p.spec.concurrency = 2;
-  p.spec.clock = ClockMode::Virtual;
-  p.spec.seed = 7;
-  return p;
+// The "window" object of a scenario: what only the window needs.
+Result<void> readWindowKeys(const Json& w, Preset& p, const std::string& where) {
+  auto text = [&](const char* key, QString& out) -> Result<void> {
+    const auto v = w.find(key);
+    if (v == w.end() || !v->is_string() || v->get<std::string>().empty())
+      return invalidArgument(where + " 'window." + key + "' is missing: allowed a non-empty string");
+    out = qs(v->get<std::string>());
+    return {};
+  };
+  if (auto ok = text("title", p.title); !ok) return ok;
+  if (auto ok = text("explanation", p.explanation); !ok) return ok;
+  p.order = w.value("order", 0);
+  p.runRace = w.value("race", false);
+  p.show = qs(w.value("show", std::string()));
+  if (const auto o = w.find("outage"); o != w.end()) {
+    const int stop = o->value("stop_at_ms", -1), restart = o->value("restart_at_ms", -1);
+    if (stop < 0 || restart <= stop)
+      return invalidArgument(where + " 'window.outage': allowed {\"stop_at_ms\": A, \"restart_at_ms\": B} with 0 <= A < B");
+    p.outage = OutagePlan{stop, restart};
+  }
+  return {};
 }
 }  // namespace
 
+Result<Preset> presetFromScenario(const QString& id, std::string_view json) {
+  const std::string where = "scenario '" + id.toStdString() + "'";
+  auto doc = parseJson(json);
+  if (!doc) return invalidArgument(where + ": " + doc.error().message);
+  const auto w = doc->find("window");
+  if (w == doc->end() || !w->is_object()) return invalidArgument(where + " has no 'window' object: it is not a preset");
+  Preset p;
+  p.id = id;
+  try {
+    if (auto ok = readWindowKeys(*w, p, where); !ok) return ok.error();
+  } catch (const Json::exception& e) {  // a key of the wrong type
+    return invalidArgument(where + " 'window': " + e.what());
+  }
+  auto spec = specFromJson(*doc);
+  if (!spec) return invalidArgument(where + ": " + spec.error().message);
+  p.spec = std::move(*spec);
+  return p;
+}
+
 const std::vector<Preset>& presets() {
-  static const std::vector<Preset> all = {boundary(), replicaLeak(), race(),
-                                          clockSkew(), outage(),     burstTolerance()};
+  static const std::vector<Preset> all = [] {
+    std::vector<Preset> out;
+    for (const EmbeddedFile& s : embeddedScenarios()) {
+      const QString id = QString::fromLatin1(s.name.data(), static_cast<qsizetype>(s.name.size()));
+      auto p = presetFromScenario(id, s.source);
+      if (p) out.push_back(std::move(*p));
+      else if (!s.source.empty() && s.source.find("\"window\"") != std::string_view::npos)
+        qWarning("%s", p.error().message.c_str());  // a broken preset file; test_ui_panels fails on it
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Preset& a, const Preset& b) { return a.order < b.order; });
+    return out;
+  }();
   return all;
 }
 

@@ -1,12 +1,17 @@
 #pragma once
 // Presets: each demo of the window set up in one click, with the sentence
-// that explains what to look at. Ids match resources/scenarios/<id>.json.
+// that explains what to look at. A preset IS a scenario file: every
+// resources/scenarios/<id>.json with a "window" key (title, explanation,
+// order, and the optional outage plan, race and panel to show) is a preset,
+// read from the copy embedded in rl_storm, so the window and `ratelab-cli run
+// --scenario` run the same storm.
 
 #include <QString>
 #include <QStringList>
 #include <optional>
 #include <vector>
 
+#include "common/result.hpp"
 #include "storm/storm_spec.hpp"
 
 namespace rl::ui {
@@ -25,10 +30,14 @@ struct Preset {
   StormSpec spec;                     ///< the storm
   std::optional<OutagePlan> outage;   ///< Redis outage preset only
   bool runRace = false;               ///< also run the race lab (race preset)
+  QString show;                       ///< the dock to raise ("raceDock"), or empty
+  int order = 0;                      ///< position in the menu
 };
 
 /// Every preset, in menu order.
 const std::vector<Preset>& presets();
+/// Reads one preset from a scenario document; the error names the scenario and key.
+Result<Preset> presetFromScenario(const QString& id, std::string_view json);
 /// The preset with `id`, or nullptr.
 const Preset* findPreset(const QString& id);
 /// The ids, for `--help` and error messages.

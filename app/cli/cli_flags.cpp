@@ -63,7 +63,7 @@ std::vector<FlagSpec> stormFlags() {
   static std::vector<std::string> names;  // stable storage for the views
   if (names.empty())
     for (std::string_view k : stormSettingNames()) names.push_back(dashed(k));
-  for (const std::string& n : names) out.push_back({n, true});
+  for (std::size_t i = 0; i < names.size(); ++i) out.push_back({names[i], !isSwitchSetting(stormSettingNames()[i])});
   out.push_back({"scenario", true});
   return out;
 }
@@ -82,6 +82,15 @@ Result<StormSpec> specFromFlags(const Flags& flags, StormSpec spec) {
     if (auto ok = applyStormSetting(spec, key, value, "--" + name); !ok) return ok.error();
   }
   return spec;
+}
+
+ScriptSettings scriptSettingsFrom(const Flags& flags) {
+  ScriptSettings s;
+  s.file = flags.get("script").value_or(s.file);
+  s.keys = flags.get("script-keys").value_or(s.keys);
+  s.argv = flags.get("script-argv").value_or(s.argv);
+  s.reply = flags.get("script-reply").value_or(s.reply);
+  return s;
 }
 
 int badInput(std::string_view command, const Error& error) {

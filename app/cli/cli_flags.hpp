@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "common/result.hpp"
+#include "redis/script_store.hpp"
 #include "storm/storm_spec.hpp"
 
 namespace rl::cli {
@@ -44,6 +45,13 @@ std::vector<FlagSpec> stormFlags();
 
 /// Builds the spec: the --scenario file first, then every storm flag over it.
 Result<StormSpec> specFromFlags(const Flags& flags, StormSpec base = {});
+
+/// The flags of the team's own script (--script, --script-keys, --script-argv, --script-reply).
+inline constexpr FlagSpec kScriptFlags[] = {{"script", true}, {"script-keys", true}, {"script-argv", true},
+                                            {"script-reply", true}};
+
+/// The script settings the flags give (defaults for the ones not given).
+ScriptSettings scriptSettingsFrom(const Flags& flags);
 
 /// Prints "ratelab-cli <command>: <message>" on stderr; returns kExitBadInput.
 int badInput(std::string_view command, const Error& error);

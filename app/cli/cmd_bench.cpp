@@ -13,7 +13,7 @@ namespace rl::cli {
 namespace {
 constexpr const char* kBenchHelp =
     "usage: ratelab-cli bench [options]\n"
-    "  --backend B[,B..]    memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --backend B[,B..]    memory | redis-lua | redis-naive | redis-watch | redis-script (default memory)\n"
     "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,..] | cluster\n"
     "                       (default: embedded); a cluster reports decisions/s per master too\n"
     "  --algorithm A[,A..]  algorithms or all                      (default token_bucket)\n"
@@ -25,6 +25,7 @@ constexpr const char* kBenchHelp =
     "  --limit N --window-ms MS --refill-rate R   the quota checked (default 100 per 1000 ms)\n"
     "  --path auto|store|wire  redis-lua: wire = event loops (one server), store = one store per thread\n"
     "                       (a cluster always uses store)                   (default auto)\n"
+    "  --script FILE --script-keys T --script-argv T --script-reply NAMES   --backend redis-script\n"
     "  --json               one JSON document on stdout\n";
 
 Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) {
@@ -55,6 +56,7 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
   s.pipeline = static_cast<int>(pipe.value());
   s.duration = Micros{dur.value() * 1000};
   s.keysPerThread = static_cast<int>(keys.value());
+  s.script = scriptSettingsFrom(f);
   StormSpec b;
   for (const std::string& name : {f.get("backend").value_or("memory")}) {
     std::string_view rest = name;
@@ -100,11 +102,12 @@ Json benchJson(const std::vector<BenchResult>& results) {
 }  // namespace
 
 int cmdBench(const Args& args) {
-  static constexpr FlagSpec kAllowed[] = {
+  std::vector<FlagSpec> allowed{
       {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
       {"threads", true},  {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
       {"path", true},     {"json", false},    {"help", false}};
-  auto flags = Flags::parse(args, kAllowed);
+  allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
+  auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("bench", flags.error());
   const std::string path = flags->get("path").value_or("auto");
   if (path != "auto" && path != "store" && path != "wire")

@@ -1,10 +1,13 @@
 // ratelab-cli keys: the limiter keys under the prefix (SCAN, never KEYS):
-// type, PTTL, and the fields, value or ZSET size.
+// type, PTTL, the fields, value, ZSET or LIST size, and what the key means to
+// the library that wrote it (RateLab, Python limits, rate-limiter-flexible,
+// rate-limit-redis, go-redis/redis_rate); see redis/foreign_keys/key_reading.hpp.
 #include <cstdio>
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
 #include "common/json.hpp"
+#include "redis/foreign_keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis_target.hpp"
 #include "store/store.hpp"
@@ -12,7 +15,17 @@
 namespace rl::cli {
 
 namespace {
-Json keyJson(const KeyInfo& k) {
+void addReading(Json& j, const std::optional<KeyReading>& r) {
+  if (!r) return;
+  j["library"] = r->library;
+  j["algorithm"] = r->algorithm;
+  if (r->limit) j["limit"] = *r->limit;
+  if (r->used) j["used"] = *r->used;
+  if (r->resetMs) j["reset_ms"] = *r->resetMs;
+  j["explained"] = r->words;
+}
+
+Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   Json j;
   j["name"] = k.name;
   j["type"] = k.type;
@@ -24,6 +37,8 @@ Json keyJson(const KeyInfo& k) {
     j["fields"] = std::move(fields);
   }
   if (k.type == "zset") j["zset_size"] = k.zsetSize;
+  if (k.type == "list") j["list_size"] = k.listSize;
+  addReading(j, reading);
   if (!k.node.empty()) {
     j["node"] = k.node;
     j["slot"] = k.slot;
@@ -34,6 +49,7 @@ Json keyJson(const KeyInfo& k) {
 std::string keyDetail(const KeyInfo& k) {
   if (k.type == "string") return k.value;
   if (k.type == "zset") return "size " + std::to_string(k.zsetSize);
+  if (k.type == "list") return "length " + std::to_string(k.listSize);
   std::string out;
   for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + f + "=" + v;
   return out;
@@ -42,15 +58,21 @@ std::string keyDetail(const KeyInfo& k) {
 
 int cmdKeys(const Args& args) {
   static constexpr FlagSpec kAllowed[] = {
-      {"redis", true}, {"prefix", true}, {"match", true}, {"json", false}, {"help", false}};
+      {"redis", true}, {"prefix", true}, {"match", true}, {"assume", true}, {"json", false}, {"help", false}};
   auto flags = Flags::parse(args, kAllowed);
   if (!flags) return badInput("keys", flags.error());
   if (flags->has("help")) {
-    std::fputs("usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n", stdout);
+    std::fputs("usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n"
+               "                       [--assume 'rate=10/s burst=20 limit=10']\n"
+               "  Decodes RateLab's keys and those of Python limits (LIMITER/...), rate-limiter-flexible\n"
+               "  (rlflx:...), rate-limit-redis (rl:...) and go-redis/redis_rate (rate:...). --assume gives\n"
+               "  what a key does not hold: GCRA rate and burst, a counter's limit, a bucket's capacity.\n", stdout);
     return kExitOk;
   }
   const std::string prefix = flags->get("prefix").value_or(std::string(kDefaultPrefix));
   if (prefix.empty()) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
+  auto assume = parseKeyAssumptions(flags->get("assume").value_or(""));
+  if (!assume) return badInput("keys", assume.error());
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
   auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
@@ -63,9 +85,19 @@ int cmdKeys(const Args& args) {
     std::fprintf(stderr, "ratelab-cli keys: %s\n", keys.error().message.c_str());
     return kExitFailed;
   }
+  // The time the readings are taken at: one node's clock (cluster: the first seed).
+  const RedisEndpoint& ep = redis->endpoint;
+  auto conn = RedisConnection::connect(ep.cluster ? ep.node(ep.host, ep.port) : ep);
+  auto now = conn ? serverTimeUs(conn.value()) : Result<std::int64_t>(conn.error());
+  if (!now) {
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", now.error().message.c_str());
+    return kExitFailed;
+  }
+  std::vector<std::optional<KeyReading>> readings;
+  for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, now.value(), assume.value()));
   if (flags->has("json")) {
     Json arr = Json::array();
-    for (const KeyInfo& k : keys.value()) arr.push_back(keyJson(k));
+    for (std::size_t i = 0; i < keys->size(); ++i) arr.push_back(keyJson((*keys)[i], readings[i]));
     Json doc;
     doc["prefix"] = prefix;
     doc["keys"] = std::move(arr);
@@ -73,13 +105,17 @@ int cmdKeys(const Args& args) {
     return kExitOk;
   }
   const bool cluster = redis->endpoint.cluster;
-  std::printf("%-48s %-7s %10s  %s%s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "", "value");
+  std::printf("%-48s %-7s %10s  %s%-22s %s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "",
+              "library", "value");
   std::vector<std::pair<std::string, int>> perNode;  // cluster: keys per master, in scan order
-  for (const KeyInfo& k : keys.value()) {
+  for (std::size_t i = 0; i < keys->size(); ++i) {
+    const KeyInfo& k = (*keys)[i];
+    const auto& r = readings[i];
     char where[96] = "";
     if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
-    std::printf("%-48s %-7s %10lld  %s%s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
-                where, keyDetail(k).c_str());
+    std::printf("%-48s %-7s %10lld  %s%-22s %s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
+                where, r ? r->library.c_str() : "-", keyDetail(k).c_str());
+    if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), r->words.c_str());
     if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
     if (cluster) ++perNode.back().second;
   }

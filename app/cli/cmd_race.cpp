@@ -3,10 +3,12 @@
 #include <map>
 
 #include "cli_flags.hpp"
+#include "storm/storm_settings.hpp"
 #include "commands.hpp"
 #include "common/json.hpp"
 #include "redis_target.hpp"
 #include "storm/race_lab.hpp"
+#include "storm/key_tag.hpp"
 
 namespace rl::cli {
 
@@ -21,6 +23,10 @@ constexpr const char* kRaceHelp =
     "  --think-ms MS        redis-naive only: pause between read and write, widens\n"
     "                       the race window for the demo           (default 1)\n"
     "  --prefix P           key prefix                             (default ratelab:)\n"
+    "  --backend B[,B..]    variants: redis-naive, redis-watch, redis-lua, redis-script\n"
+    "                       (default the first three, plus redis-script when --script is given)\n"
+    "  --script FILE --script-keys T --script-argv T --script-reply NAMES   your own limiter\n"
+    "                       (see run --help; {now_*} is the wall clock)\n"
     "  --json               one JSON document on stdout\n";
 
 Result<RaceSpec> raceSpecFrom(const Flags& f) {
@@ -43,6 +49,21 @@ Result<RaceSpec> raceSpecFrom(const Flags& f) {
     s.algorithm = *algo;
   }
   if (auto p = f.get("prefix")) s.prefix = *p;
+  s.script = scriptSettingsFrom(f);
+  if (auto b = f.get("backend")) {
+    s.variants.clear();
+    StormSpec parsed;
+    std::string_view rest = *b;
+    while (true) {
+      const auto comma = rest.find(',');
+      if (auto ok = applyStormSetting(parsed, "backend", rest.substr(0, comma), "--backend"); !ok) return ok.error();
+      s.variants.push_back(parsed.backend);
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  } else if (!s.script.file.empty()) {
+    s.variants.push_back(Backend::RedisScript);
+  }
   if (s.prefix.empty()) return invalidArgument("--prefix is empty: allowed 1 to 200 characters");
   s.keyTag = freshKeyTag("race");
   if (auto ok = validate(s); !ok) return ok.error();
@@ -79,10 +100,11 @@ Json raceJson(const RaceSpec& s, const std::vector<RaceVariantResult>& results) 
 }  // namespace
 
 int cmdRace(const Args& args) {
-  static constexpr FlagSpec kAllowed[] = {{"redis", true},    {"rounds", true}, {"limit", true},
-                                          {"concurrency", true}, {"algorithm", true}, {"think-ms", true},
-                                          {"prefix", true},   {"json", false},  {"help", false}};
-  auto flags = Flags::parse(args, kAllowed);
+  std::vector<FlagSpec> allowed{{"redis", true},  {"rounds", true}, {"limit", true},   {"concurrency", true},
+                                {"algorithm", true}, {"think-ms", true}, {"prefix", true}, {"backend", true},
+                                {"json", false},  {"help", false}};
+  allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
+  auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("race", flags.error());
   if (flags->has("help")) {
     std::fputs(kRaceHelp, stdout);

@@ -5,6 +5,7 @@
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "progress_line.hpp"
 #include "redis_target.hpp"
@@ -12,6 +13,7 @@
 #include "storm/store_factory.hpp"
 #if RATELAB_HAVE_HTTP
 #include "http/http_store.hpp"
+#include "storm/key_tag.hpp"
 #endif
 
 namespace rl::cli {
@@ -20,7 +22,8 @@ namespace {
 constexpr const char* kRunHelp =
     "usage: ratelab-cli run [options]\n"
     "  --scenario FILE      a JSON scenario (keys as below with _); flags override it\n"
-    "  --backend B          memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --backend B          memory | redis-lua | redis-naive | redis-watch | redis-script | http\n"
+    "                       (default memory)\n"
     "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,host:port..]\n"
     "                       | cluster (a private 3+3 cluster) (default: embedded)\n"
     "  --algorithm A[,A..]  fixed_window sliding_log sliding_counter token_bucket\n"
@@ -31,7 +34,32 @@ constexpr const char* kRunHelp =
     "  --pattern burst|constant|boundary|ramp|poisson --seed N\n"
     "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
     "  --on-redis-error open|closed|local --think-ms MS --prefix P --key-tag T\n"
-    "  --http-target URL[,URL..]  --backend http: limiter replicas (see `serve`)\n"
+    "trace replay (real traffic instead of --pattern; clients are the log's keys):\n"
+    "  --trace FILE         an access log, JSONL or CSV file; .gz is read directly\n"
+    "  --trace-format F     combined | common | nginx:'<log_format>' | jsonl | csv\n"
+    "                       (default: detected from the first lines when unambiguous)\n"
+    "  --trace-key K        addr | header:NAME (e.g. header:x-api-key) | field:NAME   (default addr)\n"
+    "  --trace-time FIELD[:s|ms|us]  jsonl: the time field (default time, seconds; strings ISO 8601)\n"
+    "  --trace-filter F     path=/exact | path=/prefix* | a regex on the request line\n"
+    "  --trace-burst        keep one-second log times ($time_local) as same-instant bursts\n"
+    "                       (the worst case); by default the requests logged in one second\n"
+    "                       are spread evenly within it. $msec and fractional times are exact.\n"
+    "  --strict             any malformed line is an error (exit 2); by default they are\n"
+    "                       counted and the first line numbers reported\n"
+    "  --speed X            replay on the wall clock X times faster than logged (open model:\n"
+    "                       late and dropped sends counted); implies --clock client unless\n"
+    "                       --clock server is given. Without it: virtual clock, as fast as\n"
+    "                       possible, decisions on the logged times exactly.\n"
+    "  --compare-backend B[,B..]  the same storm again on these backends, reported beside it\n"
+    "  --http-target URL[,URL..]  --backend http: RateLab replicas (see `serve`) or any HTTP limiter:\n"
+    "                       2xx admitted, --http-deny-status (default 429) denied, anything else an error\n"
+    "  --http-method M --http-header 'Name: value' (repeatable) --http-body TEXT\n"
+    "  --http-key header:NAME|source-addr   the client as a header (default header:x-api-key) or as\n"
+    "                       the source address 127.0.0.2+i (per-IP limits, e.g. nginx $binary_remote_addr)\n"
+    "  --http-deny-status S[,S..]  e.g. 429,503 (nginx's default limit_req_status is 503)\n"
+    "  --script FILE        --backend redis-script: your Lua limiter; --script-keys T --script-argv T\n"
+    "                       (placeholders {client} {prefix} {limit} {window_ms} {window_s} {refill_rate}\n"
+    "                       {now_us} {now_ms} {now_s} {cost}); --script-reply 'allowed,remaining'\n"
     "  --wait-replicas N [--wait-timeout-ms T]  redis-lua: WAIT N T after each admitting write;\n"
     "                       fewer acks make the decision an error for --on-redis-error (default T 50)\n"
     "  --failover break@MS,kill@MS,promote@MS[,rejoin@MS]  with --redis cluster: break the replication of\n"
@@ -39,41 +67,106 @@ constexpr const char* kRunHelp =
     "  --json               one JSON document on stdout\n"
     "  --csv FILE           every decision as a row\n";
 
-std::atomic<bool> gInterrupted{false};
-extern "C" void onInterrupt(int) { gInterrupted.store(true); }
-
 // Ctrl-C cancels the run and prints what was recorded. With a private
 // redis-server its own handler (stop the server, exit) stays in charge.
 void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
-  if (redis && (redis->server || redis->cluster)) return;
-  struct sigaction sa {};
-  sa.sa_handler = onInterrupt;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
+  if (!(redis && (redis->server || redis->cluster))) catchInterrupt();
 }
-
 
 
 Result<StoreFactory> makeFactory(const StormSpec& spec, const std::optional<RedisTarget>& redis) {
 #if RATELAB_HAVE_HTTP
-  if (spec.backend == Backend::Http) return httpStoreFactory(spec.httpTargets);
+  if (spec.backend == Backend::Http) return httpStoreFactory(spec.httpTargets, httpStoreOptions(spec));
 #endif
   return storeFactoryFor(spec, redis ? redis->endpoint : RedisEndpoint{});
 }
 
-int reportRun(const StormSpec& spec, const StormOutcome& outcome, const Flags& flags,
-              const FailoverReport* failover = nullptr) {
-  const auto metrics = computeMetrics(spec, outcome.records, outcome.wallDuration);
-  if (auto csv = flags.get("csv")) {
-    if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
+// The storm of `spec`, and the same storm on each --compare-backend.
+std::vector<StormSpec> specsToRun(const StormSpec& spec) {
+  std::vector<StormSpec> out{spec};
+  for (Backend b : spec.compareBackends) {
+    StormSpec other = spec;
+    other.backend = b;
+    other.compareBackends.clear();
+    out.push_back(std::move(other));
   }
+  return out;
+}
+
+// Reachability of the HTTP target(s) at start: exit 3 when down.
+int checkHttp(const StormSpec& spec) {
+#if RATELAB_HAVE_HTTP
+  if (spec.backend != Backend::Http) return kExitOk;
+  if (auto ok = checkHttpTargets(spec.httpTargets); !ok) {
+    if (ok.error().code != ErrorCode::Unavailable) return badInput("run", ok.error());
+    std::fprintf(stderr, "ratelab-cli run: cannot reach the HTTP target: %s\n", ok.error().message.c_str());
+    return kExitNoRedis;
+  }
+#else
+  (void)spec;
+#endif
+  return kExitOk;
+}
+
+struct Ran {
+  StormSpec spec;        ///< what ran
+  StormOutcome outcome;  ///< what it recorded
+};
+
+// Decisions of `b` that differ from `a` (same plan, same order), and the first few times.
+struct Differences {
+  std::int64_t count = 0;                 ///< decisions with a different allowed bit
+  std::vector<std::int64_t> firstAtUs;    ///< intended times of the first few
+};
+
+Differences differences(const StormOutcome& a, const StormOutcome& b) {
+  Differences d;
+  const std::size_t n = std::min(a.records.size(), b.records.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (a.records[i].allowed() != b.records[i].allowed()) {
+      if (d.firstAtUs.size() < 6) d.firstAtUs.push_back(a.records[i].intendedUs);
+      ++d.count;
+    }
+  return d;
+}
+
+std::string differenceLine(const Ran& first, const Ran& other, const Differences& d) {
+  std::string line = "decisions that differ between " + std::string(backendName(first.spec.backend)) + " and " +
+                     std::string(backendName(other.spec.backend)) + ": " + std::to_string(d.count) + " of " +
+                     std::to_string(first.outcome.records.size());
+  for (std::size_t i = 0; i < d.firstAtUs.size(); ++i)
+    line += (i == 0 ? " (at " : ", ") + std::to_string(d.firstAtUs[i] / 1000) + " ms";
+  return line + (d.firstAtUs.empty() ? "" : d.count > 6 ? ", ...)" : ")");
+}
+
+int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverReport* failover = nullptr) {
+  Json runs = Json::array();
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    const auto& [spec, outcome] = ran[i];
+    const auto metrics = computeMetrics(spec, outcome.records, outcome.wallDuration);
+    if (auto csv = flags.get("csv"); csv && i == 0) {
+      if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
+    }
+    if (flags.has("json")) {
+      const Json doc = runJson(spec, outcome, metrics);
+      for (Json r : doc["runs"]) {
+        if (i > 0) r["decisions_differing_from_first_run"] = differences(ran[0].outcome, outcome).count;
+        runs.push_back(std::move(r));
+      }
+    } else {
+      if (i > 0) std::printf("\n");
+      printRunTable(stdout, spec, outcome, metrics);
+      if (failover) printFailover(stdout, spec, *failover);
+    }
+  }
+  if (!flags.has("json"))
+    for (std::size_t i = 1; i < ran.size(); ++i)
+      std::printf("%s\n", differenceLine(ran[0], ran[i], differences(ran[0].outcome, ran[i].outcome)).c_str());
   if (flags.has("json")) {
-    Json doc = runJson(spec, outcome, metrics);
+    Json doc;
+    doc["runs"] = std::move(runs);
     if (failover) doc["failover"] = failoverJson(*failover);
     std::printf("%s\n", dumpJson(doc, 2).c_str());
-  } else {
-    printRunTable(stdout, spec, outcome, metrics);
-    if (failover) printFailover(stdout, spec, *failover);
   }
   return kExitOk;
 }
@@ -87,7 +180,7 @@ int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTar
     std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
     return kExitFailed;
   }
-  return reportRun(spec, run->outcome, flags, &run->report);
+  return reportRuns({Ran{spec, std::move(run->outcome)}}, flags, &run->report);
 }
 }  // namespace
 
@@ -103,12 +196,17 @@ int cmdRun(const Args& args) {
   auto parsed = specFromFlags(flags.value());
   if (!parsed) return badInput("run", parsed.error());
   StormSpec spec = std::move(parsed.value());
+  if (flags->has("speed") && !flags->has("clock")) spec.clock = ClockMode::Client;  // documented in --help
+  if (auto ok = loadStormTrace(spec); !ok) return badInput("run", ok.error());
+  if (spec.traceData && flags->has("json")) std::fprintf(stderr, "trace: %s\n", spec.traceData->summary().c_str());
   if (spec.requests == 0 && spec.duration.count() == 0)  // documented default: twice the limit, at most 1,000,000
     spec.requests = std::min<std::int64_t>(2 * spec.quota.limit, 1'000'000);
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
 
+  if (int rc = checkHttp(spec); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
-  if (isRedisBackend(spec.backend)) {
+  const auto specs = specsToRun(spec);
+  if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
     if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
     if (int rc = resolveRedisTarget(spec.redisUrl.empty() ? std::nullopt : std::optional(spec.redisUrl), "run", redis);
         rc != kExitOk)
@@ -117,20 +215,44 @@ int cmdRun(const Args& args) {
   if (spec.failover && !(redis && redis->cluster))
     return badInput("run", invalidArgument("--failover needs --redis cluster (a private cluster whose nodes RateLab "
                                            "may kill): allowed with a Redis backend only"));
-  auto factory = makeFactory(spec, redis);
-  if (!factory) return badInput("run", factory.error());
-  if (spec.failover) return runWithFailover(spec, factory.value(), *redis, flags.value());
-  cancelOnInterrupt(redis);
-  auto outcome = runStorm(spec, factory.value(), progressLine(), storeRetries, &gInterrupted);
-  endProgressLine();
-  if (!outcome) {
-    const bool down = outcome.error().code == ErrorCode::Unavailable;
-    std::fprintf(stderr, "ratelab-cli run: %s%s\n", down && redis ? ("cannot reach Redis at " + redis->endpoint.address() + ": ").c_str() : "",
-                 outcome.error().message.c_str());
-    return down ? kExitNoRedis : kExitFailed;
+  if (spec.failover) {
+    if (!spec.compareBackends.empty())
+      return badInput("run", invalidArgument("--failover runs one storm: allowed without --compare-backend"));
+    auto factory = makeFactory(spec, redis);
+    if (!factory) return badInput("run", factory.error());
+    return runWithFailover(spec, factory.value(), *redis, flags.value());
   }
-  const int rc = reportRun(spec, outcome.value(), flags.value());
-  return rc == kExitOk && outcome->cancelled ? 128 + SIGINT : rc;  // Ctrl-C: what was recorded, then 130
+  cancelOnInterrupt(redis);
+  std::vector<Ran> ran;
+  for (StormSpec s : specsToRun(spec)) {
+    if (s.backend != spec.backend) s.keyTag += std::string(backendName(s.backend)) + "-";  // its own keys
+    auto factory = makeFactory(s, redis);
+    if (!factory) return badInput("run", factory.error());
+    auto outcome = runStorm(s, factory.value(), progressLine(), storeRetries, &interruptFlag());
+    endProgressLine();
+    if (!outcome) {
+      const bool down = outcome.error().code == ErrorCode::Unavailable;
+      const bool bad = outcome.error().code == ErrorCode::InvalidArgument;
+      std::fprintf(stderr, "ratelab-cli run: %s%s\n",
+                   down && redis ? ("cannot reach Redis at " + redis->endpoint.address() + ": ").c_str() : "",
+                   outcome.error().message.c_str());
+      return down ? kExitNoRedis : bad ? kExitBadInput : kExitFailed;
+    }
+    if (outcome->firstDecisionError)
+      std::fprintf(stderr, "ratelab-cli run: %s: first error: %s\n", std::string(backendName(s.backend)).c_str(),
+                   outcome->firstDecisionError->message.c_str());
+    const bool cancelled = outcome->cancelled;
+    ran.push_back({std::move(s), std::move(outcome).value()});
+    if (cancelled) break;
+  }
+  const int rc = reportRuns(ran, flags.value());
+  if (rc != kExitOk) return rc;
+  if (ran.back().outcome.cancelled) return interruptedExitCode();  // Ctrl-C: what was recorded, then 130
+  // A decision error that no failure policy covers (a wrong script reply, an
+  // unexpected HTTP status, a target that stopped answering) fails the run.
+  for (const Ran& r : ran)
+    if (r.outcome.firstDecisionError && r.outcome.firstDecisionError->code != ErrorCode::Unavailable) return kExitFailed;
+  return kExitOk;
 }
 
 }  // namespace rl::cli

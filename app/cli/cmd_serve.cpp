@@ -12,6 +12,8 @@
 #include "commands.hpp"
 #include "http/serve_cluster.hpp"
 #include "redis/redis_store.hpp"
+#include "redis/script_store.hpp"
+#include "storm/store_factory.hpp"
 #include "redis_target.hpp"
 #include "store/memory_store.hpp"
 
@@ -22,7 +24,8 @@ constexpr const char* kServeHelp =
     "usage: ratelab-cli serve [options]\n"
     "  --algorithm A        fixed_window sliding_log sliding_counter token_bucket\n"
     "                       leaky_bucket gcra                      (default fixed_window)\n"
-    "  --backend B          memory | redis-lua | redis-naive | redis-watch   (default memory)\n"
+    "  --backend B          memory | redis-lua | redis-naive | redis-watch | redis-script (default memory)\n"
+    "  --script FILE --script-keys T --script-argv T --script-reply NAMES   redis-script: your own limiter\n"
     "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota\n"
     "  --replicas K         replica servers behind the front      (default 1)\n"
@@ -35,12 +38,19 @@ constexpr const char* kServeHelp =
     "  --header-timeout-ms MS  a started request must complete     (default 10000, else 408)\n"
     "  --idle-timeout-ms MS    idle keep-alive connections close   (default 60000)\n"
     "  --max-header-bytes N    header section limit                (default 8192, else 431)\n"
-    "Every request is keyed by its x-api-key header, else the client address.\n"
+    "  --front F            nginx | builtin | none  (default nginx when installed, else builtin)\n"
+    "  --trusted-proxy CIDR[,CIDR]  believe X-Forwarded-For from these peers too\n"
+    "                       (default: only from this run's own front)\n"
+    "  --allow-client-overrides  honour x-ratelab-algorithm / x-ratelab-cost per request\n"
+    "  --max-cost N         largest x-ratelab-cost (also <= limit)  (default 1000)\n"
+    "Every request is keyed by its x-api-key header (key:<value>), else the client\n"
+    "address (ip:<address>; X-Forwarded-For only from the front or a trusted proxy).\n"
     "Admitted: 200 + RateLimit-Policy / RateLimit / X-RateLimit-Remaining.\n"
     "Denied: 429 + Retry-After (s, rounded up) + Retry-After-Ms.\n";
 
 constexpr std::string_view kStormKeys[] = {"algorithm", "backend", "redis", "limit", "window-ms",
-                                           "refill-rate", "replicas", "on-redis-error", "prefix"};
+                                           "refill-rate", "replicas", "on-redis-error", "prefix",
+                                           "script", "script-keys", "script-argv", "script-reply"};
 
 volatile std::sig_atomic_t gStop = 0;
 void onStopSignal(int) { gStop = 1; }
@@ -52,7 +62,8 @@ std::vector<FlagSpec> serveFlags() {
       if (f.name == key) out.push_back(f);
   out.insert(out.end(), {{"port", true}, {"replica-ports", true}, {"bind", true}, {"max-connections", true},
                          {"header-timeout-ms", true}, {"idle-timeout-ms", true}, {"max-header-bytes", true},
-                         {"help", false}});
+                         {"front", true}, {"trusted-proxy", true}, {"allow-client-overrides", false},
+                         {"max-cost", true}, {"help", false}});
   return out;
 }
 
@@ -79,14 +90,27 @@ Result<void> applyServeFlags(const Flags& flags, ServeOptions& o) {
   const auto headerMs = intFlag(flags, "header-timeout-ms", 10'000, 1, 3'600'000);
   const auto idleMs = intFlag(flags, "idle-timeout-ms", 60'000, 1, 3'600'000);
   const auto headerBytes = intFlag(flags, "max-header-bytes", 8192, 256, 1 << 20);
-  for (const auto* r : {&port, &maxConn, &headerMs, &idleMs, &headerBytes})
+  const auto maxCost = intFlag(flags, "max-cost", 1000, 1, 1'000'000);
+  for (const auto* r : {&port, &maxConn, &headerMs, &idleMs, &headerBytes, &maxCost})
     if (!r->ok()) return r->error();
   o.frontPort = static_cast<int>(*port);
   o.limits.maxConnections = static_cast<int>(*maxConn);
   o.limits.headerTimeout = *headerMs * kMillisecond;
   o.limits.idleTimeout = *idleMs * kMillisecond;
   o.limits.message.maxHeaderBytes = static_cast<std::size_t>(*headerBytes);
+  o.maxCost = *maxCost;
   if (auto bind = flags.get("bind")) o.bindAddress = *bind;
+  o.front = findNginx() ? FrontKind::Nginx : FrontKind::Builtin;
+  if (auto front = flags.get("front")) {
+    auto kind = parseFrontKind(*front);
+    if (!kind) return kind.error();
+    o.front = *kind;
+  }
+  if (auto proxies = flags.get("trusted-proxy")) {
+    if (auto ok = parseTrustedProxies(*proxies); !ok) return ok.error();
+    o.trustedProxies = *proxies;
+  }
+  o.allowClientOverrides = flags.has("allow-client-overrides");
   if (auto ports = flags.get("replica-ports")) {
     auto list = portList(*ports);
     if (!list) return list.error();
@@ -101,7 +125,9 @@ ReplicaStoreFactory factoryFor(const StormSpec& spec, const std::optional<RedisT
   RedisStoreOptions options;
   options.endpoint = redis->endpoint;
   options.prefix = spec.prefix;
-  return [options, backend = spec.backend](int) { return makeRedisStore(backend, options); };
+  return [options, backend = spec.backend, script = scriptSettingsOf(spec)](int) {
+    return makeRedisBackendStore(backend, options, script);
+  };
 }
 
 // Runs until SIGINT / SIGTERM: a tally line every second (redrawn on a terminal).
@@ -140,8 +166,8 @@ int cmdServe(const Args& args) {
     return badInput("serve", invalidArgument("--backend http: serve runs the limiter itself; allowed memory, "
                                              "redis-lua, redis-naive or redis-watch"));
   if (spec->algorithms.size() != 1)
-    return badInput("serve", invalidArgument("--algorithm: serve runs one algorithm (clients may pick another "
-                                             "per request with x-ratelab-algorithm)"));
+    return badInput("serve", invalidArgument("--algorithm: serve runs one algorithm (with "
+                                             "--allow-client-overrides clients may pick another per request)"));
   StormSpec check = *spec;  // the storm's checks name each quota flag; serve has no traffic of its own
   if (check.requests == 0 && check.duration.count() == 0) check.requests = 1;
   if (auto ok = validate(check); !ok) return badInput("serve", ok.error());
@@ -171,10 +197,14 @@ int cmdServe(const Args& args) {
   }
   std::signal(SIGINT, onStopSignal);
   std::signal(SIGTERM, onStopSignal);
-  std::printf("serving %s %s on %s (%d replica%s, fail-%s)\n", std::string(algorithmName(options.algorithm)).c_str(),
-              options.quota.toString().c_str(), std::string(backendName(spec->backend)).c_str(), options.replicas,
-              options.replicas == 1 ? "" : "s", std::string(failurePolicyName(options.onStoreError)).c_str());
+  std::printf("serving %s %s on %s (%d replica%s, fail-%s, front %s%s)\n",
+              std::string(algorithmName(options.algorithm)).c_str(), options.quota.toString().c_str(),
+              std::string(backendName(spec->backend)).c_str(), options.replicas, options.replicas == 1 ? "" : "s",
+              std::string(failurePolicyName(options.onStoreError)).c_str(),
+              std::string(frontKindName(options.front)).c_str(),
+              options.allowClientOverrides ? ", client overrides allowed" : "");
   std::printf("front %s\n", (*cluster)->frontUrl().c_str());
+  if ((*cluster)->frontPid() > 0) std::printf("nginx pid %d\n", (*cluster)->frontPid());
   const auto urls = (*cluster)->replicaUrls();
   for (std::size_t i = 0; i < urls.size(); ++i) std::printf("replica %zu %s\n", i, urls[i].c_str());
   std::fflush(stdout);

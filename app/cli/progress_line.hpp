@@ -11,6 +11,9 @@ namespace rl::cli {
 /// A progress callback for runStorm (empty when stderr is not a terminal).
 std::function<void(const StormProgress&)> progressLine();
 
+/// Draws `text` as the progress line (only when stderr is a terminal).
+void drawProgressLine(const char* text);
+
 /// Clears the line if one was drawn.
 void endProgressLine();
 

@@ -1,6 +1,5 @@
 #include "redis_target.hpp"
 
-#include <chrono>
 #include <cstdio>
 
 #include "cli_flags.hpp"
@@ -25,7 +24,7 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
     std::fprintf(stderr, "ratelab-cli: started a private Redis Cluster (3 masters + 3 replicas) at %s (stopped on exit)\n",
                  target.endpoint.toString().c_str());
   } else if (url && !url->empty()) {
-    auto endpoint = parseRedisUrl(*url);
+    auto endpoint = resolveRedisUrl(*url);
     if (!endpoint) return badInput(command, invalidArgument("--redis: " + endpoint.error().message));
     target.endpoint = endpoint.value();
   } else {
@@ -60,12 +59,6 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
   }
   out.emplace(std::move(target));
   return kExitOk;
-}
-
-std::string freshKeyTag(std::string_view word) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch()).count();
-  return std::string(word) + std::to_string(ms) + "-";
 }
 
 }  // namespace rl::cli

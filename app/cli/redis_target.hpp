@@ -28,7 +28,4 @@ struct RedisTarget {
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
                        std::optional<RedisTarget>& out);
 
-/// A fresh key tag, "<word><unix ms>-": each run or race gets its own key space.
-std::string freshKeyTag(std::string_view word);
-
 }  // namespace rl::cli

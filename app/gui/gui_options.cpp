@@ -1,18 +1,39 @@
 #include "gui_options.hpp"
 
+#include <QCommandLineParser>
+
 #include "ui/presets.hpp"
 
 namespace rl::gui {
 
 namespace {
-bool takeValue(const QStringList& args, int& i, QString& out, QString& error) {
-  if (i + 1 >= args.size() || args[i + 1].startsWith(QLatin1String("--"))) {
-    error = QStringLiteral("%1 needs a value").arg(args[i]);
-    return false;
+QString presetList() { return rl::ui::presetIds().join(QStringLiteral(", ")); }
+
+// The options, in --help order.
+struct Flags {
+  QCommandLineOption preset{QStringLiteral("preset"), QStringLiteral("Load a demo: %1.").arg(presetList()), QStringLiteral("NAME")};
+  QCommandLineOption scenario{QStringLiteral("scenario"), QStringLiteral("Load a scenario (JSON, the keys of ratelab-cli's flags)."), QStringLiteral("FILE")};
+  QCommandLineOption autostart{QStringLiteral("autostart"), QStringLiteral("Start the storm once Redis is ready.")};
+  QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG after the run, then exit."), QStringLiteral("PATH")};
+  QCommandLineOption exitAfter{QStringLiteral("exit-after-ms"), QStringLiteral("Exit after N ms at the latest (screenshot first if asked)."), QStringLiteral("N")};
+  QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db]."), QStringLiteral("URL")};
+  QCommandLineOption passwordFile{QStringLiteral("redis-password-file"), QStringLiteral("The Redis password (first line) when the URL has none; else $REDISCLI_AUTH. The window never saves a password."), QStringLiteral("FILE")};
+  QCommandLineOption maxFileMb{QStringLiteral("max-file-mb"), QStringLiteral("The largest scenario file read: 1 to 1024 MB (default 4)."), QStringLiteral("N")};
+  QCommandLineOption managed{QStringLiteral("managed-redis"), QStringLiteral("Always start a private redis-server (never use :6379).")};
+  QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("Colour theme: light or dark."), QStringLiteral("THEME")};
+  QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race, inspector or tune before the screenshot."), QStringLiteral("PANEL")};
+  QCommandLineOption trace{QStringLiteral("trace"), QStringLiteral("Open an access log in the Tune panel and sweep it; with --autostart, replay the recommended quota in the lanes."), QStringLiteral("FILE")};
+  QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for unattended runs (default 1500x950)."), QStringLiteral("WxH")};
+  QCommandLineOption measure{QStringLiteral("measure"), QStringLiteral("Print the GUI heartbeat and lane refresh figures, then exit.")};
+
+  void addTo(QCommandLineParser& p) const {
+    p.setApplicationDescription(QStringLiteral("RateLab: a workbench for understanding and tuning rate limiters."));
+    p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addOptions({preset, scenario, autostart, screenshot, exitAfter, redis, passwordFile, maxFileMb, managed, theme, show, trace, size, measure});
   }
-  out = args[++i];
-  return true;
-}
+};
 
 bool parseInt(const QString& flag, const QString& text, int min, int max, int& out, QString& error) {
   bool ok = false;
@@ -35,69 +56,69 @@ bool parseSize(const QString& text, GuiOptions& o, QString& error) {
          parseInt(QStringLiteral("--size height"), parts[1], 480, 8000, o.height, error);
 }
 
-bool parseOne(const QStringList& args, int& i, GuiOptions& o, QString& error) {
-  const QString& a = args[i];
-  QString v;
-  if (a == QLatin1String("--autostart")) return o.autostart = true;
-  if (a == QLatin1String("--managed-redis")) return o.managedRedis = true;
-  if (a == QLatin1String("--measure")) return o.measure = true;
-  if (a == QLatin1String("--scenario")) return takeValue(args, i, o.scenario, error);
-  if (a == QLatin1String("--screenshot")) return takeValue(args, i, o.screenshot, error);
-  if (a == QLatin1String("--redis")) return takeValue(args, i, o.redisUrl, error);
-  if (a == QLatin1String("--exit-after-ms"))
-    return takeValue(args, i, v, error) && parseInt(a, v, 1, 86'400'000, o.exitAfterMs, error);
-  if (a == QLatin1String("--size")) return takeValue(args, i, v, error) && parseSize(v, o, error);
-  if (a == QLatin1String("--preset")) {
-    if (!takeValue(args, i, o.preset, error)) return false;
-    if (rl::ui::findPreset(o.preset)) return true;
-    error = QStringLiteral("--preset '%1' is unknown: allowed %2").arg(o.preset, rl::ui::presetIds().join(QStringLiteral(", ")));
-    return false;
-  }
-  if (a == QLatin1String("--show")) {
-    if (!takeValue(args, i, o.dock, error)) return false;
-    if (o.dock == QLatin1String("summary") || o.dock == QLatin1String("race") || o.dock == QLatin1String("inspector")) return true;
-    error = QStringLiteral("--show '%1' is unknown: allowed summary, race, inspector").arg(o.dock);
-    return false;
-  }
-  if (a == QLatin1String("--theme")) {
-    if (!takeValue(args, i, o.theme, error)) return false;
-    if (o.theme == QLatin1String("light") || o.theme == QLatin1String("dark")) return true;
-    error = QStringLiteral("--theme '%1' is unknown: allowed light, dark").arg(o.theme);
-    return false;
-  }
-  error = QStringLiteral("unknown option '%1' (see --help)").arg(a);
+// `value` must be one of `allowed`.
+bool oneOf(const QString& flag, const QString& value, const QStringList& allowed, QString& error) {
+  if (allowed.contains(value)) return true;
+  error = QStringLiteral("%1 '%2' is unknown: allowed %3").arg(flag, value, allowed.join(QStringLiteral(", ")));
   return false;
+}
+
+bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QString& error) {
+  o.autostart = p.isSet(f.autostart);
+  o.managedRedis = p.isSet(f.managed);
+  o.measure = p.isSet(f.measure);
+  o.scenario = p.value(f.scenario);
+  o.screenshot = p.value(f.screenshot);
+  o.redisUrl = p.value(f.redis);
+  o.preset = p.value(f.preset);
+  o.theme = p.value(f.theme);
+  o.dock = p.value(f.show);
+  o.trace = p.value(f.trace);
+  o.redisPasswordFile = p.value(f.passwordFile);
+  o.maxFileMb = p.value(f.maxFileMb);
+  if (p.isSet(f.exitAfter) && !parseInt(QStringLiteral("--exit-after-ms"), p.value(f.exitAfter), 1, 86'400'000, o.exitAfterMs, error))
+    return false;
+  if (p.isSet(f.size) && !parseSize(p.value(f.size), o, error)) return false;
+  if (p.isSet(f.preset) && !oneOf(QStringLiteral("--preset"), o.preset, rl::ui::presetIds(), error)) return false;
+  if (p.isSet(f.show) && !oneOf(QStringLiteral("--show"), o.dock, {QStringLiteral("summary"), QStringLiteral("race"), QStringLiteral("inspector"), QStringLiteral("tune")}, error))
+    return false;
+  if (p.isSet(f.theme) && !oneOf(QStringLiteral("--theme"), o.theme, {QStringLiteral("light"), QStringLiteral("dark")}, error))
+    return false;
+  return true;
 }
 }  // namespace
 
 QString guiUsage() {
-  return QStringLiteral(
-             "usage: ratelab [options]\n"
-             "\n"
-             "  --preset NAME        load a demo: %1\n"
-             "  --scenario FILE      load a scenario (JSON, the keys of ratelab-cli's flags)\n"
-             "  --autostart          start the storm once Redis is ready\n"
-             "  --screenshot PATH    save the window as PNG after the run, then exit\n"
-             "  --exit-after-ms N    exit after N ms at the latest (screenshot first if asked)\n"
-             "  --redis URL          redis://[user:password@]host:port[/db]\n"
-             "  --managed-redis      always start a private redis-server (never use :6379)\n"
-             "  --theme light|dark   colour theme\n"
-             "  --show PANEL         raise summary, race or inspector before the screenshot\n"
-             "  --size WxH           window size (default 1500x950)\n"
-             "  --measure            print the GUI heartbeat and lane refresh figures, then exit\n")
-      .arg(rl::ui::presetIds().join(QStringLiteral(", ")));
+  QCommandLineParser p;
+  Flags().addTo(p);
+  return p.helpText();
 }
 
 ParsedOptions parseGuiOptions(const QStringList& args) {
   ParsedOptions out;
-  GuiOptions o;
-  for (int i = args.isEmpty() || args[0].startsWith(QLatin1String("--")) ? 0 : 1; i < args.size(); ++i) {
-    if (args[i] == QLatin1String("--help") || args[i] == QLatin1String("-h")) {
-      out.help = true;
-      return out;
-    }
-    if (!parseOne(args, i, o, out.error)) return out;
+  QCommandLineParser p;
+  const Flags f;
+  f.addTo(p);
+  QStringList argv = args;
+  if (argv.isEmpty() || argv[0].startsWith(QLatin1Char('-'))) argv.prepend(QStringLiteral("ratelab"));
+  if (!p.parse(argv)) {
+    out.error = p.errorText() + QStringLiteral(" (see --help)");
+    return out;
   }
+  if (p.isSet(QStringLiteral("help"))) {
+    out.help = true;
+    return out;
+  }
+  if (p.isSet(QStringLiteral("version"))) {
+    out.version = true;
+    return out;
+  }
+  if (!p.positionalArguments().isEmpty()) {
+    out.error = QStringLiteral("unexpected argument '%1': allowed options only (see --help)").arg(p.positionalArguments().first());
+    return out;
+  }
+  GuiOptions o;
+  if (!readValues(p, f, o, out.error)) return out;
   if (!o.scenario.isEmpty() && !o.preset.isEmpty()) {
     out.error = QStringLiteral("--scenario and --preset both given: allowed one of them");
     return out;

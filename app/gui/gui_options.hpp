@@ -1,6 +1,7 @@
 #pragma once
-// The command line of `ratelab` (the window). Bad input gives one line naming
-// the flag and what is allowed, and exit code 2.
+// The command line of `ratelab` (the window), read with QCommandLineParser
+// before any display is needed, so --help and --version work headless. Bad
+// input gives one line naming the flag and what is allowed, and exit code 2.
 
 #include <QString>
 #include <QStringList>
@@ -16,9 +17,12 @@ struct GuiOptions {
   QString screenshot;        ///< --screenshot PATH: save the window after the run
   int exitAfterMs = 0;       ///< --exit-after-ms N: exit after N ms at most (0 = never)
   QString redisUrl;          ///< --redis URL
+  QString redisPasswordFile; ///< --redis-password-file FILE (the password's first line)
+  QString maxFileMb;         ///< --max-file-mb N (checked when applied)
   bool managedRedis = false; ///< --managed-redis: always a private redis-server (never probe :6379)
   QString theme;             ///< --theme light|dark
-  QString dock;              ///< --show summary|race|inspector: raise that panel for the screenshot
+  QString dock;              ///< --show summary|race|inspector|tune: raise that panel for the screenshot
+  QString trace;             ///< --trace FILE: open in the Tune panel and sweep; --autostart replays the recommendation
   bool measure = false;      ///< --measure: heartbeat and refresh figures, printed, then exit
   int width = 1500;          ///< --size WxH
   int height = 950;          ///< --size WxH
@@ -29,6 +33,7 @@ struct ParsedOptions {
   std::optional<GuiOptions> options;  ///< set when valid
   QString error;                      ///< set when invalid
   bool help = false;                  ///< --help was given
+  bool version = false;               ///< --version was given
 };
 
 /// Parses `args` (argv without the program name is fine, with it too).

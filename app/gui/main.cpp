@@ -7,7 +7,9 @@
 #include <QTextStream>
 
 #include "gui_options.hpp"
+#include "common/file_read.hpp"
 #include "redis/managed_redis_server.hpp"
+#include "redis/redis_url.hpp"
 #include "ui/demo_run.hpp"
 #include "ui/gui_measurement.hpp"
 #include "ui/main_window.hpp"
@@ -30,24 +32,40 @@ void chooseRedis(rl::ui::StormController& controller, const rl::gui::GuiOptions&
 }  // namespace
 
 int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName(QStringLiteral("RateLab"));
-  QApplication::setApplicationName(QStringLiteral("ratelab"));
-  const auto parsed = rl::gui::parseGuiOptions(QApplication::arguments());
+  // The command line is read before QApplication exists: --help, --version and
+  // bad flags need no display.
+  QStringList args;
+  for (int i = 0; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);
+  const auto parsed = rl::gui::parseGuiOptions(args);
   if (parsed.help) {
     QTextStream(stdout) << rl::gui::guiUsage();
+    return 0;
+  }
+  if (parsed.version) {
+    QTextStream(stdout) << "ratelab " << RATELAB_VERSION << '\n';
     return 0;
   }
   if (!parsed.options) {
     QTextStream(stderr) << "ratelab: " << parsed.error << '\n';
     return kExitBadInput;
   }
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("RateLab"));
+  QApplication::setApplicationName(QStringLiteral("ratelab"));
+  QApplication::setApplicationVersion(QStringLiteral(RATELAB_VERSION));
   const rl::gui::GuiOptions& o = *parsed.options;
+  if (!o.maxFileMb.isEmpty()) {
+    if (auto ok = rl::setMaxFileMbText(o.maxFileMb.toStdString()); !ok) {
+      QTextStream(stderr) << "ratelab: " << QString::fromStdString(ok.error().message) << '\n';
+      return kExitBadInput;
+    }
+  }
+  rl::setRedisPasswordFile(o.redisPasswordFile.toStdString());
   rl::installServerSignalCleanup();
 
   rl::ui::StormController controller;
   rl::ui::MainWindow window(controller);
-  const bool unattended = o.autostart || !o.screenshot.isEmpty() || o.exitAfterMs > 0 || o.measure;
+  const bool unattended = o.autostart || !o.screenshot.isEmpty() || o.exitAfterMs > 0 || o.measure || !o.trace.isEmpty();
   if (!unattended) window.restoreSettings(QSettings());
   if (!o.theme.isEmpty() || unattended) window.setTheme(rl::ui::parseTheme(o.theme));
   if (unattended) window.resize(o.width, o.height);
@@ -64,6 +82,7 @@ int main(int argc, char** argv) {
 
   if (o.measure) {
     auto* m = new rl::ui::GuiMeasurement(window, controller, &app);
+    if (!o.redisUrl.isEmpty()) m->setRedisUrl(o.redisUrl);  // as given: the status shows it without the password
     QObject::connect(m, &rl::ui::GuiMeasurement::done, &app, [](const QString& report, int code) {
       QTextStream(stdout) << report;
       QApplication::exit(code);
@@ -72,7 +91,7 @@ int main(int argc, char** argv) {
     return QApplication::exec();
   }
   if (unattended) {
-    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs, o.dock};
+    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs, o.dock, o.trace};
     auto* run = new rl::ui::DemoRun(window, controller, d, &app);
     QObject::connect(run, &rl::ui::DemoRun::done, &app, [](int code) { QApplication::exit(code); });
     run->start();

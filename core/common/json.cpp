@@ -44,6 +44,8 @@ Result<Json> parseJson(std::string_view text) {
   } catch (const Json::parse_error& e) {
     const std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
     return invalidArgument(position(text, at) + ": " + reason(e.what()));
+  } catch (const Json::exception& e) {  // e.g. a number out of range (1e400)
+    return invalidArgument("JSON: " + reason(e.what()) + ": allowed numbers within a double's range");
   }
 }
 

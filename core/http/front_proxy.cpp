@@ -52,7 +52,7 @@ namespace {
 
 bool isHopByHop(std::string_view name) {
   for (const auto* h : {"connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
-                        "upgrade", "x-forwarded-for"})
+                        "upgrade", "x-forwarded-for", "expect", "x-ratelab-front"})
     if (equalsIgnoreCase(name, h)) return true;
   return false;
 }
@@ -66,6 +66,8 @@ class UpstreamCall final : public QObject {
         head_(head), limits_(limits) {}
 
   void send(const std::string& bytes, Micros timeout) {
+    // The client left: free the upstream connection now (a shaped answer may be far off).
+    connect(downstream_.data(), &QObject::destroyed, this, [this] { abandon(); });
     connect(socket_, &QTcpSocket::readyRead, this, [this] { onReadable(); });
     connect(socket_, &QTcpSocket::disconnected, this, [this] { fail(502, "closed the connection"); });
     connect(socket_, &QTcpSocket::errorOccurred, this,
@@ -78,13 +80,32 @@ class UpstreamCall final : public QObject {
 
  private:
   void onReadable() {
-    buffer_.append(socket_->readAll().toStdString());
+    appendAvailable(*socket_, buffer_);
     HttpResponse response;
     const auto outcome = parseResponse(buffer_, limits_, head_, response);
     if (outcome.state == ParseState::NeedMore) return;
     if (outcome.state == ParseState::Failed) return fail(502, outcome.error);
     const bool reuse = response.keepAlive && outcome.consumed == buffer_.size();
+    if (reuse && downstream_ && downstream_->relayable()) {  // relay the replica's bytes as they are
+      done_ = true;
+      timer_.stop();
+      QObject::disconnect(socket_, nullptr, this, nullptr);
+      core_.release(replica_, socket_);
+      downstream_->respondRaw(std::string_view(buffer_).substr(0, outcome.consumed), true);
+      deleteLater();
+      return;
+    }
     finish(std::move(response), reuse);
+  }
+
+  void abandon() {
+    if (done_) return;
+    done_ = true;
+    timer_.stop();
+    QObject::disconnect(socket_, nullptr, this, nullptr);
+    socket_->abort();
+    socket_->deleteLater();
+    deleteLater();
   }
 
   void fail(int status, const std::string& what) {
@@ -120,15 +141,18 @@ class UpstreamCall final : public QObject {
 
 }  // namespace
 
-HttpRequest forwardedRequest(const HttpRequest& request, const std::string& peer) {
-  HttpRequest out;
-  out.method = request.method;
-  out.target = request.target;
-  out.minorVersion = 1;
-  out.body = request.body;
+std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret) {
+  std::string out;
+  out.reserve(128 + request.target.size() + request.body.size() + request.headers.size() * 48);
+  out.append(request.method).append(" ").append(request.target).append(" HTTP/1.1\r\n");
   for (const auto& h : request.headers)
-    if (!isHopByHop(h.name)) out.headers.push_back(h);
-  out.headers.push_back({"X-Forwarded-For", peer});
+    if (!isHopByHop(h.name)) out.append(h.name).append(": ").append(h.value).append("\r\n");
+  if (findHeader(request.headers, "host") == nullptr) out.append("Host: ratelab-front\r\n");  // HTTP/1.0 client
+  out.append("X-Forwarded-For: ").append(peer).append("\r\n");
+  if (!secret.empty()) out.append("X-RateLab-Front: ").append(secret).append("\r\n");
+  if (!request.body.empty() && findHeader(request.headers, "content-length") == nullptr)
+    out.append("Content-Length: ").append(std::to_string(request.body.size())).append("\r\n");
+  out.append("\r\n").append(request.body);
   return out;
 }
 
@@ -143,6 +167,7 @@ QTcpSocket* ProxyCore::take(std::size_t replica) {
   }
   auto* s = new QTcpSocket(this);
   s->connectToHost(upstream_, static_cast<quint16>(options_.replicaPorts[replica]));
+  s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
   return s;
 }
 
@@ -181,7 +206,7 @@ void ProxyCore::trimIdle() {
 
 void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {
   const std::size_t replica = next_++ % idle_.size();
-  const auto bytes = forwardedRequest(request, connection.peerAddress()).serialize();
+  const auto bytes = forwardedBytes(request, connection.peerAddress(), options_.secret);
   auto* call = new UpstreamCall(*this, replica, take(replica), connection, request.method == "HEAD",
                                 options_.limits.message);
   call->send(bytes, options_.upstreamTimeout);

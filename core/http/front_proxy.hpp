@@ -2,9 +2,13 @@
 // FrontProxy: the front port of a served cluster. A real reverse proxy over
 // loopback: each request is forwarded, round-robin, to the next replica over
 // a pooled keep-alive connection, with X-Forwarded-For set to the client's
-// address (any client-sent value is replaced), and the replica's answer is
-// relayed. A replica that cannot be reached answers 502; one that does not
-// answer within `upstreamTimeout`, 504. Runs on its own EventThread.
+// address (any client-sent value is replaced) and the run's secret in
+// X-RateLab-Front (so the replicas believe that X-Forwarded-For and no other),
+// and the replica's answer is relayed. A replica that cannot be reached
+// answers 502; one that does not answer within `upstreamTimeout`, 504. A
+// client that leaves before its answer frees the upstream connection at once.
+// Expect: 100-continue is answered by the front itself and not forwarded.
+// Runs on its own EventThread.
 
 #include <atomic>
 #include <cstdint>
@@ -27,6 +31,7 @@ struct FrontOptions {
   HttpServerLimits limits;                ///< downstream connection and message limits
   Micros upstreamTimeout{10'000'000};     ///< a replica must answer within this (504)
   int maxIdlePerReplica = 256;            ///< pooled idle upstream connections per replica
+  std::string secret;                     ///< sent as X-RateLab-Front (client_identity.hpp); empty = none
 };
 
 class ProxyCore;
@@ -59,7 +64,8 @@ class FrontProxy {
   EventThread thread_;                        ///< declared last: joined first
 };
 
-/// The request a front sends upstream: hop-by-hop fields dropped, X-Forwarded-For = `peer`.
-HttpRequest forwardedRequest(const HttpRequest& request, const std::string& peer);
+/// The bytes a front sends upstream: `request` with hop-by-hop fields, Expect and any
+/// X-RateLab-Front dropped, X-Forwarded-For = `peer`, X-RateLab-Front = `secret` (unless empty).
+std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret);
 
 }  // namespace rl

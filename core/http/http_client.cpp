@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -69,7 +70,8 @@ Result<HttpTarget> parseHttpUrl(std::string_view url) {
   return t;
 }
 
-HttpClient::HttpClient(HttpTarget target, Micros timeout) : target_(std::move(target)), timeout_(timeout) {
+HttpClient::HttpClient(HttpTarget target, Micros timeout, std::string sourceAddress)
+    : target_(std::move(target)), source_(std::move(sourceAddress)), timeout_(timeout) {
   limits_.maxBodyBytes = 1 << 20;
   limits_.maxHeaderBytes = 64 * 1024;
 }
@@ -99,6 +101,17 @@ Result<void> HttpClient::connect() {
   for (addrinfo* a = found; a != nullptr && fd_ < 0; a = a->ai_next) {
     const int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
     if (fd < 0) continue;
+    if (!source_.empty()) {
+      sockaddr_in local{};
+      local.sin_family = AF_INET;
+      if (a->ai_family != AF_INET || ::inet_pton(AF_INET, source_.c_str(), &local.sin_addr) != 1 ||
+          ::bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) {
+        lastError = "cannot bind the source address " + source_ + " (an IPv4 target and address are needed): " +
+                    std::strerror(errno);
+        ::close(fd);
+        continue;
+      }
+    }
     int err = ::connect(fd, a->ai_addr, a->ai_addrlen) == 0 ? 0 : errno;
     if (err == EINPROGRESS) {
       err = ETIMEDOUT;
@@ -119,6 +132,11 @@ Result<void> HttpClient::connect() {
   ::freeaddrinfo(found);
   if (fd_ < 0) return failure("cannot connect: " + lastError);
   return {};
+}
+
+Result<void> HttpClient::open() {
+  if (fd_ >= 0) return {};
+  return connect();
 }
 
 Result<void> HttpClient::writeAll(std::string_view bytes) {

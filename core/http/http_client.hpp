@@ -28,7 +28,9 @@ Result<HttpTarget> parseHttpUrl(std::string_view url);
 /// A blocking keep-alive client; see the file comment.
 class HttpClient {
  public:
-  explicit HttpClient(HttpTarget target, Micros timeout = Micros{5'000'000});
+  /// `sourceAddress` (an IPv4 address such as 127.0.0.7, or empty for the
+  /// kernel's choice) is bound before connecting: per-IP limits see it as the client.
+  explicit HttpClient(HttpTarget target, Micros timeout = Micros{5'000'000}, std::string sourceAddress = {});
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
@@ -39,6 +41,8 @@ class HttpClient {
   Result<HttpResponse> send(const HttpRequest& request);
   /// Closes the connection (the next send reconnects).
   void close();
+  /// Opens the connection now (a reachability check); Unavailable when it cannot.
+  Result<void> open();
   /// The server this client talks to.
   const HttpTarget& target() const { return target_; }
 
@@ -49,6 +53,7 @@ class HttpClient {
   Error failure(const std::string& what) const;
 
   HttpTarget target_;     ///< the server
+  std::string source_;    ///< local address bound before connect ("" = any)
   Micros timeout_;        ///< bound of each connect / write / read
   int fd_ = -1;           ///< the socket, -1 when closed
   std::string buffer_;    ///< received bytes not yet parsed

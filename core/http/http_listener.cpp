@@ -3,6 +3,7 @@
 #include <QHostAddress>
 #include <QTcpSocket>
 
+#include "http/client_identity.hpp"
 #include "http/limit_response.hpp"
 
 namespace rl {
@@ -13,13 +14,16 @@ constexpr qint64 kMaxPendingWrite = 1 << 20;
 
 int toMillis(Micros d) { return static_cast<int>(std::max<std::int64_t>(1, ceilMillis(d))); }
 
-std::string addressText(const QHostAddress& a) {
-  bool isV4 = false;
-  const auto v4 = a.toIPv4Address(&isV4);  // also unmaps ::ffff:a.b.c.d
-  return isV4 ? QHostAddress(v4).toString().toStdString() : a.toString().toStdString();
-}
-
 }  // namespace
+
+void appendAvailable(QTcpSocket& socket, std::string& buffer) {
+  const qint64 n = socket.bytesAvailable();
+  if (n <= 0) return;
+  const std::size_t old = buffer.size();
+  buffer.resize(old + static_cast<std::size_t>(n));
+  const qint64 got = socket.read(buffer.data() + old, n);
+  buffer.resize(old + static_cast<std::size_t>(std::max<qint64>(0, got)));
+}
 
 std::string refusedConnectionResponse() {
   auto r = errorResponse(503, "too many open connections: try again later");
@@ -33,6 +37,7 @@ HttpConnection::HttpConnection(QTcpSocket* socket, const HttpServerLimits& limit
     : QObject(parent), socket_(socket), limits_(limits), handler_(handler), stats_(stats),
       peer_(addressText(socket->peerAddress())) {
   socket_->setParent(this);
+  socket_->setSocketOption(QAbstractSocket::LowDelayOption, 1);  // one write per answer: no Nagle wait
   socket_->setReadBufferSize(static_cast<qint64>(limits_.message.maxHeaderBytes + limits_.message.maxBodyBytes) + 4096);
   timer_.setSingleShot(true);
   stats_.open.fetch_add(1);
@@ -49,7 +54,7 @@ HttpConnection::~HttpConnection() { stats_.open.fetch_sub(1); }
 void HttpConnection::enter(Phase phase) {
   phase_ = phase;
   switch (phase) {
-    case Phase::Idle: timer_.start(toMillis(limits_.idleTimeout)); break;
+    case Phase::Idle: timer_.start(toMillis(answered_ ? limits_.idleTimeout : limits_.headerTimeout)); break;
     case Phase::Partial: timer_.start(toMillis(limits_.headerTimeout)); break;
     case Phase::Busy: timer_.stop(); break;
     case Phase::Closing: timer_.start(toMillis(limits_.headerTimeout)); break;
@@ -61,12 +66,17 @@ void HttpConnection::processBuffer() {
   inLoop_ = true;
   while (phase_ == Phase::Idle || phase_ == Phase::Partial) {
     if (socket_->bytesToWrite() > kMaxPendingWrite) break;  // resumes on bytesWritten
-    if (socket_->bytesAvailable() > 0) buffer_.append(socket_->readAll().toStdString());
+    appendAvailable(*socket_, buffer_);
     if (buffer_.empty()) break;
     HttpRequest request;
     const auto outcome = parseRequest(buffer_, limits_.message, request);
     if (outcome.state == ParseState::NeedMore) {
       if (phase_ == Phase::Idle) enter(Phase::Partial);
+      if (outcome.expectContinue && !continued_) {
+        continued_ = true;
+        static constexpr char kContinue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        socket_->write(kContinue, sizeof kContinue - 1);
+      }
       break;
     }
     if (outcome.state == ParseState::Failed) {
@@ -75,6 +85,7 @@ void HttpConnection::processBuffer() {
       break;
     }
     buffer_.erase(0, outcome.consumed);
+    continued_ = false;
     requestKeepAlive_ = request.keepAlive();
     requestHead_ = request.method == "HEAD";
     enter(Phase::Busy);
@@ -86,9 +97,14 @@ void HttpConnection::processBuffer() {
 void HttpConnection::respond(HttpResponse response) {
   if (phase_ != Phase::Busy) return;  // answered already, or closing
   response.keepAlive = response.keepAlive && requestKeepAlive_;
-  const auto bytes = response.serialize(requestHead_);
+  respondRaw(response.serialize(requestHead_), response.keepAlive);
+}
+
+void HttpConnection::respondRaw(std::string_view bytes, bool keepAlive) {
+  if (phase_ != Phase::Busy) return;
   socket_->write(bytes.data(), static_cast<qint64>(bytes.size()));
-  if (!response.keepAlive) {
+  answered_ = true;
+  if (!keepAlive) {
     enter(Phase::Closing);
     socket_->disconnectFromHost();
     return;

@@ -9,7 +9,9 @@
 //   header section too large     431 and close
 //   body too large               413 and close
 //   headers/body not complete    408 and close after `headerTimeout`
-//   idle keep-alive connection   closed after `idleTimeout`
+//   new connection, no request   closed after `headerTimeout` (silently)
+//   idle keep-alive connection   closed after `idleTimeout` (after a first answer)
+//   Expect: 100-continue         100 Continue at once, then the body is read
 //   more than `maxConnections`   503 and close at once
 // Requests on one connection are answered in order (pipelining is allowed);
 // a client that does not read its responses stops being read from.
@@ -61,6 +63,11 @@ class HttpConnection final : public QObject {
 
   /// Sends the answer to the current request (keep-alive only if both sides want it).
   void respond(HttpResponse response);
+  /// Sends an answer already on the wire format (a proxy relaying its upstream's bytes);
+  /// `keepAlive` must match the Connection header inside `bytes`.
+  void respondRaw(std::string_view bytes, bool keepAlive);
+  /// The current request allows keep-alive and is not HEAD (a relayed answer fits it as is).
+  bool relayable() const { return requestKeepAlive_ && !requestHead_; }
   /// The peer's address ("127.0.0.1").
   const std::string& peerAddress() const { return peer_; }
 
@@ -82,6 +89,8 @@ class HttpConnection final : public QObject {
   bool inLoop_ = false;             ///< processBuffer() is on the stack
   bool requestKeepAlive_ = true;    ///< the current request allows keep-alive
   bool requestHead_ = false;        ///< the current request is HEAD (no body in the answer)
+  bool answered_ = false;           ///< at least one request was answered (idle timeout applies)
+  bool continued_ = false;          ///< 100 Continue sent for the request being received
 };
 
 /// A listening socket and its connections; see the file comment.
@@ -104,6 +113,9 @@ class HttpListener final : public QObject {
   ListenerStats stats_;      ///< counters
   QTcpServer server_;        ///< the listening socket
 };
+
+/// Appends everything `socket` has received to `buffer` (one copy, no temporaries).
+void appendAvailable(QTcpSocket& socket, std::string& buffer);
 
 /// Bytes of a 503 answer sent to a connection over the limit (shared with tests).
 std::string refusedConnectionResponse();

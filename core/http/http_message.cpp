@@ -226,7 +226,12 @@ ParseOutcome parseRequest(std::string_view data, const HttpLimits& limits, HttpR
   bool present = false;
   if (auto b = bodyLength(out.headers, limits, length, present); b.state == ParseState::Failed) return b;
   const std::size_t total = headEnd + 4 + length;
-  if (data.size() < total) return {};
+  if (data.size() < total) {
+    ParseOutcome more;
+    const auto* expect = findHeader(out.headers, "expect");
+    more.expectContinue = expect && out.minorVersion == 1 && equalsIgnoreCase(*expect, "100-continue");
+    return more;
+  }
   out.body.assign(data.substr(headEnd + 4, length));
   return {ParseState::Complete, total, 0, {}};
 }

@@ -80,6 +80,7 @@ struct ParseOutcome {
   std::size_t consumed = 0;                 ///< bytes of the message (Complete only)
   int status = 0;                           ///< HTTP status for a failure (400, 413, 431, 501, 505)
   std::string error;                        ///< what was wrong, for the error body
+  bool expectContinue = false;              ///< NeedMore: headers done, the client waits for 100 Continue
 };
 
 /// Parses one request from the start of `data` into `out`.

@@ -1,44 +1,206 @@
 #include "http/http_store.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <ctime>
 
+#include "common/json.hpp"
 #include "http/limit_response.hpp"
 
 namespace rl {
 
-HttpStore::HttpStore(HttpTarget target, Micros timeout)
-    : client_(target, timeout), path_(target.path == "/" ? "/ping" : target.path) {}
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '"')) s.remove_suffix(1);
+  return s;
+}
+
+std::int64_t number(std::string_view s) {  // -1 unless the whole text is a non-negative integer
+  s = trim(s);
+  std::int64_t v = -1;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  return ec == std::errc{} && p == s.data() + s.size() && v >= 0 ? v : -1;
+}
+
+// Retry-After: delta-seconds or an IMF-fixdate ("Wed, 21 Oct 2015 07:28:00 GMT").
+std::int64_t retryAfterMs(std::string_view v, std::int64_t nowS) {
+  if (const auto s = number(v); s >= 0) return s * 1000;
+  std::tm tm{};
+  const std::string text(trim(v));
+  const char* end = ::strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  if (end == nullptr || *end != '\0') return -1;
+  return std::max<std::int64_t>(0, static_cast<std::int64_t>(::timegm(&tm)) - nowS) * 1000;
+}
+
+// The first item of a RateLimit / RateLimit-Policy field, in either draft form:
+// `"name";r=5;t=3` / `q=10;w=60` or `limit=10, remaining=5, reset=3`.
+void readRateLimitField(std::string_view v, LimitHeaders& out, bool policy) {
+  const bool structured = v.find(';') != std::string_view::npos && v.find("remaining=") == std::string_view::npos &&
+                          v.find("limit=") == std::string_view::npos;
+  if (structured) v = v.substr(0, v.find(','));  // first policy only
+  while (!v.empty()) {
+    const auto cut = v.find_first_of(structured ? ";" : ",;");
+    const std::string_view item = trim(v.substr(0, cut));
+    v = cut == std::string_view::npos ? std::string_view{} : v.substr(cut + 1);
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view k = trim(item.substr(0, eq));
+    const std::int64_t n = number(item.substr(eq + 1));
+    if (n < 0) continue;
+    if (k == "q" || k == "limit") out.limit = n;
+    else if (!policy && (k == "r" || k == "remaining")) out.remaining = n;
+    else if (!policy && (k == "t" || k == "reset")) out.resetMs = n * 1000;
+  }
+}
+
+bool isRateLabBody(const HttpResponse& r) {
+  if (r.status != 200 && r.status != 429) return false;
+  const auto body = parseJson(r.body);
+  return body && body->is_object() && body->contains("allowed");
+}
+
+Decision genericDecision(const HttpResponse& r, bool allowed) {
+  const auto nowS = std::chrono::duration_cast<std::chrono::seconds>(
+                        std::chrono::system_clock::now().time_since_epoch()).count();
+  const LimitHeaders h = readLimitHeaders(r, nowS);
+  Decision d;
+  d.allowed = allowed;
+  d.remaining = h.remaining;  // -1 = unknown
+  d.limit = std::max<std::int64_t>(0, h.limit);
+  if (!allowed && h.retryAfterMs >= 0) d.retryAfter = Micros{std::max<std::int64_t>(1, h.retryAfterMs) * 1000};
+  if (h.resetMs >= 0) d.resetAfter = Micros{h.resetMs * 1000};
+  d.level = static_cast<double>(std::max<std::int64_t>(0, h.remaining));
+  return d;
+}
+
+std::string excerpt(const std::string& body) {
+  std::string out = body.substr(0, 120);
+  for (char& c : out)
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  return out + (body.size() > 120 ? "..." : "");
+}
+
+}  // namespace
+
+LimitHeaders readLimitHeaders(const HttpResponse& r, std::int64_t nowS) {
+  LimitHeaders h;
+  if (const auto* v = findHeader(r.headers, "RateLimit-Policy")) readRateLimitField(*v, h, true);
+  if (const auto* v = findHeader(r.headers, "RateLimit")) readRateLimitField(*v, h, false);
+  const auto pick = [&](std::int64_t& field, std::string_view a, std::string_view b) {
+    const auto* v = findHeader(r.headers, a);
+    if (v == nullptr) v = findHeader(r.headers, b);
+    if (v != nullptr && field < 0) field = number(*v);
+  };
+  pick(h.limit, "RateLimit-Limit", "X-RateLimit-Limit");
+  pick(h.remaining, "RateLimit-Remaining", "X-RateLimit-Remaining");
+  std::int64_t reset = -1;
+  pick(reset, "RateLimit-Reset", "X-RateLimit-Reset");
+  if (reset >= 0 && h.resetMs < 0)  // seconds from now, or (GitHub style) an epoch time
+    h.resetMs = (reset > 1'000'000'000 ? std::max<std::int64_t>(0, reset - nowS) : reset) * 1000;
+  if (const auto* v = findHeader(r.headers, "Retry-After")) h.retryAfterMs = retryAfterMs(*v, nowS);
+  return h;
+}
+
+std::string sourceAddressFor(std::string_view client) {
+  std::size_t digits = client.size();
+  while (digits > 0 && client[digits - 1] >= '0' && client[digits - 1] <= '9') --digits;
+  std::uint64_t v = 0;
+  if (digits < client.size() && client.size() - digits <= 8) {
+    std::from_chars(client.data() + digits, client.data() + client.size(), v);
+  } else {
+    v = 1469598103934665603ULL;  // FNV-1a
+    for (char c : client) v = (v ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  }
+  const std::uint64_t a = (v % 0xFFFFFDULL) + 2;  // 127.0.0.2 .. 127.255.255.254
+  return "127." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255);
+}
+
+HttpStore::HttpStore(HttpTarget target, HttpStoreOptions options, bool pathGiven)
+    : target_(std::move(target)), options_(std::move(options)), path_(pathGiven ? target_.path : "/ping") {}
+
+HttpClient& HttpStore::clientFor(std::string_view client) {
+  const std::string source = options_.keyHeader.empty() ? sourceAddressFor(client) : std::string();
+  auto it = clients_.find(source);
+  if (it == clients_.end()) {
+    if (clients_.size() >= 1024) clients_.clear();  // bound the open connections of one thread
+    it = clients_.emplace(source, std::make_unique<HttpClient>(target_, options_.timeout, source)).first;
+  }
+  return *it->second;
+}
 
 Result<Decision> HttpStore::decide(const DecisionRequest& request) {
   const bool printable = std::all_of(request.client.begin(), request.client.end(), [](char c) {
     return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
   });
   if (request.client.empty() || !printable)
-    return invalidArgument("client key must be non-empty printable text to travel as x-api-key");
+    return invalidArgument("client key must be non-empty printable text to travel as " +
+                           (options_.keyHeader.empty() ? std::string("a source address") : options_.keyHeader));
   HttpRequest r;
-  r.method = "GET";
+  r.method = options_.method;
   r.target = path_;
-  r.headers.push_back({"x-api-key", std::string(request.client)});
+  r.headers = options_.headers;
+  if (!options_.keyHeader.empty()) r.headers.push_back({options_.keyHeader, std::string(request.client)});
   r.headers.push_back({"x-ratelab-algorithm", std::string(algorithmName(request.algorithm))});
   r.headers.push_back({"x-ratelab-no-wait", "1"});  // the storm accounts the delay itself
   if (request.cost != 1) r.headers.push_back({"x-ratelab-cost", std::to_string(request.cost)});
-  auto response = client_.send(r);
-  if (!response) return response.error();
-  return decisionFromResponse(*response);
+  r.body = options_.body;
+  auto response = clientFor(request.client).send(r);
+  if (!response) {  // the limiter did not answer: an error, never the failure policy's admit
+    if (response.error().code == ErrorCode::Unavailable) return protocolError(response.error().message);
+    return response.error();
+  }
+  if (findHeader(response->headers, kFailurePolicyHeader) != nullptr || isRateLabBody(*response))
+    return decisionFromResponse(*response);
+  if (response->status >= 200 && response->status < 300) return genericDecision(*response, true);
+  if (std::find(options_.denyStatus.begin(), options_.denyStatus.end(), response->status) != options_.denyStatus.end())
+    return genericDecision(*response, false);
+  std::string deny;
+  for (int s : options_.denyStatus) deny += (deny.empty() ? "" : ",") + std::to_string(s);
+  return protocolError("HTTP " + target_.toString() + " answered " + std::to_string(response->status) +
+                       ": neither 2xx (admitted) nor a deny status (" + deny + ", see --http-deny-status); body: " +
+                       excerpt(response->body));
 }
 
-Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, Micros timeout) {
+Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options) {
   auto target = parseHttpUrl(url);
   if (!target) return target.error();
-  return std::unique_ptr<Store>(std::make_unique<HttpStore>(std::move(*target), timeout));
+  const bool pathGiven = url.find('/', 7) != std::string_view::npos;  // after "http://"
+  return std::unique_ptr<Store>(std::make_unique<HttpStore>(std::move(*target), std::move(options), pathGiven));
 }
 
-Result<StoreFactory> httpStoreFactory(const std::vector<std::string>& urls) {
+HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
+  HttpStoreOptions o;
+  o.method = spec.httpMethod;
+  for (const std::string& h : spec.httpHeaders) {
+    const auto colon = h.find(':');
+    o.headers.push_back({std::string(trim(h.substr(0, colon))),
+                         colon == std::string::npos ? std::string() : std::string(trim(h.substr(colon + 1)))});
+  }
+  o.body = spec.httpBody;
+  o.keyHeader = spec.httpKey.starts_with("header:") ? spec.httpKey.substr(7) : std::string();
+  o.denyStatus = spec.httpDenyStatus;
+  return o;
+}
+
+Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout) {
+  for (const auto& url : urls) {
+    auto target = parseHttpUrl(url);
+    if (!target) return invalidArgument("--http-target: " + target.error().message);
+    HttpClient client(*target, timeout);
+    if (auto ok = client.open(); !ok) return ok.error();
+  }
+  return {};
+}
+
+Result<StoreFactory> httpStoreFactory(const std::vector<std::string>& urls, HttpStoreOptions options) {
   if (urls.empty()) return invalidArgument("--backend http needs --http-target URL[,URL..] (e.g. http://127.0.0.1:8080)");
   for (const auto& url : urls)
     if (auto t = parseHttpUrl(url); !t) return invalidArgument("--http-target: " + t.error().message);
-  return StoreFactory([urls](int replica, int) {
-    return makeHttpStore(urls[static_cast<std::size_t>(replica) % urls.size()]);
+  return StoreFactory([urls, options](int replica, int) {
+    return makeHttpStore(urls[static_cast<std::size_t>(replica) % urls.size()], options);
   });
 }
 

@@ -1,16 +1,37 @@
 #pragma once
-// HttpStore: an rl::Store that asks an HTTP limiter replica (or the front)
-// over loopback, so a storm can target HTTP end to end. Each decide() is one
-// `GET <path>` with `x-api-key: <client>`, `x-ratelab-algorithm`,
-// `x-ratelab-no-wait` (a leaky-bucket delay comes back in the Decision instead
-// of being waited out) and (when not 1) `x-ratelab-cost`; the answer's JSON body gives back the exact
-// Decision. The replica's own quota and clock decide: the request's quota and
-// `now` are not sent. A replica whose store failed answers with
-// X-RateLimit-Failure-Policy; that becomes an Unavailable error here, so the
-// storm counts it as an error and applies its own --on-redis-error.
+// HttpStore: an rl::Store that asks an HTTP limiter over loopback, so a storm
+// can target HTTP end to end: RateLab's own replicas, or ANY limiter in front
+// of an HTTP service (nginx limit_req, Kong, Envoy, an API's middleware).
 //
-// Blocking, Qt-free, one keep-alive connection: one store per thread.
+// The request: `<method> <path>` with the configured headers and body; the
+// client key travels as a header (`header:x-api-key`, the default) or as the
+// source address (`source-addr`: client i binds 127.x.y.z = 127.0.0.2 + i, so
+// per-IP limits such as nginx's $binary_remote_addr see distinct clients).
+// RateLab's replicas also get `x-ratelab-algorithm`, `x-ratelab-no-wait` (a
+// leaky-bucket delay comes back in the Decision instead of being waited out)
+// and (when not 1) `x-ratelab-cost`; other servers ignore them.
+//
+// The answer:
+//   RateLab replica JSON body (`allowed`, `remaining`, ... in microseconds):
+//     the exact Decision, as before. With X-RateLimit-Failure-Policy the
+//     replica's store failed: an Unavailable error, so the storm counts it and
+//     applies its own --on-redis-error.
+//   any other server: 2xx admitted; a status in `denyStatus` (429 by default,
+//     e.g. 429,503 for nginx's default limit_req_status) denied; anything else
+//     is an error (Protocol) naming the status. Limit headers are read where
+//     present: Retry-After (seconds or HTTP date), RateLimit / RateLimit-Policy
+//     (IETF draft, both the structured `"p";r=5;t=3` / `q=10;w=60` form and the
+//     older `limit=10, remaining=5, reset=3` form), RateLimit-Limit/-Remaining/
+//     -Reset, X-RateLimit-Limit/-Remaining/-Reset. Absent values are unknown:
+//     remaining -1, limit 0, retryAfter 0, resetAfter 0 (never invented).
+//   transport failures (refused, reset, timeout) mid-run are errors (Protocol,
+//     "cannot connect ..."), never handed to the failure policy: a limiter that
+//     does not answer has admitted nothing. checkHttpTargets() tells a target
+//     that is down at start (exit 3).
+//
+// Blocking, Qt-free, keep-alive connections: one store per thread.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,24 +43,60 @@
 
 namespace rl {
 
+/// How requests are made and answers read; defaults suit RateLab's replicas.
+struct HttpStoreOptions {
+  std::string method = "GET";              ///< request method
+  std::vector<HttpHeader> headers;         ///< extra header fields
+  std::string body;                        ///< request body ("" = none)
+  std::string keyHeader = "x-api-key";     ///< header carrying the client key ("" = source address)
+  std::vector<int> denyStatus{429};        ///< statuses that mean denied
+  Micros timeout{5'000'000};               ///< bound of each connect / send / receive
+};
+
+/// Limit headers of a response, -1 where absent (see the file comment).
+struct LimitHeaders {
+  std::int64_t limit = -1;          ///< requests per window / burst
+  std::int64_t remaining = -1;      ///< requests left
+  std::int64_t retryAfterMs = -1;   ///< Retry-After, as milliseconds from now
+  std::int64_t resetMs = -1;        ///< until the quota is full again
+};
+
+/// Reads the limit headers of `r`; `nowS` (unix seconds) turns an HTTP-date
+/// Retry-After and an epoch X-RateLimit-Reset into durations.
+LimitHeaders readLimitHeaders(const HttpResponse& r, std::int64_t nowS);
+
+/// 127.x.y.z for client key `client`: 127.0.0.2 + the trailing number of the
+/// name ("run1-client-5" -> 127.0.0.7), else a hash of the name.
+std::string sourceAddressFor(std::string_view client);
+
 /// See the file comment.
 class HttpStore final : public Store {
  public:
-  /// `target.path` "/" means "/ping".
-  explicit HttpStore(HttpTarget target, Micros timeout = Micros{5'000'000});
+  /// `pathGiven` false (a URL without a path) asks RateLab's "/ping".
+  explicit HttpStore(HttpTarget target, HttpStoreOptions options = {}, bool pathGiven = true);
   std::string_view name() const override { return "http"; }
   Result<Decision> decide(const DecisionRequest& request) override;
 
  private:
-  HttpClient client_;  ///< the keep-alive connection
-  std::string path_;   ///< request path
+  HttpClient& clientFor(std::string_view client);
+
+  HttpTarget target_;        ///< the server
+  HttpStoreOptions options_; ///< request shape and reading
+  std::string path_;         ///< request path
+  std::map<std::string, std::unique_ptr<HttpClient>> clients_;  ///< by source address ("" = shared)
 };
 
-/// Parses `url` (`http://host:port[/path]`) and makes a store for one thread.
-Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, Micros timeout = Micros{5'000'000});
+/// Parses `url` (`http://host:port[/path]`; no path = RateLab's /ping) and makes a store for one thread.
+Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options = {});
+
+/// The store options of `spec` (http_method, http_header, http_body, http_key, http_deny_status).
+HttpStoreOptions httpStoreOptions(const StormSpec& spec);
+
+/// Connects once to every URL: Unavailable naming the first that cannot be reached.
+Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout = Micros{2'000'000});
 
 /// The storm's factory for `--backend http`: replica r talks to `urls[r % urls.size()]`,
-/// each (replica, worker) over its own connection. InvalidArgument for an empty or bad URL list.
-Result<StoreFactory> httpStoreFactory(const std::vector<std::string>& urls);
+/// each (replica, worker) over its own connections. InvalidArgument for an empty or bad URL list.
+Result<StoreFactory> httpStoreFactory(const std::vector<std::string>& urls, HttpStoreOptions options = {});
 
 }  // namespace rl

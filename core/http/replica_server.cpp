@@ -4,6 +4,7 @@
 #include <QTimer>
 
 #include <charconv>
+#include <cstdio>
 #include <limits>
 
 #include "clock/clock.hpp"
@@ -13,37 +14,21 @@
 namespace rl {
 namespace {
 
-constexpr std::size_t kMaxClientKey = 256;
-
-bool isLoopback(const std::string& address) {
-  return address.rfind("127.", 0) == 0 || address == "::1";
-}
-
-std::string_view firstListItem(std::string_view v) {
-  v = v.substr(0, v.find(','));
-  while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-  while (!v.empty() && v.back() == ' ') v.remove_suffix(1);
-  return v;
-}
-
 std::string allowedAlgorithms() {
   std::string s;
   for (const auto a : kAllAlgorithms) s.append(s.empty() ? "" : ", ").append(algorithmName(a));
   return s;
 }
 
-}  // namespace
-
-std::string clientKeyOf(const HttpRequest& request, const std::string& peer, bool trustForwardedFor) {
-  if (const auto* key = findHeader(request.headers, "x-api-key"); key && !key->empty()) return *key;
-  if (trustForwardedFor && isLoopback(peer)) {
-    if (const auto* fwd = findHeader(request.headers, "x-forwarded-for")) {
-      const auto first = firstListItem(*fwd);
-      if (!first.empty()) return std::string(first);
-    }
-  }
-  return peer;
+// Store error texts go to stderr (with the request id the client saw), at most a few per second.
+void logStoreError(const std::string& id, const Error& e) {
+  static std::atomic<std::int64_t> logged{0};
+  const auto n = logged.fetch_add(1);
+  if (n < 20 || n % 1000 == 0)
+    std::fprintf(stderr, "ratelab serve: request %s: store error: %s\n", id.c_str(), e.message.c_str());
 }
+
+}  // namespace
 
 std::string httpUrl(const std::string& address, int port) {
   const bool v6 = address.find(':') != std::string::npos;
@@ -51,12 +36,22 @@ std::string httpUrl(const std::string& address, int port) {
 }
 
 ReplicaServer::ReplicaServer(ReplicaOptions options)
-    : options_(std::move(options)), thread_("rl-replica-" + std::to_string(options_.index)) {}
+    : options_(std::move(options)), thread_("rl-replica-" + std::to_string(options_.index)) {
+  for (const auto a : kAllAlgorithms) {
+    auto& why = unusable_[static_cast<int>(a)];
+    if (a != options_.algorithm && !options_.allowClientOverrides) {
+      why = "is honoured only with serve --allow-client-overrides (this server decides with " +
+            std::string(algorithmName(options_.algorithm)) + ")";
+    } else if (auto ok = options_.quota.validate(a); !ok) {
+      why = "cannot decide this server's quota: " + ok.error().message;
+    }
+  }
+}
 
 ReplicaServer::~ReplicaServer() {
   thread_.runBlocking([this] {
     listener_.reset();
-    store_.reset();
+    decider_.reset();
     fallback_.reset();
   });
 }
@@ -64,17 +59,19 @@ ReplicaServer::~ReplicaServer() {
 Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions options,
                                                             const ReplicaStoreFactory& factory) {
   if (auto v = options.quota.validate(options.algorithm); !v) return v.error();
+  if (options.maxCost < 1) return invalidArgument("max cost must be at least 1");
   if (auto app = requireEventLoops(); !app) return app.error();
   std::unique_ptr<ReplicaServer> server(new ReplicaServer(std::move(options)));
   ReplicaServer* s = server.get();
   Result<int> bound = Error{ErrorCode::Internal, "replica did not start"};
   s->thread_.runBlocking([s, &factory, &bound] {
     auto store = factory(s->options_.index);
-    if (!store) {
-      bound = store.error();
+    auto decider = store ? makeReplicaDecider(std::move(*store)) : Result<std::unique_ptr<ReplicaDecider>>(store.error());
+    if (!decider) {
+      bound = decider.error();
       return;
     }
-    s->store_ = std::move(*store);
+    s->decider_ = std::move(*decider);
     if (s->options_.onStoreError == FailurePolicy::Local) s->fallback_ = std::make_unique<MemoryStore>();
     s->listener_ = std::make_unique<HttpListener>(
         s->options_.limits, [s](HttpConnection& c, HttpRequest&& r) { s->handle(c, std::move(r)); });
@@ -89,53 +86,96 @@ std::string ReplicaServer::url() const { return httpUrl(options_.bindAddress, po
 
 const ListenerStats& ReplicaServer::listenerStats() const { return listener_->stats(); }
 
+void ReplicaServer::refuse(HttpConnection& connection, const std::string& message) {
+  stats_.badRequests.fetch_add(1);
+  connection.respond(errorResponse(400, message));
+}
+
+Result<Algorithm> ReplicaServer::requestedAlgorithm(const HttpRequest& request) const {
+  const auto* name = findHeader(request.headers, "x-ratelab-algorithm");
+  if (name == nullptr) return options_.algorithm;
+  const auto a = parseAlgorithm(*name);
+  if (!a) {
+    const bool printable = isValidUtf8(*name) && name->size() <= 64;
+    return invalidArgument("x-ratelab-algorithm '" + (printable ? *name : std::string("?")) +
+                           "' is unknown: allowed " + allowedAlgorithms());
+  }
+  if (const auto& why = unusable_[static_cast<int>(*a)]; !why.empty())
+    return invalidArgument("x-ratelab-algorithm " + std::string(algorithmName(*a)) + " " + why);
+  return *a;
+}
+
+Result<std::int64_t> ReplicaServer::requestedCost(const HttpRequest& request) const {
+  const auto* c = findHeader(request.headers, "x-ratelab-cost");
+  if (c == nullptr) return std::int64_t{1};
+  std::int64_t cost = 0;
+  const auto [ptr, ec] = std::from_chars(c->data(), c->data() + c->size(), cost);
+  const auto most = std::min(options_.quota.limit, options_.maxCost);
+  const auto allowed = "allowed 1 to " + std::to_string(most) + " (the limit, at most " +
+                       std::to_string(options_.maxCost) + ")";
+  if (c->empty() || ec != std::errc{} || ptr != c->data() + c->size())
+    return invalidArgument("x-ratelab-cost is not an integer: " + allowed);
+  if (cost != 1 && !options_.allowClientOverrides)
+    return invalidArgument("x-ratelab-cost is honoured only with serve --allow-client-overrides");
+  if (cost < 1 || cost > most) return invalidArgument("x-ratelab-cost " + std::to_string(cost) + " is out of range: " + allowed);
+  return cost;
+}
+
 void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
   HttpDecisionEvent event;
   event.replica = options_.index;
-  event.client = clientKeyOf(request, connection.peerAddress(), options_.trustForwardedFor);
-  event.algorithm = options_.algorithm;
-  if (event.client.size() > kMaxClientKey) {
-    stats_.badRequests.fetch_add(1);
-    return connection.respond(errorResponse(400, "x-api-key is " + std::to_string(event.client.size()) +
-                                                     " bytes long: allowed 1 to " + std::to_string(kMaxClientKey)));
-  }
-  LimitContext context{options_.algorithm, options_.quota, event.client, options_.index};
-  if (const auto* name = findHeader(request.headers, "x-ratelab-algorithm")) {
-    const auto a = parseAlgorithm(*name);
-    if (!a) {
-      stats_.badRequests.fetch_add(1);
-      return connection.respond(errorResponse(
-          400, "x-ratelab-algorithm '" + *name + "' is unknown: allowed " + allowedAlgorithms()));
-    }
-    event.algorithm = context.algorithm = *a;
-  }
-  std::int64_t cost = 1;
-  if (const auto* c = findHeader(request.headers, "x-ratelab-cost")) {
-    const auto [ptr, ec] = std::from_chars(c->data(), c->data() + c->size(), cost);
-    if (ec != std::errc{} || ptr != c->data() + c->size()) {
-      stats_.badRequests.fetch_add(1);
-      return connection.respond(errorResponse(400, "x-ratelab-cost '" + *c + "' is not an integer: allowed 1..limit"));
-    }
-  }
+  auto client = clientKeyOf(request, connection.peerAddress(), options_.trust);
+  if (!client) return refuse(connection, client.error().message);
+  event.client = std::move(*client);
+  const auto algorithm = requestedAlgorithm(request);
+  if (!algorithm) return refuse(connection, algorithm.error().message);
+  const auto cost = requestedCost(request);
+  if (!cost) return refuse(connection, cost.error().message);
+  event.algorithm = *algorithm;
   const bool noWait = findHeader(request.headers, "x-ratelab-no-wait") != nullptr;
   static const SystemClock clock;
   event.at = clock.now();
-  const auto decided = decideWithPolicy(*store_, {event.algorithm, event.client, options_.quota, cost, event.at},
-                                         options_.onStoreError, kPolicyRetryAfter, fallback_.get());
-  if (!decided) {  // not an outage: bad input, or a fault whose text stays in the server
+  const DecisionRequest r{event.algorithm, event.client, options_.quota, *cost, event.at};
+  decider_->decide(r, [this, target = QPointer<HttpConnection>(&connection), event, cost = *cost,
+                       noWait](Result<Decision> d) mutable {
+    const DecisionRequest asked{event.algorithm, event.client, options_.quota, cost, event.at};
+    finish(target.data(), event, applyPolicy(std::move(d), asked, options_.onStoreError, kPolicyRetryAfter,
+                                             fallback_.get()), noWait);
+  });
+}
+
+void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event, Result<PolicyDecision> decided,
+                           bool noWait) {
+  const LimitContext context{event.algorithm, options_.quota, event.client, options_.index};
+  HttpResponse response;
+  if (!decided) {  // not an outage: bad input (our own checks: safe to show), or a fault whose text stays here
     const bool badInput = classifyStoreError(decided.error()) == StoreErrorClass::BadInput;
     (badInput ? stats_.badRequests : stats_.internalErrors).fetch_add(1);
-    return connection.respond(badInput ? errorResponse(400, decided.error().message)
-                                       : errorResponse(500, "the limiter's store failed: see the server's log"));
+    if (badInput) {
+      response = errorResponse(400, decided.error().message);
+    } else {
+      const auto id = "r" + std::to_string(options_.index) + "-" + std::to_string(++requests_);
+      logStoreError(id, decided.error());
+      response = errorResponse(500, "store error (request id " + id + ")");
+    }
+    if (connection) connection->respond(std::move(response));
+    else stats_.abandoned.fetch_add(1);
+    return;
   }
   event.decision = decided->decision;
+  event.storeFailed = decided->byPolicy;
   if (!decided->byPolicy) {
     (event.decision.allowed ? stats_.admitted : stats_.denied).fetch_add(1);
-    return answer(connection, event, decisionResponse(event.decision, context), noWait);
+    response = decisionResponse(event.decision, context);
+  } else {
+    (event.decision.allowed ? stats_.failedOpen : stats_.failedClosed).fetch_add(1);
+    response = storeFailureResponse(options_.onStoreError, event.decision, context);
   }
-  event.storeFailed = true;
-  (event.decision.allowed ? stats_.failedOpen : stats_.failedClosed).fetch_add(1);
-  answer(connection, event, storeFailureResponse(options_.onStoreError, event.decision, context), noWait);
+  if (connection == nullptr) {
+    stats_.abandoned.fetch_add(1);
+    return;
+  }
+  answer(*connection, event, std::move(response), noWait);
 }
 
 void ReplicaServer::answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response,

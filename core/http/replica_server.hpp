@@ -1,17 +1,29 @@
 #pragma once
 // ReplicaServer: one HTTP API replica with the limiter as middleware. Every
-// request is keyed by its `x-api-key` header, else by the client address (the
-// front's X-Forwarded-For when `trustForwardedFor`), decided by the replica's
-// own Store, and answered 200 / 429 (limit_response.hpp). Any path is the
-// protected API; `/ping` is the conventional one.
+// request is keyed (client_identity.hpp: `key:<x-api-key>` or `ip:<address>`,
+// X-Forwarded-For believed only from the front or a trusted proxy), decided by
+// the replica's own store, and answered 200 / 429 (limit_response.hpp). Any
+// path is the protected API; `/ping` is the conventional one.
 //
 // Threading: the replica runs on its own EventThread. The ReplicaStoreFactory is
-// called on that thread and the store is used only there, so a Redis store's
-// connection belongs to exactly one thread.
+// called on that thread and the store is used only there. A redis-lua store is
+// driven asynchronously (replica_decider.hpp): the thread never waits on Redis,
+// and requests from many connections are in flight at once. Each connection
+// has one request in flight, so its answers go out in order.
 //
-// Optional request headers (used by the HTTP client store):
-//   x-ratelab-algorithm: <name>   decide with another algorithm (same quota)
-//   x-ratelab-cost: <n>           weight of the request (1..limit)
+// Store failures go through the one failure policy (store/failure_policy.hpp):
+// an outage (unavailable, timed out, OOM, READONLY) is answered by the policy
+// (open 200 / closed 503 / local: this replica's memory limiter); any other
+// store error is a 500 whose body says only "store error" and a request id
+// (the Redis text goes to stderr with that id, never to the client).
+//
+// Client overrides (only with `allowClientOverrides`, `serve --allow-client-overrides`;
+// otherwise a request carrying them is refused with 400 naming the flag):
+//   x-ratelab-algorithm: <name>   decide with another algorithm (same quota; only
+//                                 algorithms the quota is valid for, checked at start)
+//   x-ratelab-cost: <n>           weight of the request, 1..min(limit, maxCost)
+// Always honoured:
+//   x-ratelab-algorithm equal to the replica's own algorithm (a no-op)
 //   x-ratelab-no-wait: 1          answer a shaped (leaky-bucket) request at once;
 //                                 its delay is still in X-RateLimit-Delay-Ms and the body
 
@@ -23,7 +35,9 @@
 
 #include "common/result.hpp"
 #include "http/event_thread.hpp"
+#include "http/client_identity.hpp"
 #include "http/http_listener.hpp"
+#include "http/replica_decider.hpp"
 #include "limiter/decision.hpp"
 #include "store/failure_policy.hpp"
 #include "store/store.hpp"
@@ -36,7 +50,7 @@ using ReplicaStoreFactory = std::function<Result<std::unique_ptr<Store>>(int rep
 /// One decision made for an HTTP request (for tallies and GUI lanes).
 struct HttpDecisionEvent {
   int replica = 0;            ///< which replica decided
-  std::string client;         ///< the client key
+  std::string client;         ///< the client key ("key:..." or "ip:...")
   Algorithm algorithm = Algorithm::TokenBucket;  ///< the deciding algorithm
   int status = 0;             ///< HTTP status answered (200, 429, 503, 400)
   Decision decision;          ///< the store's answer (or the failure policy's)
@@ -54,6 +68,7 @@ struct ReplicaStats {
   std::atomic<std::int64_t> failedClosed{0};  ///< store failed, refused by the failure policy (closed 503, or local 429)
   std::atomic<std::int64_t> badRequests{0};   ///< limiter input refused with 400
   std::atomic<std::int64_t> internalErrors{0};  ///< store errors that are not outages (500)
+  std::atomic<std::int64_t> abandoned{0};     ///< decided, but the client had gone
 };
 
 /// How one replica is set up.
@@ -65,7 +80,9 @@ struct ReplicaOptions {
   std::string bindAddress = "127.0.0.1";      ///< loopback unless given explicitly
   int port = 0;                               ///< 0 = any free port
   HttpServerLimits limits;                    ///< connection and message limits
-  bool trustForwardedFor = true;              ///< key by X-Forwarded-For from a loopback peer
+  ForwardTrust trust;                         ///< whose X-Forwarded-For is believed
+  bool allowClientOverrides = false;          ///< honour x-ratelab-algorithm / x-ratelab-cost
+  std::int64_t maxCost = 1000;                ///< x-ratelab-cost cap (also bounded by the limit)
   DecisionObserver observer;                  ///< optional
 };
 
@@ -90,19 +107,22 @@ class ReplicaServer {
  private:
   explicit ReplicaServer(ReplicaOptions options);
   void handle(HttpConnection& connection, HttpRequest&& request);
+  void refuse(HttpConnection& connection, const std::string& message);
+  Result<Algorithm> requestedAlgorithm(const HttpRequest& request) const;
+  Result<std::int64_t> requestedCost(const HttpRequest& request) const;
+  void finish(HttpConnection* connection, HttpDecisionEvent& event, Result<PolicyDecision> decided, bool noWait);
   void answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response, bool noWait);
 
   ReplicaOptions options_;                   ///< as given
   ReplicaStats stats_;                       ///< counters
   int port_ = 0;                             ///< bound port
-  std::unique_ptr<Store> store_;             ///< used on thread_ only
+  std::unique_ptr<ReplicaDecider> decider_;  ///< used on thread_ only
   std::unique_ptr<Store> fallback_;          ///< local failure policy: this replica's memory limiter
+  std::string unusable_[6];                  ///< per algorithm: why the quota cannot run it ("" = fine)
+  std::int64_t requests_ = 0;                ///< request ids for store errors (thread_ only)
   std::unique_ptr<HttpListener> listener_;   ///< lives on thread_
   EventThread thread_;                       ///< declared last: joined first
 };
-
-/// The client key of a request: x-api-key, else X-Forwarded-For (when trusted), else `peer`.
-std::string clientKeyOf(const HttpRequest& request, const std::string& peer, bool trustForwardedFor);
 
 /// `http://<address>:<port>` (IPv6 addresses in brackets).
 std::string httpUrl(const std::string& address, int port);

@@ -4,6 +4,10 @@ namespace rl {
 namespace {
 
 constexpr int kMaxReplicas = 64;
+// Room a replica leaves beyond the front's limits for what the front adds (X-Forwarded-For,
+// X-RateLab-Front, Host), so the front never forwards what its replicas would refuse with 431.
+constexpr std::size_t kForwardedBytes = 512;
+constexpr std::size_t kForwardedFields = 4;
 
 Result<void> validateOptions(const ServeOptions& o) {
   if (o.replicas < 1 || o.replicas > kMaxReplicas)
@@ -20,22 +24,64 @@ Result<void> validateOptions(const ServeOptions& o) {
   if (o.limits.message.maxHeaderBytes < 256)
     return invalidArgument("--max-header-bytes " + std::to_string(o.limits.message.maxHeaderBytes) +
                            " is too small: allowed 256 or more");
+  if (o.maxCost < 1) return invalidArgument("--max-cost " + std::to_string(o.maxCost) + " is out of range: allowed 1 or more");
   return o.quota.validate(o.algorithm);
+}
+
+// Front listeners for `o` (bind address, limits, upstream).
+FrontOptions frontOptions(const ServeOptions& o, const std::string& secret) {
+  FrontOptions front;
+  front.bindAddress = o.bindAddress;
+  front.port = o.frontPort;
+  front.upstreamAddress = o.bindAddress == "0.0.0.0" ? "127.0.0.1" : o.bindAddress == "::" ? "::1" : o.bindAddress;
+  front.limits = o.limits;
+  front.secret = secret;
+  // A shaped (leaky-bucket, maybe chosen per request) answer may wait a full queue: limit x interval.
+  front.upstreamTimeout += std::min(o.quota.interval() * o.quota.limit, Micros{3600LL * kSecond.count()});
+  return front;
+}
+
+Result<std::unique_ptr<NginxFront>> startNginx(const FrontOptions& f) {
+  NginxFrontOptions n;
+  n.bindAddress = f.bindAddress;
+  n.port = f.port;
+  n.upstreamAddress = f.upstreamAddress;
+  n.replicaPorts = f.replicaPorts;
+  n.secret = f.secret;
+  n.limits = f.limits;
+  n.upstreamTimeout = f.upstreamTimeout;
+  return NginxFront::start(n);
 }
 
 }  // namespace
 
+std::string_view frontKindName(FrontKind k) {
+  switch (k) {
+    case FrontKind::Builtin: return "builtin";
+    case FrontKind::Nginx: return "nginx";
+    case FrontKind::None: return "none";
+  }
+  return "builtin";
+}
+
+Result<FrontKind> parseFrontKind(std::string_view name) {
+  for (const auto k : {FrontKind::Builtin, FrontKind::Nginx, FrontKind::None})
+    if (name == frontKindName(k)) return k;
+  return invalidArgument("--front '" + std::string(name) + "' is unknown: allowed builtin, nginx or none");
+}
+
 Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, const ReplicaStoreFactory& factory) {
   if (auto v = validateOptions(options); !v) return v.error();
+  ForwardTrust trust;
+  if (!options.trustedProxies.empty()) {
+    auto proxies = parseTrustedProxies(options.trustedProxies);
+    if (!proxies) return proxies.error();
+    trust.proxies = std::move(*proxies);
+  }
+  if (options.front != FrontKind::None) trust.frontSecret = makeFrontSecret();
   std::unique_ptr<ServeCluster> cluster(new ServeCluster);
-  FrontOptions front;
-  front.bindAddress = options.bindAddress;
-  front.port = options.frontPort;
-  front.upstreamAddress = options.bindAddress == "0.0.0.0" ? "127.0.0.1"
-                          : options.bindAddress == "::" ? "::1" : options.bindAddress;
-  front.limits = options.limits;
-  // A shaped (leaky-bucket, maybe chosen per request) answer may wait a full queue: limit x interval.
-  front.upstreamTimeout += std::min(options.quota.interval() * options.quota.limit, Micros{3600LL * kSecond.count()});
+  cluster->kind_ = options.front;
+  FrontOptions front = frontOptions(options, trust.frontSecret);
   for (int i = 0; i < options.replicas; ++i) {
     ReplicaOptions r;
     r.index = i;
@@ -45,26 +91,42 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
     r.bindAddress = options.bindAddress;
     r.port = options.replicaPorts.empty() ? 0 : options.replicaPorts[static_cast<std::size_t>(i)];
     r.limits = options.limits;
+    r.limits.message.maxHeaderBytes += kForwardedBytes;
+    r.limits.message.maxHeaderCount += kForwardedFields;
     // Every front connection may hold one upstream connection per replica at once.
     r.limits.maxConnections = options.limits.maxConnections + front.maxIdlePerReplica;
+    r.trust = trust;
+    r.allowClientOverrides = options.allowClientOverrides;
+    r.maxCost = options.maxCost;
     r.observer = options.observer;
     auto replica = ReplicaServer::start(std::move(r), factory);
     if (!replica) return replica.error();
     front.replicaPorts.push_back((*replica)->port());
     cluster->replicas_.push_back(std::move(*replica));
   }
-  auto f = FrontProxy::start(std::move(front));
-  if (!f) return f.error();
-  cluster->front_ = std::move(*f);
+  if (options.front == FrontKind::Nginx) {
+    auto n = startNginx(front);
+    if (!n) return n.error();
+    cluster->nginx_ = std::move(*n);
+  } else if (options.front == FrontKind::Builtin) {
+    auto f = FrontProxy::start(std::move(front));
+    if (!f) return f.error();
+    cluster->front_ = std::move(*f);
+  }
   return cluster;
 }
 
 ServeCluster::~ServeCluster() {
   front_.reset();
+  nginx_.reset();
   replicas_.clear();
 }
 
-std::string ServeCluster::frontUrl() const { return front_->url(); }
+std::string ServeCluster::frontUrl() const {
+  if (front_) return front_->url();
+  if (nginx_) return nginx_->url();
+  return replicas_.front()->url();
+}
 
 std::vector<std::string> ServeCluster::replicaUrls() const {
   std::vector<std::string> urls;
@@ -74,11 +136,13 @@ std::vector<std::string> ServeCluster::replicaUrls() const {
 
 ServeTally ServeCluster::tally() const {
   ServeTally t;
-  const auto& fl = front_->listenerStats();
-  t.badRequests = fl.malformed.load() + fl.timedOut.load();
-  t.refusedConnections = fl.refused.load();
-  t.openConnections = fl.open.load();
-  t.upstreamErrors = front_->upstreamErrors();
+  if (front_) {
+    const auto& fl = front_->listenerStats();
+    t.badRequests = fl.malformed.load() + fl.timedOut.load();
+    t.refusedConnections = fl.refused.load();
+    t.openConnections = fl.open.load();
+    t.upstreamErrors = front_->upstreamErrors();
+  }
   for (const auto& r : replicas_) {
     const auto& s = r->stats();
     const auto& l = r->listenerStats();
@@ -89,7 +153,9 @@ ServeTally ServeCluster::tally() const {
     t.failedOpen += open;
     t.failedClosed += closed;
     t.badRequests += s.badRequests.load() + l.malformed.load() + l.timedOut.load();
+    t.internalErrors += s.internalErrors.load();
     t.refusedConnections += l.refused.load();
+    if (!front_) t.openConnections += l.open.load();
     t.perReplica.push_back(admitted + denied + open + closed);
   }
   return t;
@@ -101,9 +167,9 @@ std::string ServeCluster::tallyLine() const {
   for (const auto n : t.perReplica) per.append(per.empty() ? "" : "/").append(std::to_string(n));
   return "200: " + std::to_string(t.admitted + t.failedOpen) + "  429: " + std::to_string(t.denied) +
          "  503: " + std::to_string(t.failedClosed) + "  fail-open: " + std::to_string(t.failedOpen) +
-         "  bad: " + std::to_string(t.badRequests) + "  502/504: " + std::to_string(t.upstreamErrors) +
-         "  conns: " + std::to_string(t.openConnections) + "  refused: " + std::to_string(t.refusedConnections) +
-         "  per replica: " + per;
+         "  bad: " + std::to_string(t.badRequests) + "  500: " + std::to_string(t.internalErrors) +
+         "  502/504: " + std::to_string(t.upstreamErrors) + "  conns: " + std::to_string(t.openConnections) +
+         "  refused: " + std::to_string(t.refusedConnections) + "  per replica: " + per;
 }
 
 }  // namespace rl

@@ -1,19 +1,34 @@
 #pragma once
 // ServeCluster: what `ratelab-cli serve` (and the GUI's serve toggle) stands
 // up: K ReplicaServers, each on its own thread with its own store, and a
-// FrontProxy balancing round-robin over them. All bind loopback unless an
-// address is given explicitly.
+// front balancing over them: the builtin FrontProxy (round-robin), Debian's
+// nginx (NginxFront), or none. All bind loopback unless an address is given
+// explicitly. The replicas believe X-Forwarded-For from exactly that front (a
+// per-run secret) and from `trustedProxies`.
 
 #include <cstdint>
+#include <string_view>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/result.hpp"
 #include "http/front_proxy.hpp"
+#include "http/nginx_front.hpp"
 #include "http/replica_server.hpp"
 
 namespace rl {
+
+/// Which front balances the replicas.
+enum class FrontKind {
+  Builtin,  ///< FrontProxy, in this process
+  Nginx,    ///< Debian's nginx as a child process
+  None,     ///< replicas only
+};
+/// "builtin", "nginx", "none".
+std::string_view frontKindName(FrontKind k);
+/// Parses a front name; InvalidArgument names the allowed ones.
+Result<FrontKind> parseFrontKind(std::string_view name);
 
 /// How a cluster is set up.
 struct ServeOptions {
@@ -26,6 +41,10 @@ struct ServeOptions {
   std::vector<int> replicaPorts;                     ///< empty = any free ports; else one per replica
   HttpServerLimits limits;                           ///< per listener (front and each replica)
   DecisionObserver observer;                         ///< optional; called on replica threads
+  FrontKind front = FrontKind::Builtin;              ///< the front
+  std::string trustedProxies;                        ///< `CIDR[,CIDR]` whose X-Forwarded-For is believed
+  bool allowClientOverrides = false;                 ///< honour x-ratelab-algorithm / x-ratelab-cost
+  std::int64_t maxCost = 1000;                       ///< x-ratelab-cost cap (also <= limit)
 };
 
 /// Totals over the cluster at one moment.
@@ -36,8 +55,9 @@ struct ServeTally {
   std::int64_t failedClosed = 0;   ///< store failed, fail-closed refused (503)
   std::int64_t badRequests = 0;    ///< 400/408/413/431/501/505 from any listener or the limiter
   std::int64_t upstreamErrors = 0; ///< front answered 502/504
+  std::int64_t internalErrors = 0; ///< 500: store errors that are not outages
   std::int64_t refusedConnections = 0;  ///< over maxConnections (front and replicas)
-  int openConnections = 0;         ///< front downstream connections open now
+  int openConnections = 0;         ///< builtin front's downstream connections open now (replicas' without a front)
   std::vector<std::int64_t> perReplica;  ///< decisions per replica
 };
 
@@ -48,20 +68,26 @@ class ServeCluster {
   static Result<std::unique_ptr<ServeCluster>> start(ServeOptions options, const ReplicaStoreFactory& factory);
   ~ServeCluster();
 
-  /// `http://127.0.0.1:<front port>`.
+  /// `http://127.0.0.1:<front port>` (the first replica's URL without a front).
   std::string frontUrl() const;
+  /// The front in use.
+  FrontKind front() const { return kind_; }
+  /// The nginx front's process id (0 for the other fronts).
+  int frontPid() const { return nginx_ ? nginx_->pid() : 0; }
   /// The replicas' URLs, in round-robin order.
   std::vector<std::string> replicaUrls() const;
   /// Current totals (any thread).
   ServeTally tally() const;
-  /// One line: "200: 10  429: 10  503: 0  fail-open: 0  bad: 0  502/504: 0  conns: 3  refused: 0
+  /// One line: "200: 10  429: 10  503: 0  fail-open: 0  bad: 0  500: 0  502/504: 0  conns: 3  refused: 0
   /// per replica: 5/5/5/5" (503 = fail-closed answers; refused = connections over the limit).
   std::string tallyLine() const;
 
  private:
   ServeCluster() = default;
   std::vector<std::unique_ptr<ReplicaServer>> replicas_;  ///< the replicas
-  std::unique_ptr<FrontProxy> front_;                     ///< the front (destroyed first)
+  std::unique_ptr<FrontProxy> front_;                     ///< builtin front (destroyed first)
+  std::unique_ptr<NginxFront> nginx_;                     ///< nginx front (destroyed first)
+  FrontKind kind_ = FrontKind::Builtin;                   ///< which one
 };
 
 }  // namespace rl

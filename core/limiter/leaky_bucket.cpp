@@ -11,7 +11,7 @@ Step decide(LeakyBucketState& s, Micros now, std::int64_t cost, const Quota& q) 
   const std::int64_t start = std::max(t, drainAt);
   const std::int64_t wait = start - t;
   const std::int64_t need = wait + (cost - 1) * iv;
-  const std::int64_t room = q.limit * iv;
+  const std::int64_t room = (q.limit - 1) * iv;  // one in service, limit - 1 waiting
 
   Step out;
   Decision& d = out.decision;

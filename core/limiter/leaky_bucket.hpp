@@ -1,14 +1,17 @@
 #pragma once
 // Leaky bucket as a shaper: requests join a queue drained at one request per
 // interval I; admitted requests are told how long they wait (`delay`); a
-// request that would wait more than `limit` intervals is denied.
+// request that would wait more than `limit - 1` intervals is denied. So, as for
+// every other algorithm, `limit` is the most requests admitted at once: one in
+// service and limit - 1 waiting. (nginx's limit_req counts differently: its
+// `burst` is the waiting requests only, so nginx burst=B is limit B + 1 here.)
 //
 // State is the time the queue drains (`drainAt`, like GCRA's theoretical
 // arrival time). For a request of cost c at `now`:
 //   start = max(now, drainAt); delay = start - now;
-//   admitted iff delay + (c - 1) * I <= limit * I; then drainAt = start + c * I.
-// With limit 5 and I = 1 s, seven simultaneous requests get delays
-// 0, 1, 2, 3, 4, 5 s and the seventh is denied.
+//   admitted iff delay + (c - 1) * I <= (limit - 1) * I; then drainAt = start + c * I.
+// With limit 5 and I = 1 s, six simultaneous requests get delays
+// 0, 1, 2, 3, 4 s and the sixth is denied.
 // Redis shape: one hash {tat}.
 
 #include <cstdint>

@@ -58,6 +58,10 @@ Result<void> Quota::validate(Algorithm algorithm) const {
     if (!std::isfinite(r) || r <= 0 || r > kMaxRefillPerSecond)
       return invalidArgument("refill rate " + formatNumber(r) +
                              "/s is out of range: allowed a finite rate > 0 and <= 1000000/s");
+    // The emission interval (1e6 / r microseconds) must fit the integer time of every algorithm.
+    if (1e6 / r > static_cast<double>(kMaxWindow.count()))
+      return invalidArgument("refill rate " + formatNumber(r) +
+                             "/s is out of range: allowed at least one token per year (>= 3.2e-08/s)");
   }
   if (!isRateBased(algorithm)) return {};
   // Rate algorithms: one token per microsecond at most, and the time to fill

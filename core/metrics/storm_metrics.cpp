@@ -62,6 +62,8 @@ std::vector<AlgorithmMetrics> computeMetrics(const StormSpec& spec, std::span<co
       ++m.offered;
       (r.allowed() ? m.admitted : m.denied) += 1;
       m.errors += r.error() ? 1 : 0;
+      m.degraded += r.byPolicy() ? 1 : 0;
+      m.degradedAdmitted += r.byPolicy() && r.allowed() ? 1 : 0;
       m.late += r.late() ? 1 : 0;
       latencies.push_back(r.latencyUs);
     }

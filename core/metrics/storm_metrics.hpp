@@ -31,6 +31,8 @@ struct AlgorithmMetrics {
   std::int64_t admitted = 0;   ///< let through (fail-open admissions included)
   std::int64_t denied = 0;     ///< refused (fail-closed denials included)
   std::int64_t errors = 0;     ///< store errors among them
+  std::int64_t degraded = 0;   ///< decided by the failure policy while the store was down (outages)
+  std::int64_t degradedAdmitted = 0;  ///< of those, admitted (open: all; closed: none; local: the replicas' memory)
   std::int64_t late = 0;       ///< sends that started late
   std::int64_t maxAdmittedInWindow = 0;  ///< worst admitted cost in any (t - W, t] of one client
   double overshoot = 0;        ///< maxAdmittedInWindow / limit

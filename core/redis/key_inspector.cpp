@@ -45,6 +45,7 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
     if (k.type == "string") ok = conn.append({"GET", k.name});
     else if (k.type == "hash") ok = conn.append({"HGETALL", k.name});
     else if (k.type == "zset") ok = conn.append({"ZCARD", k.name});
+    else if (k.type == "list") ok = conn.append({"LLEN", k.name});
     else continue;
     if (!ok) return ok;
     ++queued;
@@ -52,9 +53,13 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
       if (auto z = conn.append({"ZRANGE", k.name, "0", last, "WITHSCORES"}); !z) return z;
       ++queued;
     }
+    if (k.type == "list") {
+      if (auto l = conn.append({"LRANGE", k.name, "0", std::to_string(kListHead - 1)}); !l) return l;
+      ++queued;
+    }
   }
   for (auto& k : keys) {
-    if (k.type != "string" && k.type != "hash" && k.type != "zset") continue;
+    if (k.type != "string" && k.type != "hash" && k.type != "zset" && k.type != "list") continue;
     auto r = conn.getReply();
     if (!r) return r.error();
     if (k.type == "string") k.value = std::string(r->str());
@@ -66,6 +71,12 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
         if (!head) return head.error();
         k.zsetHead = pairsOf(*head);
       }
+    }
+    if (k.type == "list") {
+      k.listSize = r->integer();
+      auto head = conn.getReply();
+      if (!head) return head.error();
+      for (std::size_t i = 0; i < head->size(); ++i) k.listHead.emplace_back((*head)[i].str());
     }
   }
   return {};
@@ -142,6 +153,15 @@ Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,
   auto r = conn.command(argv);
   if (!r) return r.error();
   return r->integer();
+}
+
+Result<std::int64_t> serverTimeUs(RedisConnection& conn) {
+  auto r = conn.command({"TIME"});
+  if (!r) return r.error();
+  const auto s = (*r)[0].toInt();
+  const auto us = (*r)[1].toInt();
+  if (r->size() != 2 || !s || !us) return protocolError("TIME returned " + r->describe());
+  return *s * 1'000'000 + *us;
 }
 
 Result<std::vector<std::int64_t>> pttlOf(RedisConnection& conn, const std::vector<std::string>& keys) {

@@ -24,9 +24,14 @@ struct KeyInfo {
   std::vector<std::pair<std::string, std::string>> fields;  ///< hash keys: field, value
   std::int64_t zsetSize = 0;  ///< zset keys: ZCARD
   std::vector<std::pair<std::string, std::string>> zsetHead;  ///< zset keys: first entries (member, score)
+  std::int64_t listSize = 0;  ///< list keys: LLEN
+  std::vector<std::string> listHead;  ///< list keys: the first kListHead entries (head first)
   std::string node;        ///< cluster: host:port of the master holding it (empty on one server)
   int slot = -1;           ///< cluster: its slot (-1 on one server)
 };
+
+/// How many entries of a LIST key are read (Python limits' moving window keeps at most its limit).
+inline constexpr int kListHead = 1000;
 
 /// One SCAN step: the keys found and the cursor to continue (0 = done).
 struct KeyPage {
@@ -54,6 +59,9 @@ Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, s
 /// not start with `prefix` or the prefix is empty. Returns how many existed.
 Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,
                                 const std::vector<std::string>& keys);
+
+/// Redis TIME in microseconds since the epoch (the "now" key readings use).
+Result<std::int64_t> serverTimeUs(RedisConnection& conn);
 
 /// PTTL of each key in one round trip: ms left, -1 = no TTL, -2 = missing.
 Result<std::vector<std::int64_t>> pttlOf(RedisConnection& conn,

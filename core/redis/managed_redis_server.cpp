@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -96,10 +98,10 @@ class Spawner {
     return *s;
   }
   /// Runs fork + exec of `argv` on the spawner thread; returns the pid or -errno.
-  int spawn(std::vector<char*>& argv) {
+  int spawn(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs) {
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [&] { return job_ == nullptr; });
-    Job job{&argv, 0, false};
+    Job job{&argv, runAs, 0, false};
     job_ = &job;
     wake_.notify_all();
     idle_.wait(lock, [&] { return job.done; });
@@ -111,6 +113,7 @@ class Spawner {
  private:
   struct Job {
     std::vector<char*>* argv;  ///< NULL-terminated
+    std::optional<std::pair<unsigned, unsigned>> runAs;  ///< uid, gid to drop to
     int result;                ///< pid or -errno
     bool done;                 ///< set by the spawner thread
   };
@@ -119,17 +122,21 @@ class Spawner {
     std::unique_lock lock(mutex_);
     for (;;) {
       wake_.wait(lock, [&] { return job_ != nullptr && !job_->done; });
-      job_->result = forkExec(*job_->argv);
+      job_->result = forkExec(*job_->argv, job_->runAs);
       job_->done = true;
       idle_.notify_all();
     }
   }
-  static int forkExec(std::vector<char*>& argv) {
+  static int forkExec(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs) {
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) return -errno;
     if (pid == 0) {
-      // Child: only async-signal-safe calls until exec.
+      // Child: only async-signal-safe calls until exec. Credentials change before
+      // PR_SET_PDEATHSIG, because a change of user clears it.
+      if (runAs && ::geteuid() == 0 &&
+          (::setgroups(0, nullptr) != 0 || ::setgid(runAs->second) != 0 || ::setuid(runAs->first) != 0))
+        ::_exit(126);
       ::prctl(PR_SET_PDEATHSIG, SIGKILL);
       if (::getppid() != parent) ::_exit(127);  // the owner died before prctl
       const int devnull = ::open("/dev/null", O_RDWR);
@@ -149,6 +156,14 @@ class Spawner {
   std::condition_variable idle_;     ///< a job finished / the slot is free
   Job* job_ = nullptr;               ///< the job in progress
 };
+
+}  // namespace
+
+int spawnOwnedChild(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs) {
+  return Spawner::instance().spawn(argv, runAs);
+}
+
+namespace {
 
 // A free loopback port: bind port 0 and read what the kernel chose.
 Result<int> freeLoopbackPort() {
@@ -330,7 +345,7 @@ Result<void> ManagedRedisServer::spawn() {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  const int pid = Spawner::instance().spawn(argv);
+  const int pid = spawnOwnedChild(argv);
   if (pid < 0) return unavailable(std::string("cannot fork redis-server: ") + std::strerror(-pid));
   pid_ = pid;
   registerChild(pid, dir_);
@@ -356,6 +371,7 @@ Result<void> ManagedRedisServer::stop() {
     pid_ = 0;
     return {};
   }
+  ::kill(pid, SIGCONT);  // a paused server must run to handle SIGTERM
   ::kill(pid, SIGTERM);
   if (!waitExit(pid, std::chrono::milliseconds(2000))) {
     ::kill(pid, SIGKILL);
@@ -363,6 +379,18 @@ Result<void> ManagedRedisServer::stop() {
   }
   unregisterChild(pid);
   pid_ = 0;
+  return {};
+}
+
+Result<void> ManagedRedisServer::pause() {
+  if (pid_ <= 0) return unavailable("the managed redis-server is not running: nothing to pause");
+  if (::kill(pid_, SIGSTOP) != 0) return unavailable("cannot pause the managed redis-server: " + std::string(std::strerror(errno)));
+  return {};
+}
+
+Result<void> ManagedRedisServer::resume() {
+  if (pid_ <= 0) return unavailable("the managed redis-server is not running: nothing to resume");
+  if (::kill(pid_, SIGCONT) != 0) return unavailable("cannot resume the managed redis-server: " + std::string(std::strerror(errno)));
   return {};
 }
 
@@ -422,7 +450,7 @@ Result<EmbeddedRedis> resolveEmbeddedDefault(int probePort, const ManagedServerO
   if (!server)
     return unavailable("no Redis at 127.0.0.1:" + std::to_string(probePort) +
                        " and no private redis-server could be started (" + server.error().message +
-                       "): using the memory store; the distributed demos need Redis");
+                       "): install redis-server or give a Redis URL");
   out.endpoint = server->endpoint();
   out.description = "started a private redis-server on 127.0.0.1:" + std::to_string(server->port()) +
                     " (stopped on exit)";

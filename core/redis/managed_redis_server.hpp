@@ -13,6 +13,7 @@
 // it is a minute old. start/stop/restart of one server: one thread at a time.
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@
 #include "redis/redis_url.hpp"
 
 namespace rl {
+
+/// Forks and execs `argv` (NULL-terminated) as a child that dies with this process,
+/// even by SIGKILL (PR_SET_PDEATHSIG, forked from one long-lived thread), with
+/// stdin/stdout/stderr on /dev/null. With `runAs` (uid, gid) the child drops to that
+/// user first (when started as root). Returns the pid, or -errno. (Also used for nginx.)
+int spawnOwnedChild(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs = std::nullopt);
 
 /// How to start a managed server.
 struct ManagedServerOptions {
@@ -46,6 +53,10 @@ class ManagedRedisServer {
 
   /// Stops the server (SIGTERM, then SIGKILL after 2 s); keeps port and dir for restart().
   Result<void> stop();
+  /// Freezes the server with SIGSTOP: its kernel still accepts connections, nothing answers.
+  Result<void> pause();
+  /// Lets a paused server run again (SIGCONT).
+  Result<void> resume();
   /// Starts the server again on the same port and dir (outage demos and tests).
   Result<void> restart();
   /// True while the child process runs.
@@ -93,8 +104,9 @@ struct EmbeddedRedis {
 };
 
 /// Uses 127.0.0.1:<probePort> if it answers PING, else starts a managed
-/// server. Unavailable when neither works: the message says plainly that the
-/// memory store must be used and why. Tests pass an unused probePort.
+/// server. Unavailable when neither works: the message says why and what to do
+/// (it does not promise a fallback: the CLI exits 3, the window says what it
+/// still offers). Tests pass an unused probePort.
 Result<EmbeddedRedis> resolveEmbeddedDefault(int probePort = 6379,
                                              const ManagedServerOptions& options = {});
 

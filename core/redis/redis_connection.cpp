@@ -1,5 +1,7 @@
 #include "redis/redis_connection.hpp"
 
+#include "redis/redis_connection_detail.hpp"
+
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
@@ -13,15 +15,67 @@
 
 namespace rl {
 
-namespace {
-constexpr std::chrono::milliseconds kMinBackoff{10};
-constexpr std::chrono::milliseconds kMaxBackoff{1000};
-
+namespace detail {
 timeval toTimeval(Micros d) {
   const auto us = std::max<std::int64_t>(d.count(), 1);
   return timeval{static_cast<time_t>(us / 1'000'000), static_cast<suseconds_t>(us % 1'000'000)};
 }
 
+bool isTimeout(const redisContext* c) {
+  return c && c->err == REDIS_ERR_IO &&
+         (std::strcmp(c->errstr, "Resource temporarily unavailable") == 0 || errno == EAGAIN);
+}
+
+std::string contextError(const redisContext* c) {
+  if (!c) return "cannot allocate a redis context";
+  if (c->errstr[0] != '\0') {
+    std::string s = c->errstr;
+    if (isTimeout(c)) return "timed out (" + s + ")";
+    return s;
+  }
+  return "unknown I/O error";
+}
+
+std::vector<std::vector<std::string>> handshakeCommands(const RedisEndpoint& ep) {
+  std::vector<std::vector<std::string>> out;
+  if (!ep.password.empty())
+    out.push_back(ep.user.empty() ? std::vector<std::string>{"AUTH", ep.password}
+                                  : std::vector<std::string>{"AUTH", ep.user, ep.password});
+  if (ep.db != 0) out.push_back({"SELECT", std::to_string(ep.db)});
+  out.push_back({"PING"});
+  return out;
+}
+
+Result<void> checkHandshakeReply(const RedisEndpoint& ep, const std::vector<std::string>& command, ReplyView reply) {
+  // A server that wants AUTH we were not given answers PING with NOAUTH: it is
+  // alive, and the commands that follow say NOAUTH themselves.
+  if (reply.isError() && command[0] == "PING" && reply.str().starts_with("NOAUTH")) return {};
+  if (reply.isError())
+    return redisReplyError(reply.str(), command[0] + " on " + ep.address() + " refused");
+  if (command[0] == "PING" && reply.str() != "PONG")
+    return protocolError("PING on " + ep.address() + " answered " + reply.describe() + ", expected PONG");
+  return {};
+}
+}  // namespace detail
+
+using detail::contextError;
+using detail::toTimeval;
+
+Error redisReplyError(std::string_view text, std::string_view context) {
+  const std::string_view word = text.substr(0, text.find(' '));
+  ErrorCode code = ErrorCode::Protocol;
+  if (word == "OOM")
+    code = ErrorCode::OutOfMemory;
+  else if (word == "READONLY")
+    code = ErrorCode::ReadOnly;
+  else if (word == "LOADING" || word == "BUSY" || word == "MASTERDOWN" || word == "TRYAGAIN" ||
+           word == "CLUSTERDOWN")
+    code = ErrorCode::Unavailable;
+  std::string msg = context.empty() ? std::string(text) : std::string(context) + ": " + std::string(text);
+  return Error{code, std::move(msg)};
+}
+
+namespace {
 // Argument arrays for hiredis from string views (no copies of the bytes).
 struct ArgvBuf {
   std::vector<const char*> ptrs;
@@ -48,17 +102,6 @@ void ignoreSigpipeOnce() {
   (void)done;
 }
 
-// Text of a context error, with errno's text for timeouts ("Resource temporarily unavailable").
-std::string contextError(const redisContext* c) {
-  if (!c) return "cannot allocate a redis context";
-  if (c->errstr[0] != '\0') {
-    std::string s = c->errstr;
-    if (c->err == REDIS_ERR_IO && (s == "Resource temporarily unavailable" || errno == EAGAIN))
-      return "timed out (" + s + ")";
-    return s;
-  }
-  return "unknown I/O error";
-}
 }  // namespace
 
 // ---- ReplyView --------------------------------------------------------------
@@ -132,7 +175,9 @@ RedisConnection::RedisConnection(RedisConnection&& o) noexcept
       pending_(o.pending_),
       backoff_(o.backoff_),
       nextAttempt_(o.nextAttempt_),
-      lastError_(std::move(o.lastError_)) {}
+      lastError_(std::move(o.lastError_)),
+      failures_(o.failures_),
+      probe_(std::move(o.probe_)) {}
 
 RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
   if (this != &o) {
@@ -144,6 +189,8 @@ RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
     backoff_ = o.backoff_;
     nextAttempt_ = o.nextAttempt_;
     lastError_ = std::move(o.lastError_);
+    failures_ = o.failures_;
+    probe_ = std::move(o.probe_);
   }
   return *this;
 }
@@ -156,8 +203,8 @@ void RedisConnection::free() {
   pending_ = 0;
 }
 
-namespace {
-// Opens a socket, sets the command timeout, AUTH and SELECT. Owns the context on success.
+namespace detail {
+// Opens a blocking socket, sets the command timeout, runs the handshake. Owns the context on success.
 Result<redisContext*> openContext(const RedisEndpoint& ep) {
   redisContext* c = redisConnectWithTimeout(ep.host.c_str(), ep.port, toTimeval(ep.connectTimeout));
   if (!c || c->err) {
@@ -170,76 +217,35 @@ Result<redisContext*> openContext(const RedisEndpoint& ep) {
     redisFree(c);
     return unavailable("cannot set the command timeout on " + ep.address() + ": " + why);
   }
-  auto run = [&](std::vector<std::string> argv, const char* what) -> Result<void> {
+  for (const auto& argv : handshakeCommands(ep)) {
     std::vector<std::string_view> views(argv.begin(), argv.end());
     ArgvBuf buf(views);
     auto* r = static_cast<redisReply*>(
         redisCommandArgv(c, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()));
-    if (!r) return unavailable(std::string(what) + " on " + ep.address() + " failed: " + contextError(c));
-    RedisReply reply(r);
-    if (reply.isError())
-      return protocolError(std::string(what) + " on " + ep.address() + " refused: " + std::string(reply.str()));
-    return {};
-  };
-  Result<void> ok;
-  if (!ep.password.empty()) {
-    ok = ep.user.empty() ? run({"AUTH", ep.password}, "AUTH")
-                         : run({"AUTH", ep.user, ep.password}, "AUTH");
-  }
-  if (ok && ep.db != 0) ok = run({"SELECT", std::to_string(ep.db)}, "SELECT");
-  if (!ok) {
-    redisFree(c);
-    return ok.error();
+    Result<void> ok;
+    if (!r)
+      ok = Error{isTimeout(c) ? ErrorCode::Timeout : ErrorCode::Unavailable,
+                 argv[0] + " on " + ep.address() + " failed: " + contextError(c)};
+    else
+      ok = checkHandshakeReply(ep, argv, ReplyView(r));
+    if (r) freeReplyObject(r);
+    if (!ok) {
+      redisFree(c);
+      return ok.error();
+    }
   }
   return c;
 }
-}  // namespace
+}  // namespace detail
 
 Result<RedisConnection> RedisConnection::connect(const RedisEndpoint& endpoint) {
   ignoreSigpipeOnce();
-  auto c = openContext(endpoint);
+  auto c = detail::openContext(endpoint);
   if (!c) return c.error();
   return RedisConnection(*c, endpoint);
 }
 
 bool RedisConnection::connected() const { return ctx_ && ctx_->err == 0; }
-
-Result<void> RedisConnection::reconnect() {
-  free();
-  auto c = openContext(endpoint_);
-  if (!c) {
-    lastError_ = c.error().message;
-    backoff_ = std::clamp(backoff_ * 2, kMinBackoff, kMaxBackoff);
-    nextAttempt_ = std::chrono::steady_clock::now() + backoff_;
-    return c.error();
-  }
-  ctx_ = *c;
-  ++reconnects_;
-  backoff_ = std::chrono::milliseconds{0};
-  lastError_.clear();
-  return {};
-}
-
-Result<void> RedisConnection::ensureConnected() {
-  if (connected()) return {};
-  if (std::chrono::steady_clock::now() < nextAttempt_)
-    return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ +
-                       "); next reconnect attempt in " +
-                       std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          nextAttempt_ - std::chrono::steady_clock::now())
-                                          .count() + 1) +
-                       " ms");
-  return reconnect();
-}
-
-Error RedisConnection::ioError(std::string_view what) {
-  lastError_ = contextError(ctx_);
-  Error e = unavailable(std::string(what) + " on " + endpoint_.address() + " failed: " + lastError_);
-  free();  // a broken or timed-out socket cannot be reused: replies would desynchronise
-  backoff_ = kMinBackoff;
-  nextAttempt_ = std::chrono::steady_clock::now();  // first reconnect attempt right away
-  return e;
-}
 
 Result<RedisReply> RedisConnection::command(std::span<const std::string_view> argv) {
   if (argv.empty()) return invalidArgument("empty Redis command");
@@ -250,7 +256,7 @@ Result<RedisReply> RedisConnection::command(std::span<const std::string_view> ar
       redisCommandArgv(ctx_, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()));
   if (!r) return ioError(argv.front());
   RedisReply reply(r);
-  if (reply.isError()) return protocolError(std::string(reply.str()));
+  if (reply.isError()) return redisReplyError(reply.str());
   return reply;
 }
 

@@ -6,10 +6,22 @@
 // not thread-safe). Every worker opens its own; moving a connection to another
 // thread between calls is fine, sharing it is not.
 //
-// After an I/O error or a timeout the connection is broken; the next call
-// reconnects (respecting an exponential backoff from 10 ms to 1 s) and fails
-// fast with Unavailable while the backoff lasts, so no call blocks much longer
-// than the connect plus the command timeout.
+// Circuit breaker. After an I/O error or a timeout the socket is dropped and
+// the circuit opens: calls fail fast with Unavailable for the backoff period
+// (10 ms doubling to 250 ms per failed attempt; the first attempt after a plain
+// I/O error, e.g. a restarted server, is made at once). Once the backoff is
+// over, one half-open probe runs: a non-blocking connect that sends (AUTH,
+// SELECT and) PING. The probe never blocks a call for more than 20 ms; calls
+// while it waits fail fast, and it fails when no PONG came within the command
+// timeout. Only a PONG closes the circuit: a stopped (SIGSTOP) server whose
+// kernel still accepts connections does not reset the backoff. So a paused
+// server costs one call the command timeout; every other call fails at once.
+//
+// Error replies map to codes by their first word (redisReplyError): OOM ->
+// OutOfMemory, READONLY -> ReadOnly, LOADING/BUSY/MASTERDOWN/TRYAGAIN/
+// CLUSTERDOWN -> Unavailable, anything else (script errors, NOSCRIPT,
+// WRONGTYPE, ...) -> Protocol. A command timeout is Timeout; a lost
+// connection or an open circuit is Unavailable.
 //
 // The first connect() sets SIGPIPE to SIG_IGN if it is still at its default:
 // a write to a socket the server reset must be an error value, not a kill.
@@ -65,6 +77,10 @@ class RedisReply : public ReplyView {
   ~RedisReply();
 };
 
+/// The Error for a Redis error reply `text` ("OOM command not allowed ...");
+/// `context` (e.g. "EVALSHA") is prefixed to the message when not empty.
+Error redisReplyError(std::string_view text, std::string_view context = {});
+
 /// One connection to one Redis server; see the file comment for threading.
 class RedisConnection {
  public:
@@ -80,7 +96,7 @@ class RedisConnection {
   ~RedisConnection();
 
   /// Sends one command and waits for its reply. A Redis error reply becomes
-  /// Error{Protocol, "<redis error text>"}; I/O errors and timeouts Unavailable.
+  /// redisReplyError(text); a timeout Timeout; an I/O error or open circuit Unavailable.
   Result<RedisReply> command(std::initializer_list<std::string_view> argv);
   /// Same, for an argument vector built at run time.
   Result<RedisReply> command(std::span<const std::string_view> argv);
@@ -113,8 +129,10 @@ class RedisConnection {
   /// Commands queued by append() whose replies were not read yet.
   int pending() const { return pending_; }
 
-  /// Drops the socket and connects again now (ignores the backoff).
+  /// Drops the socket and connects again now, blocking, PING included (ignores the backoff).
   Result<void> reconnect();
+  /// True while the circuit is open or half-open (calls fail fast until a probe gets PONG).
+  bool circuitOpen() const { return failures_ > 0; }
   /// True while the socket is usable (no I/O error seen).
   bool connected() const;
   /// Successful reconnects since connect().
@@ -122,10 +140,15 @@ class RedisConnection {
   /// The endpoint this connection talks to.
   const RedisEndpoint& endpoint() const { return endpoint_; }
 
+  /// Internal: a half-open probe in flight (defined in redis_connection_detail.hpp).
+  struct Probe;
+
  private:
   RedisConnection(redisContext* ctx, RedisEndpoint endpoint);
   Result<void> ensureConnected();
   Error ioError(std::string_view what);
+  void openCircuit(std::string why);
+  Result<void> runProbe(Micros wait);
   Result<std::optional<RedisReply>> replyFromReader();
   void free();
 
@@ -136,6 +159,8 @@ class RedisConnection {
   std::chrono::milliseconds backoff_{0};                ///< next wait before a reconnect attempt
   std::chrono::steady_clock::time_point nextAttempt_{};  ///< no reconnect attempt before this
   std::string lastError_;        ///< why the connection broke (for fail-fast messages)
+  int failures_ = 0;             ///< consecutive failed attempts; 0 = circuit closed
+  std::unique_ptr<Probe> probe_;  ///< the half-open probe, while one runs
 };
 
 }  // namespace rl

@@ -1,5 +1,6 @@
 #include "redis/redis_store.hpp"
 
+#include <array>
 #include <cstdlib>
 
 #include "redis/cluster/key_slot.hpp"
@@ -9,9 +10,9 @@ namespace rl {
 
 namespace {
 constexpr std::int64_t kExactLimit = std::int64_t{1} << 53;  // Lua doubles are exact below this
+}  // namespace
 
-// Parses the script's {allowed, remaining, retryAfter, resetAfter, delay, level}.
-Result<Decision> parseDecision(ReplyView r, const Quota& q) {
+Result<Decision> parseScriptDecision(ReplyView r, const Quota& q) {
   if (r.size() != 6) return protocolError("limiter script returned " + r.describe() + ", expected 6 fields");
   for (std::size_t i = 0; i < 5; ++i)
     if (!r[i].isInteger())
@@ -31,7 +32,12 @@ Result<Decision> parseDecision(ReplyView r, const Quota& q) {
   d.level = lv;
   return d;
 }
-}  // namespace
+
+std::array<std::string, 6> scriptArguments(const DecisionRequest& req, std::string key, bool serverClock) {
+  return {std::move(key), serverClock ? std::string() : std::to_string(req.now.count()),
+          std::to_string(req.quota.limit), std::to_string(req.quota.window.count()),
+          std::to_string(req.quota.interval().count()), std::to_string(req.cost)};
+}
 
 Result<RedisLink> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
   if (o.watchRetries < 1)
@@ -58,13 +64,17 @@ Result<std::string> RedisStoreBase::baseKey(const DecisionRequest& r) const {
 }
 
 Result<void> RedisStoreBase::validateRequest(const DecisionRequest& r) const {
+  return validateScriptRequest(r, options_.serverClock);
+}
+
+Result<void> validateScriptRequest(const DecisionRequest& r, bool serverClock) {
   if (auto ok = r.quota.validate(r.algorithm); !ok) return ok;
   if (auto ok = validateCost(r.cost, r.quota); !ok) return ok;
   if (r.algorithm == Algorithm::SlidingCounter && r.quota.limit > kExactLimit / 2 / r.quota.window.count())
     return invalidArgument("sliding_counter on Redis needs 2 x limit x window (us) below 2^53 for exact "
                            "arithmetic: limit " + std::to_string(r.quota.limit) + " with window " +
                            std::to_string(r.quota.window.count() / 1000) + " ms is too large");
-  if (!options_.serverClock && (r.now.count() < 0 || r.now.count() > kExactLimit / 2))
+  if (!serverClock && (r.now.count() < 0 || r.now.count() > kExactLimit / 2))
     return invalidArgument("now " + std::to_string(r.now.count()) + " us is out of range: allowed 0 to 2^52");
   return {};
 }
@@ -106,26 +116,22 @@ Result<Decision> RedisLuaStore::decide(const DecisionRequest& req) {
   if (auto ok = validateRequest(req); !ok) return ok.error();
   auto key = baseKey(req);
   if (!key) return key.error();
-  const std::string now = options_.serverClock ? std::string() : std::to_string(req.now.count());
-  const std::string limit = std::to_string(req.quota.limit);
-  const std::string window = std::to_string(req.quota.window.count());
-  const std::string interval = std::to_string(req.quota.interval().count());
-  const std::string cost = std::to_string(req.cost);
+  const auto args = scriptArguments(req, std::move(*key), options_.serverClock);
   const std::string& sha = sha_[static_cast<int>(req.algorithm)];
   RedisConnection* used = nullptr;
-  auto r = link_.onKey(*key, [&](RedisConnection& conn) {
+  auto r = link_.onKey(args[0], [&](RedisConnection& conn) {
     used = &conn;
-    auto reply = conn.command({"EVALSHA", sha, "1", *key, now, limit, window, interval, cost});
+    auto reply = conn.command({"EVALSHA", sha, "1", args[0], args[1], args[2], args[3], args[4], args[5]});
     if (!reply && reply.error().code == ErrorCode::Protocol && reply.error().message.starts_with("NOSCRIPT")) {
       // This node lost its scripts (SCRIPT FLUSH, restart, a promoted replica): run the source, reload here.
       ++reloads_;
-      reply = conn.command({"EVAL", luaScript(req.algorithm), "1", *key, now, limit, window, interval, cost});
+      reply = conn.command({"EVAL", luaScript(req.algorithm), "1", args[0], args[1], args[2], args[3], args[4], args[5]});
       if (reply) (void)loadScripts(conn);
     }
     return reply;
   });
   if (!r) return r.error();
-  auto d = parseDecision(*r, req.quota);
+  auto d = parseScriptDecision(*r, req.quota);
   if (d && d->allowed && options_.waitReplicas > 0 && used)
     if (auto ok = waitForReplicas(*used); !ok) return ok.error();
   return d;

@@ -32,6 +32,7 @@
 // Threading: a Redis store owns its connections and belongs to ONE thread.
 // Create one store per worker thread.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -96,6 +97,8 @@ class RedisLuaStore final : public RedisStoreBase {
   std::int64_t scriptReloads() const { return reloads_; }
   /// Admitting writes whose WAIT saw fewer replicas than asked (decided by the policy).
   std::int64_t waitShortfalls() const { return waitShortfalls_; }
+  /// The SHA1 the server knows algorithm `a`'s script by (after make()).
+  const std::string& scriptSha(Algorithm a) const { return sha_[static_cast<int>(a)]; }
 
  private:
   RedisLuaStore(RedisLink link, RedisStoreOptions options)
@@ -133,6 +136,15 @@ class RedisWatchStore final : public RedisStoreBase {
   using RedisStoreBase::RedisStoreBase;
   Result<Decision> decideWatched(RedisConnection& conn, const std::string& base, const DecisionRequest& req);
 };
+
+/// The checks every Lua decision needs: quota, cost, the scripts' exact-arithmetic
+/// bound and (client clock) the range of `now`. InvalidArgument names the bound.
+Result<void> validateScriptRequest(const DecisionRequest& request, bool serverClock);
+/// KEYS[1] and ARGV of a limiter script: `key` (the client's base key), now ("" = server clock),
+/// limit, window, interval, cost.
+std::array<std::string, 6> scriptArguments(const DecisionRequest& request, std::string key, bool serverClock);
+/// Parses a limiter script's {allowed, remaining, retryAfter, resetAfter, delay, level}.
+Result<Decision> parseScriptDecision(ReplyView reply, const Quota& quota);
 
 /// Builds the store for `backend` (RedisLua, RedisNaive or RedisWatch) and
 /// connects it; InvalidArgument for other backends, Unavailable when Redis

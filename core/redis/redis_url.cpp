@@ -1,7 +1,10 @@
 #include "redis/redis_url.hpp"
 
 #include <charconv>
+#include <cstdlib>
 #include <optional>
+
+#include "common/file_read.hpp"
 
 namespace rl {
 
@@ -19,7 +22,7 @@ std::optional<int> parseIntIn(std::string_view s, int lo, int hi) {
 }
 
 Error badUrl(std::string_view url, const std::string& what) {
-  return invalidArgument("bad Redis URL '" + std::string(url) + "': " + what +
+  return invalidArgument("bad Redis URL '" + redactRedisUrl(url) + "': " + what +
                          " (expected redis://[user:password@]host:port[/db] or "
                          "redis+cluster://[user:password@]host:port[,host:port...])");
 }
@@ -71,6 +74,87 @@ RedisEndpoint RedisEndpoint::node(std::string h, int p) const {
   return ep;
 }
 
+namespace {
+// The credentials' span in `url`: everything between the scheme and the last
+// '@', as parseRedisUrl reads it (a password may hold '/', ':' and '@'); npos if none.
+std::pair<std::size_t, std::size_t> credentialSpan(std::string_view url) {
+  const auto scheme = url.find("://");
+  const std::size_t start = scheme == std::string_view::npos ? 0 : scheme + 3;
+  const auto at = url.rfind('@');
+  if (at == std::string_view::npos || at < start) return {std::string_view::npos, 0};
+  return {start, at - start};
+}
+
+int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string gPasswordFile;  // set once at startup, before any thread reads it
+}  // namespace
+
+std::optional<std::string> percentDecode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out.push_back(s[i]);
+      continue;
+    }
+    if (i + 2 >= s.size()) return std::nullopt;
+    const int hi = hexValue(s[i + 1]), lo = hexValue(s[i + 2]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(static_cast<char>(hi * 16 + lo));
+    i += 2;
+  }
+  return out;
+}
+
+std::string redactRedisUrl(std::string_view url) {
+  const auto [start, len] = credentialSpan(url);
+  if (start == std::string_view::npos) return std::string(url);
+  const std::string_view cred = url.substr(start, len);
+  const auto colon = cred.find(':');
+  if (colon == std::string_view::npos) return std::string(url);
+  return std::string(url.substr(0, start + colon + 1)) + "***" + std::string(url.substr(start + len));
+}
+
+std::string withoutPassword(std::string_view url) {
+  const auto [start, len] = credentialSpan(url);
+  if (start == std::string_view::npos) return std::string(url);
+  const std::string_view user = url.substr(start, len).substr(0, url.substr(start, len).find(':'));
+  return std::string(url.substr(0, start)) + std::string(user) + (user.empty() ? "" : "@") +
+         std::string(url.substr(start + len + 1));
+}
+
+Result<void> applyPasswordSources(RedisEndpoint& ep, const std::string& passwordFile) {
+  if (!ep.password.empty()) return {};
+  if (!passwordFile.empty()) {
+    auto text = readWholeFile(passwordFile, "--redis-password-file");
+    if (!text) return text.error();
+    std::string pw = text->substr(0, text->find_first_of("\r\n"));
+    if (pw.empty())
+      return invalidArgument("--redis-password-file '" + passwordFile +
+                             "' is empty: allowed a file whose first line is the password");
+    ep.password = std::move(pw);
+    return {};
+  }
+  if (const char* env = std::getenv("REDISCLI_AUTH"); env && *env) ep.password = env;
+  return {};
+}
+
+void setRedisPasswordFile(std::string path) { gPasswordFile = std::move(path); }
+const std::string& redisPasswordFile() { return gPasswordFile; }
+
+Result<RedisEndpoint> resolveRedisUrl(std::string_view url) {
+  auto ep = parseRedisUrl(url);
+  if (!ep) return ep;
+  if (auto ok = applyPasswordSources(*ep, gPasswordFile); !ok) return ok.error();
+  return ep;
+}
+
 Result<RedisEndpoint> parseRedisUrl(std::string_view url) {
   RedisEndpoint ep;
   std::string_view rest;
@@ -85,12 +169,18 @@ Result<RedisEndpoint> parseRedisUrl(std::string_view url) {
   if (auto at = rest.rfind('@'); at != std::string_view::npos) {
     const std::string_view cred = rest.substr(0, at);
     rest = rest.substr(at + 1);
+    // user@ alone: an ACL user whose password comes from --redis-password-file or REDISCLI_AUTH.
     const auto colon = cred.find(':');
-    if (colon == std::string_view::npos)
-      return badUrl(url, "credentials must be user:password or :password");
-    ep.user = std::string(cred.substr(0, colon));
-    ep.password = std::string(cred.substr(colon + 1));
-    if (ep.password.empty()) return badUrl(url, "the password after ':' is empty");
+    if (colon == std::string_view::npos && cred.empty()) return badUrl(url, "the user before '@' is empty");
+    auto user = percentDecode(cred.substr(0, colon));
+    auto password = colon == std::string_view::npos ? std::optional<std::string>("-") : percentDecode(cred.substr(colon + 1));
+    if (!user) return badUrl(url, "the user has a bad %-escape: allowed %XX with two hex digits");
+    if (!password) return badUrl(url, "the password has a bad %-escape: allowed %XX with two hex digits");
+    ep.user = std::move(*user);
+    if (colon != std::string_view::npos) {
+      ep.password = std::move(*password);
+      if (ep.password.empty()) return badUrl(url, "the password after ':' is empty");
+    }
   }
   std::string_view hosts = rest;
   if (auto slash = rest.find('/'); slash != std::string_view::npos) {

@@ -2,7 +2,15 @@
 // RedisEndpoint: where a Redis server (or a Redis Cluster) is and how to talk
 // to it, parsed from `redis://[user:password@]host:port[/db]` or
 // `redis+cluster://[user:password@]host:port[,host:port...]`.
+//
+// Passwords. User and password are percent-decoded (`p%40ss` is `p@ss`). No
+// message, log or saved setting ever holds a password: errors show the URL
+// redacted (`redis://user:***@host:port`), RedisEndpoint::toString() leaves
+// it out. A password need not sit in argv: when the URL has none,
+// applyPasswordSources() reads `--redis-password-file FILE`, then the
+// REDISCLI_AUTH environment variable (as redis-cli does).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,9 +41,33 @@ struct RedisEndpoint {
   RedisEndpoint node(std::string host, int port) const;
 };
 
-/// Parses `redis://[user:password@]host:port[/db]` (IPv6 hosts in brackets) or
-/// `redis+cluster://[user:password@]host:port[,host:port...]` (no db: a cluster has db 0 only).
-/// Errors are InvalidArgument naming the bad part (scheme, host, port, db) and what is allowed.
+/// Parses `redis://[user:password@ | user@ | :password@]host:port[/db]` (IPv6 hosts in brackets) or
+/// `redis+cluster://[credentials@]host:port[,host:port...]` (no db: a cluster has db 0 only).
+/// Errors are InvalidArgument naming the bad part (scheme, host, port, db) and
+/// what is allowed; they quote the URL redacted, never the password.
 Result<RedisEndpoint> parseRedisUrl(std::string_view url);
+
+/// `url` with the password replaced by `***` (any text: also a malformed URL).
+std::string redactRedisUrl(std::string_view url);
+
+/// `url` with the password removed (`redis://user@host:port/db`): what may be saved.
+std::string withoutPassword(std::string_view url);
+
+/// Decodes %XX escapes; nullopt on a bad escape ('%' not followed by two hex digits).
+std::optional<std::string> percentDecode(std::string_view s);
+
+/// When `ep` has no password: the first line of `passwordFile` (if not empty;
+/// read capped, see common/file_read.hpp), else $REDISCLI_AUTH (if set and not
+/// empty). InvalidArgument names the file when it cannot be read or is empty.
+Result<void> applyPasswordSources(RedisEndpoint& ep, const std::string& passwordFile);
+
+/// The process-wide `--redis-password-file` (set once at startup by the app).
+void setRedisPasswordFile(std::string path);
+/// The process-wide password file ("" = none).
+const std::string& redisPasswordFile();
+
+/// parseRedisUrl + applyPasswordSources with the process-wide password file:
+/// what every user-given URL goes through.
+Result<RedisEndpoint> resolveRedisUrl(std::string_view url);
 
 }  // namespace rl

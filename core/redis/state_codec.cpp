@@ -111,7 +111,7 @@ Result<std::vector<RedisReply>> runPipeline(RedisConnection& conn,
     auto r = conn.getReply();
     if (!r) return r.error();
     if (r->isError() && !firstError)
-      firstError = protocolError(commands[i][0] + ": " + std::string(r->str()));
+      firstError = redisReplyError(r->str(), commands[i][0]);
     replies.push_back(std::move(r).value());
   }
   if (firstError) return *firstError;

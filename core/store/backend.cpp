@@ -4,17 +4,18 @@
 
 namespace rl {
 namespace {
-constexpr EnumNames<Backend, 5> kBackends{{{Backend::Memory, "memory"},
+constexpr EnumNames<Backend, 6> kBackends{{{Backend::Memory, "memory"},
                                            {Backend::RedisLua, "redis-lua"},
                                            {Backend::RedisNaive, "redis-naive"},
                                            {Backend::RedisWatch, "redis-watch"},
-                                           {Backend::Http, "http"}}};
+                                           {Backend::Http, "http"},
+                                           {Backend::RedisScript, "redis-script"}}};
 }  // namespace
 
 std::string_view backendName(Backend b) { return enumName(kBackends, b); }
 std::optional<Backend> parseBackend(std::string_view s) { return enumFromName(kBackends, s); }
 bool isRedisBackend(Backend b) {
-  return b == Backend::RedisLua || b == Backend::RedisNaive || b == Backend::RedisWatch;
+  return b == Backend::RedisLua || b == Backend::RedisNaive || b == Backend::RedisWatch || b == Backend::RedisScript;
 }
 
 }  // namespace rl

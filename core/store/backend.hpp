@@ -13,11 +13,12 @@ enum class Backend {
   RedisLua,    ///< one EVALSHA per decision: atomic
   RedisNaive,  ///< read, decide in C++, write back: two round trips, races
   RedisWatch,  ///< WATCH / MULTI / EXEC with retries: atomic, costs retries
-  Http,        ///< requests go to HTTP limiter replicas (core/http)
+  Http,        ///< requests go to an HTTP limiter: RateLab's replicas or any other (core/http)
+  RedisScript, ///< the user's own Lua limiter script (--script), one EVALSHA per decision
 };
 
 std::string_view backendName(Backend b);                  ///< "memory", "redis-lua", ...
 std::optional<Backend> parseBackend(std::string_view s);  ///< nullopt if unknown
-bool isRedisBackend(Backend b);                           ///< redis-lua, redis-naive or redis-watch
+bool isRedisBackend(Backend b);                           ///< redis-lua, redis-naive, redis-watch or redis-script
 
 }  // namespace rl

@@ -44,7 +44,11 @@ Decision failureDecision(FailurePolicy policy, const Quota& quota, Micros retryA
 
 Result<PolicyDecision> decideWithPolicy(Store& store, const DecisionRequest& request, FailurePolicy policy,
                                         Micros retryAfter, Store* fallback) {
-  auto d = store.decide(request);
+  return applyPolicy(store.decide(request), request, policy, retryAfter, fallback);
+}
+
+Result<PolicyDecision> applyPolicy(Result<Decision> d, const DecisionRequest& request, FailurePolicy policy,
+                                   Micros retryAfter, Store* fallback) {
   if (d) return PolicyDecision{*d, false};
   if (classifyStoreError(d.error()) != StoreErrorClass::Outage) return d.error();
   if (policy != FailurePolicy::Local) return PolicyDecision{failureDecision(policy, request.quota, retryAfter), true};

@@ -54,6 +54,11 @@ struct PolicyDecision {
 /// closed: denied, retryAfter = `retryAfter` (> 0; e.g. the command timeout).
 Decision failureDecision(FailurePolicy policy, const Quota& quota, Micros retryAfter);
 
+/// The policy applied to a store's answer `decided` to `request`, however it was
+/// obtained (the HTTP replicas' asynchronous Redis path): what decideWithPolicy does after asking.
+Result<PolicyDecision> applyPolicy(Result<Decision> decided, const DecisionRequest& request, FailurePolicy policy,
+                                   Micros retryAfter, Store* fallback = nullptr);
+
 /// Asks `store`; on an outage the policy decides (byPolicy = true): open
 /// admits, closed denies, local asks `fallback` (the replica's memory store,
 /// required for the local policy). Bad input and faults are returned as errors.

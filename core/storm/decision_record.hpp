@@ -12,6 +12,7 @@ enum DecisionFlag : std::uint8_t {
   kDecisionAllowed = 1,  ///< the request was let through (after any fail-open)
   kDecisionError = 2,    ///< the store failed; `allowed` is the failure policy's answer
   kDecisionLate = 4,     ///< the send started later than its intended time (open model)
+  kDecisionByPolicy = 8, ///< the store was down (an outage): the failure policy decided (with kDecisionError)
 };
 
 /// One decision as the recorder keeps it; see the file comment.
@@ -30,6 +31,7 @@ struct DecisionRecord {
   bool allowed() const { return (flags & kDecisionAllowed) != 0; }  ///< let through
   bool error() const { return (flags & kDecisionError) != 0; }      ///< store failed
   bool late() const { return (flags & kDecisionLate) != 0; }        ///< started late
+  bool byPolicy() const { return (flags & kDecisionByPolicy) != 0; }  ///< decided by the failure policy (degraded)
 };
 
 static_assert(sizeof(DecisionRecord) <= 48, "DecisionRecord must stay <= 48 bytes");

@@ -16,6 +16,8 @@
 #include "limiter/algorithm.hpp"
 #include "redis/redis_url.hpp"
 #include "store/backend.hpp"
+#include "redis/script_store.hpp"
+#include "storm/storm_spec.hpp"
 
 namespace rl {
 
@@ -29,6 +31,7 @@ struct RaceSpec {
   std::string prefix = "ratelab:";  ///< key prefix
   std::string keyTag;          ///< prepended to the round keys: a fresh key space per race
   std::vector<Backend> variants{Backend::RedisNaive, Backend::RedisWatch, Backend::RedisLua};  ///< in order
+  ScriptSettings script;       ///< redis-script variant: the team's own limiter (its ARGV gets the wall clock)
 };
 
 /// What one variant did over all rounds.

@@ -1,6 +1,7 @@
 #include "storm/store_factory.hpp"
 
 #include "redis/redis_store.hpp"
+#include "redis/script_store.hpp"
 #include "store/memory_store.hpp"
 
 namespace rl {
@@ -37,7 +38,20 @@ StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpo
   options.waitReplicas = spec.waitReplicas;
   options.waitTimeout = spec.waitTimeout;
   const Backend backend = spec.backend;
-  return [options, backend](int, int) { return makeRedisStore(backend, options); };
+  return [options, backend](int, int) { return makeRedisBackendStore(backend, options, ScriptSettings{}); };
+}
+
+ScriptSettings scriptSettingsOf(const StormSpec& spec) {
+  return ScriptSettings{spec.scriptFile, spec.scriptKeys, spec.scriptArgv, spec.scriptReply};
+}
+
+StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint) {
+  RedisStoreOptions options;
+  options.endpoint = endpoint;
+  options.prefix = spec.prefix;
+  options.serverClock = false;  // {now_*} is the storm's clock
+  const ScriptSettings script = scriptSettingsOf(spec);
+  return [options, script](int, int) { return makeRedisBackendStore(Backend::RedisScript, options, script); };
 }
 
 Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint& endpoint) {
@@ -46,6 +60,7 @@ Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint&
     case Backend::RedisLua:
     case Backend::RedisNaive:
     case Backend::RedisWatch: return redisStoreFactory(spec, endpoint);
+    case Backend::RedisScript: return scriptStoreFactory(spec, endpoint);
     case Backend::Http: break;
   }
   return invalidArgument("--backend http needs the HTTP store factory of rl_http");

@@ -3,6 +3,7 @@
 // factories live with the Redis store (core/redis); HTTP ones in rl_http.
 
 #include "redis/redis_url.hpp"
+#include "redis/script_store.hpp"
 #include "storm/storm_runner.hpp"
 
 namespace rl {
@@ -15,6 +16,12 @@ StoreFactory memoryStoreFactory(int replicas);
 /// per (replica, worker), each with its own connection to `endpoint`. The
 /// server clock is used when spec.clock is server; otherwise the runner's now.
 StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint);
+
+/// The script settings of a storm spec (--script, --script-keys, --script-argv, --script-reply).
+ScriptSettings scriptSettingsOf(const StormSpec& spec);
+
+/// redis-script stores (spec.scriptFile and templates), one per (replica, worker).
+StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint);
 
 /// The factory for spec.backend: memory or Redis (`endpoint` used by Redis
 /// backends only). InvalidArgument for http: rl_http supplies that factory.

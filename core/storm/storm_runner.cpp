@@ -11,7 +11,10 @@
 namespace rl {
 
 namespace {
-bool isRateDriven(Pattern p) { return p == Pattern::Constant || p == Pattern::Ramp || p == Pattern::Poisson; }
+// Sends of these storms have a time to keep: late ones past the span (and a grace) are dropped.
+bool isRateDriven(const StormSpec& s) {
+  return s.traceData || s.pattern == Pattern::Constant || s.pattern == Pattern::Ramp || s.pattern == Pattern::Poisson;
+}
 }  // namespace
 
 StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
@@ -23,8 +26,12 @@ StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
     workers_.push_back(std::make_unique<Worker>(spec_.algorithms.size()));
   for (int r = 0; r < std::max(spec_.replicas, 1); ++r)
     replicaClocks_.emplace_back(systemClock_, static_cast<std::size_t>(r) < spec_.skew.size() ? spec_.skew[static_cast<std::size_t>(r)] : Micros{0});
-  for (int c = 0; c < std::max(spec_.clients, 1); ++c)
-    clientNames_.push_back(spec_.keyTag + "client-" + std::to_string(c));
+  if (spec_.traceData) {  // a trace's clients are its keys
+    for (const std::string& key : spec_.traceData->keys) clientNames_.push_back(spec_.keyTag + key);
+  } else {
+    for (int c = 0; c < std::max(spec_.clients, 1); ++c)
+      clientNames_.push_back(spec_.keyTag + "client-" + std::to_string(c));
+  }
   if (spec_.onRedisError == FailurePolicy::Local && spec_.backend != Backend::Memory)
     for (int r = 0; r < std::max(spec_.replicas, 1); ++r) fallbacks_.push_back(std::make_unique<MemoryStore>());
 }
@@ -105,10 +112,10 @@ void StormRunner::drive() {
 void StormRunner::plan() {
   const bool virt = spec_.clock == ClockMode::Virtual;
   startSteadyUs_ = steadyNowUs();
-  startUs_ = virt ? kVirtualEpoch.count() : systemClock_.now().count();
+  startUs_ = planStart(spec_, virt ? kVirtualEpoch : systemClock_.now()).count();
   const auto requests = planRequests(spec_, Micros{startUs_});
   spanUs_ = requests.empty() ? 0 : requests.back().intendedUs;
-  if (!virt && isRateDriven(spec_.pattern)) deadlineUs_ = spanUs_ + std::max(kSecond.count(), spanUs_ / 10);
+  if (!virt && isRateDriven(spec_)) deadlineUs_ = spanUs_ + std::max(kSecond.count(), spanUs_ / 10);
   const std::size_t algos = spec_.algorithms.size();
   const std::size_t nWorkers = workers_.size();
   auto ownerOf = [&](std::size_t algo, std::uint32_t client) {  // one owner per (algorithm, client) key
@@ -124,7 +131,7 @@ void StormRunner::plan() {
   }
   for (const PlannedRequest& r : requests) {
     for (std::size_t a = 0; a < algos; ++a) {
-      const Send s{r.intendedUs, r.client, r.replica, static_cast<std::uint8_t>(a)};
+      const Send s{r.intendedUs, r.cost, r.client, r.replica, static_cast<std::uint8_t>(a)};
       (virt ? workers_[ownerOf(a, r.client)]->own : sends_).push_back(s);
     }
   }

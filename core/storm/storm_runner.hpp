@@ -82,6 +82,7 @@ struct StormOutcome {
   Micros wallDuration{0};                   ///< wall time of the run
   bool cancelled = false;                   ///< cancel() stopped it early
   std::optional<Error> failure;             ///< a store could not be created (e.g. Redis down)
+  std::optional<Error> firstDecisionError;  ///< the first error a decision returned (the rest are counted)
 };
 
 /// Runs one storm; see the file comment.
@@ -171,6 +172,8 @@ class StormRunner {
   std::atomic<std::uint64_t> quotaVersion_{0};  ///< bumped by setQuota
   std::vector<QuotaMarker> markers_;   ///< quota changes
   std::optional<Error> failure_;       ///< first store failure
+  std::optional<Error> firstDecisionError_;  ///< guarded by mutex_: the first decision's error
+  std::atomic<bool> sawDecisionError_{false};  ///< firstDecisionError_ is set
   std::thread driver_;                 ///< runs drive()
 };
 

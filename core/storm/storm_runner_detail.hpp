@@ -14,6 +14,7 @@ namespace rl {
 /// One (request, algorithm) decision to make.
 struct StormRunner::Send {
   std::int64_t intendedUs = 0;  ///< us since the run's start
+  std::int64_t cost = 1;        ///< weight of the request
   std::uint32_t client = 0;     ///< client index
   std::uint16_t replica = 0;    ///< replica index
   std::uint8_t algo = 0;        ///< index into spec_.algorithms

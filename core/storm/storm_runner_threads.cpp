@@ -105,7 +105,7 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   req.algorithm = spec_.algorithms[s.algo];
   req.client = clientNames_[s.client];
   req.quota = w.quota;
-  req.cost = spec_.cost;
+  req.cost = s.cost;
   if (virt)
     req.now = Micros{startUs_ + s.intendedUs} + skew;
   else if (spec_.clock == ClockMode::Client)
@@ -130,7 +130,8 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   // An outage is decided by the policy; any other error is a fault: counted, never admitted.
   const bool failed = !d || d->byPolicy;
   const bool allowed = d && d->decision.allowed;
-  rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (failed ? kDecisionError : 0));
+  rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (failed ? kDecisionError : 0) |
+                                        (d && d->byPolicy ? kDecisionByPolicy : 0));
   if (!virt && t0 - intendedSteady > kLateAfter.count()) {
     rec.flags |= kDecisionLate;
     add(w.late, 1);
@@ -143,6 +144,10 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   std::atomic<std::int64_t>* c = &w.perAlgo[4 * s.algo];
   add(c[allowed ? 0 : 1], 1);
   if (failed) add(c[2], 1);
+  if (!d && !sawDecisionError_.exchange(true)) {  // the first fault, for the report
+    std::lock_guard lock(mutex_);
+    firstDecisionError_ = d.error();
+  }
   if (retryCounter_) add(c[3], retryCounter_(store) - retriesBefore);
   add(w.sent, 1);
   w.lastAtUs.store(rec.atUs, std::memory_order_relaxed);
@@ -217,6 +222,7 @@ StormOutcome StormRunner::outcome() {
   o.cancelled = cancel_.load();
   std::lock_guard lock(mutex_);
   o.failure = failure_;
+  o.firstDecisionError = firstDecisionError_;
   if (o.failure) o.cancelled = false;
   return o;
 }

@@ -4,18 +4,24 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+
+#include "common/file_read.hpp"
 
 namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 25> kNames = {
-    "backend", "redis",       "algorithm", "limit",          "window_ms", "refill_rate", "replicas", "clients",
-    "requests", "duration_ms", "concurrency", "pattern",      "rate",      "clock",       "skew_ms",  "on_redis_error",
-    "seed",    "cost",        "think_ms",  "prefix",         "key_tag",   "http_target", "wait_replicas",
-    "wait_timeout_ms", "failover"};
+constexpr std::array<std::string_view, 43> kNames = {
+    "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
+    "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
+    "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
+    "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
+    "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "trace",
+    "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
+    "wait_replicas", "wait_timeout_ms", "failover"};
+
+// Settings that are switches on the command line (--strict) and booleans in scenarios.
+constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
 
 Error bad(const std::string& shownAs, std::string_view text, const std::string& allowed) {
   return invalidArgument(shownAs + ": '" + std::string(text) + "' is not valid: allowed " + allowed);
@@ -94,6 +100,38 @@ Result<void> setEnum(E& field, std::optional<E> parsed, std::string_view t, cons
   return {};
 }
 
+Result<void> setSwitch(bool& field, std::string_view t, const std::string& shownAs) {
+  if (t.empty() || t == "true") field = true;
+  else if (t == "false") field = false;
+  else return bad(shownAs, t, "true or false (a switch on the command line)");
+  return {};
+}
+
+template <class T>
+Result<void> setParsed(T& field, Result<T> parsed) {
+  if (!parsed) return parsed.error();
+  field = std::move(parsed.value());
+  return {};
+}
+
+Result<void> setTraceField(StormSpec& s, std::string_view key, std::string_view t, const std::string& shownAs) {
+  if (key == "trace") {
+    if (t.empty()) return bad(shownAs, t, "a readable log file (plain or .gz)");
+    s.trace.path = std::string(t);
+    return {};
+  }
+  if (key == "trace_format") return setParsed(s.trace.format, parseTraceFormat(t));
+  if (key == "trace_key") return setParsed(s.trace.key, parseTraceKey(t));
+  if (key == "trace_time") return parseTraceTime(t, s.trace);
+  if (key == "trace_filter") { s.trace.filter = std::string(t); return {}; }
+  if (key == "trace_burst") return setSwitch(s.trace.burst, t, shownAs);
+  if (key == "strict") return setSwitch(s.trace.strict, t, shownAs);
+  double v = 0;
+  if (!parseWhole(t, v) || v <= 0 || v > 1e6) return bad(shownAs, t, "a factor > 0 and <= 1000000 (wall-clock replay speed)");
+  s.speed = v;
+  return {};
+}
+
 Result<void> setQuotaField(StormSpec& s, std::string_view key, std::string_view t, const std::string& shownAs) {
   if (key == "limit") return setNumber(s.quota.limit, t, shownAs, "an integer 1 to 1000000000000");
   if (key == "window_ms") return setMillis(s.quota.window, t, shownAs, "an integer 1 to 31536000000 (ms)");
@@ -111,15 +149,24 @@ bool isStormSetting(std::string_view key) {
   return std::find(kNames.begin(), kNames.end(), key) != kNames.end();
 }
 
+bool isSwitchSetting(std::string_view key) {
+  return std::find(kSwitches.begin(), kSwitches.end(), key) != kSwitches.end();
+}
+
 Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_view t, const std::string& shownAs) {
   if (key == "backend")
-    return setEnum(s.backend, parseBackend(t), t, shownAs, "memory, redis-lua, redis-naive, redis-watch or http");
+    return setEnum(s.backend, parseBackend(t), t, shownAs, "memory, redis-lua, redis-naive, redis-watch, redis-script or http");
   if (key == "redis") { s.redisUrl = std::string(t); return {}; }
   if (key == "algorithm") return setAlgorithms(s, t, shownAs);
   if (key == "limit" || key == "window_ms" || key == "refill_rate") return setQuotaField(s, key, t, shownAs);
   if (key == "replicas") return setNumber(s.replicas, t, shownAs, "an integer 1 to 64");
   if (key == "clients") return setNumber(s.clients, t, shownAs, "an integer 1 to 1000000");
-  if (key == "requests") return setNumber(s.requests, t, shownAs, "an integer 1 to 20000000");
+  if (key == "requests") {  // 0 is the spec's "not given" (defaults apply): a user's 0 is refused, not defaulted
+    const std::string allowed = "an integer 1 to 20000000 (leave it out for the default: twice the limit)";
+    if (auto ok = setNumber(s.requests, t, shownAs, allowed); !ok) return ok;
+    if (s.requests < 1) return bad(shownAs, t, allowed);
+    return {};
+  }
   if (key == "duration_ms") return setMillis(s.duration, t, shownAs, "an integer 0 to 31536000000 (ms)");
   if (key == "concurrency") return setNumber(s.concurrency, t, shownAs, "an integer 1 to 512");
   if (key == "pattern")
@@ -143,11 +190,38 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
     s.failover = *plan;
     return {};
   }
+  if (key == "http_method") { s.httpMethod = std::string(t); return {}; }
+  if (key == "http_header") { s.httpHeaders.emplace_back(t); return {}; }  // repeatable: each adds one
+  if (key == "http_body") { s.httpBody = std::string(t); return {}; }
+  if (key == "http_key") { s.httpKey = std::string(t); return {}; }
+  if (key == "http_deny_status") {
+    s.httpDenyStatus.clear();
+    for (std::string_view v : splitList(t)) {
+      int st = 0;
+      if (!parseWhole(v, st)) return bad(shownAs, v, "comma-separated HTTP statuses 400 to 599, e.g. 429,503");
+      s.httpDenyStatus.push_back(st);
+    }
+    return {};
+  }
+  if (key == "script") { s.scriptFile = std::string(t); return {}; }
+  if (key == "script_keys") { s.scriptKeys = std::string(t); return {}; }
+  if (key == "script_argv") { s.scriptArgv = std::string(t); return {}; }
+  if (key == "script_reply") { s.scriptReply = std::string(t); return {}; }
+  if (key == "compare_backend") {
+    s.compareBackends.clear();
+    for (std::string_view v : splitList(t)) {
+      auto b = parseBackend(v);
+      if (!b) return bad(shownAs, v, "comma-separated backends: memory, redis-lua, redis-naive, redis-watch, redis-script");
+      s.compareBackends.push_back(*b);
+    }
+    return {};
+  }
   if (key == "http_target") {
     s.httpTargets.clear();
     for (std::string_view v : splitList(t)) s.httpTargets.emplace_back(v);
     return {};
   }
+  if (key.rfind("trace", 0) == 0 || key == "strict" || key == "speed") return setTraceField(s, key, t, shownAs);
   return invalidArgument(shownAs + " is not a storm setting");
 }
 
@@ -171,13 +245,19 @@ Result<std::string> valueText(const Json& v, const std::string& shownAs) {
 Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
   if (!doc.is_object()) return invalidArgument("scenario: the document must be a JSON object");
   for (const auto& [key, value] : doc.items()) {
-    if (key == "name" || key == "description" || key == "window") continue;  // "window": settings of the GUI only
+    if (key == "name" || key == "description" || key == "window") continue;
     const std::string shownAs = "scenario key '" + key + "'";
     if (!isStormSetting(key)) {
-      std::string allowed = "name, description";
+      std::string allowed = "name, description, window";
       for (auto n : kNames) allowed += ", " + std::string(n);
-      allowed += ", window (settings of the window only)";
       return invalidArgument(shownAs + " is unknown: allowed " + allowed);
+    }
+    if (key == "http_header" && value.is_array()) {  // each element is one header (values may hold commas)
+      for (const Json& e : value) {
+        if (!e.is_string()) return invalidArgument(shownAs + ": allowed an array of 'Name: value' strings");
+        if (auto ok = applyStormSetting(spec, key, e.get<std::string>(), shownAs); !ok) return ok.error();
+      }
+      continue;
     }
     auto text = valueText(value, shownAs);
     if (!text) return text.error();
@@ -187,14 +267,18 @@ Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
 }
 
 Result<StormSpec> loadScenario(const std::string& path, StormSpec base) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return invalidArgument("--scenario: cannot read '" + path + "': allowed a readable JSON file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  auto doc = parseJson(buf.str());
+  auto text = readWholeFile(path, "--scenario");
+  if (!text) return text.error();
+  auto doc = parseJson(text.value());
   if (!doc) return invalidArgument("--scenario '" + path + "': " + doc.error().message);
+  const std::string scriptBefore = base.scriptFile;
   auto spec = specFromJson(doc.value(), std::move(base));
   if (!spec) return invalidArgument("--scenario '" + path + "': " + spec.error().message);
+  // A script named by the scenario is found next to the scenario file.
+  if (spec->scriptFile != scriptBefore && !spec->scriptFile.empty() && spec->scriptFile.front() != '/') {
+    const auto slash = path.rfind('/');
+    if (slash != std::string::npos) spec->scriptFile = path.substr(0, slash + 1) + spec->scriptFile;
+  }
   return spec;
 }
 
@@ -209,7 +293,7 @@ Json specToJson(const StormSpec& s) {
   if (s.quota.refillPerSecond) doc["refill_rate"] = *s.quota.refillPerSecond;
   doc["replicas"] = s.replicas;
   doc["clients"] = s.clients;
-  doc["requests"] = s.requests;
+  if (s.requests > 0) doc["requests"] = s.requests;  // 0 = not given (duration-driven): left out, as a user would
   doc["duration_ms"] = static_cast<std::int64_t>(s.duration.count() / 1000);
   doc["concurrency"] = s.concurrency;
   doc["pattern"] = patternName(s.pattern);
@@ -229,6 +313,37 @@ Json specToJson(const StormSpec& s) {
     doc["wait_timeout_ms"] = static_cast<std::int64_t>(s.waitTimeout.count() / 1000);
   }
   if (s.failover) doc["failover"] = failoverPlanText(*s.failover);
+  if (!s.trace.path.empty()) {
+    doc["trace"] = s.trace.path;
+    doc["trace_format"] = traceFormatText(s.trace.format);
+    doc["trace_key"] = traceKeyText(s.trace.key);
+    doc["trace_time"] = traceTimeText(s.trace);
+    if (!s.trace.filter.empty()) doc["trace_filter"] = s.trace.filter;
+    doc["trace_burst"] = s.trace.burst;
+    doc["strict"] = s.trace.strict;
+    if (s.speed > 0) doc["speed"] = s.speed;
+  }
+  if (!s.httpTargets.empty()) {
+    std::string targets;
+    for (const auto& t : s.httpTargets) targets += (targets.empty() ? "" : ",") + t;
+    doc["http_target"] = targets;
+    doc["http_method"] = s.httpMethod;
+    doc["http_header"] = s.httpHeaders;
+    if (!s.httpBody.empty()) doc["http_body"] = s.httpBody;
+    doc["http_key"] = s.httpKey;
+    doc["http_deny_status"] = s.httpDenyStatus;
+  }
+  if (!s.scriptFile.empty()) {
+    doc["script"] = s.scriptFile;
+    doc["script_keys"] = s.scriptKeys;
+    doc["script_argv"] = s.scriptArgv;
+    doc["script_reply"] = s.scriptReply;
+  }
+  if (!s.compareBackends.empty()) {
+    Json compare = Json::array();
+    for (Backend b : s.compareBackends) compare.push_back(backendName(b));
+    doc["compare_backend"] = std::move(compare);
+  }
   return doc;
 }
 

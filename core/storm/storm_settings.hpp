@@ -20,14 +20,18 @@ std::span<const std::string_view> stormSettingNames();
 /// True when `key` (underscore form) is a storm setting.
 bool isStormSetting(std::string_view key);
 
+/// True when `key` is a switch on the command line (`--strict`, `--trace-burst`; true/false in scenarios).
+bool isSwitchSetting(std::string_view key);
+
 /// Sets one field from its text (`key` in underscore form). `shownAs` names the
 /// setting in the error ("--window-ms" or "scenario key 'window_ms'"); the
 /// error says what is allowed. Values are checked for form here, ranges by validate().
 Result<void> applyStormSetting(StormSpec& spec, std::string_view key, std::string_view text,
                                const std::string& shownAs);
 
-/// Reads a scenario document: every key must be a storm setting (or "name" /
-/// "description"); the error names the first unknown key or bad value.
+/// Reads a scenario document: every key must be a storm setting (or "name",
+/// "description", or "window": what only the window uses, read by ui/presets);
+/// the error names the first unknown key or bad value.
 Result<StormSpec> specFromJson(const Json& doc, StormSpec base = {});
 
 /// Reads a scenario file (see specFromJson); the error names the file.

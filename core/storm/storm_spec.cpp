@@ -2,9 +2,10 @@
 
 #include "common/enum_names.hpp"
 
-#include <charconv>
-
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -69,6 +70,52 @@ Result<void> validateTraffic(const StormSpec& s) {
   return {};
 }
 
+// Trace traffic: the trace replaces requests / rate / pattern; --speed needs a real clock.
+Result<void> validateTrace(const StormSpec& s) {
+  if (!s.traceData) return fail("--trace '" + s.trace.path + "' is not loaded (loadStormTrace)");
+  const auto n = static_cast<double>(s.traceData->requests.size());
+  if (n * static_cast<double>(s.algorithms.size()) > static_cast<double>(kMaxDecisions))
+    return fail("--trace has " + std::to_string(s.traceData->requests.size()) + " requests x " +
+                std::to_string(s.algorithms.size()) + " algorithms: allowed at most 20000000 decisions per run");
+  if (s.traceData->keys.size() > static_cast<std::size_t>(kMaxClients))
+    return fail("--trace has " + std::to_string(s.traceData->keys.size()) + " clients: allowed at most 1000000");
+  if (s.traceData->maxCost() > s.quota.limit)
+    return fail("--limit " + std::to_string(s.quota.limit) + " is below the trace's largest cost " +
+                std::to_string(s.traceData->maxCost()) + ": allowed a limit >= every request's cost");
+  if (!std::isfinite(s.speed) || s.speed < 0 || s.speed > 1e6)
+    return fail("--speed " + number(s.speed) + " is out of range: allowed a factor > 0 and <= 1000000");
+  if (s.speed > 0 && s.clock == ClockMode::Virtual)
+    return fail("--speed replays on the wall clock: allowed with --clock client or server (the virtual clock "
+                "replays as fast as possible, exactly)");
+  if (s.clock != ClockMode::Virtual && static_cast<double>(s.traceData->spanUs()) / 1e6 / replaySpeed(s) > 86'400.0)
+    return fail("--speed " + number(s.speed) + " replays the trace's " + number(static_cast<double>(s.traceData->spanUs()) / 1e6) +
+                " s in more than a day: allowed span / speed <= 86400 s");
+  return {};
+}
+
+// The HTTP request settings: a method token, "Name: value" headers, deny statuses 400..599.
+Result<void> validateHttpRequest(const StormSpec& s) {
+  const auto token = [](std::string_view t) {
+    return !t.empty() && t.size() <= 64 && std::all_of(t.begin(), t.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    });
+  };
+  if (!token(s.httpMethod)) return fail("--http-method '" + s.httpMethod + "' is not valid: allowed a method token such as GET or POST");
+  for (const std::string& h : s.httpHeaders) {
+    const auto colon = h.find(':');
+    const bool printable = std::all_of(h.begin(), h.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f; });
+    if (colon == std::string::npos || !token(std::string_view(h).substr(0, colon)) || !printable)
+      return fail("--http-header '" + h + "' is not valid: allowed 'Name: value' (a header token, printable value)");
+  }
+  if (s.httpKey != "source-addr" && !(s.httpKey.starts_with("header:") && token(std::string_view(s.httpKey).substr(7))))
+    return fail("--http-key '" + s.httpKey + "' is not valid: allowed header:NAME (e.g. header:x-api-key) or source-addr");
+  if (s.httpDenyStatus.empty()) return fail("--http-deny-status is empty: allowed statuses 400 to 599, e.g. 429,503");
+  for (int st : s.httpDenyStatus)
+    if (st < 400 || st > 599) return fail("--http-deny-status " + std::to_string(st) + " is not valid: allowed 400 to 599");
+  if (s.httpBody.size() > 1'000'000) return fail("--http-body is over 1000000 bytes: allowed up to 1000000");
+  return {};
+}
+
 Result<void> validateTopology(const StormSpec& s) {
   if (s.replicas < 1 || s.replicas > kMaxReplicas)
     return fail("--replicas " + std::to_string(s.replicas) + " is out of range: allowed 1 to 64");
@@ -99,7 +146,13 @@ Result<void> validateTopology(const StormSpec& s) {
     return fail("--failover needs a Redis backend (redis-lua, redis-naive or redis-watch) on --redis cluster");
   if (s.backend == Backend::Http && s.httpTargets.empty())
     return fail("--http-target is required by --backend http: allowed http://host:port[/path], comma-separated");
-  return {};
+  if (s.backend == Backend::RedisScript && s.scriptFile.empty())
+    return fail("--script is required by --backend redis-script: allowed a readable Lua file");
+  for (Backend b : s.compareBackends)
+    if (b == s.backend || b == Backend::Http)
+      return fail("--compare-backend " + std::string(backendName(b)) +
+                  ": allowed memory, redis-lua, redis-naive, redis-watch or redis-script, other than --backend");
+  return validateHttpRequest(s);
 }
 
 }  // namespace
@@ -145,6 +198,23 @@ std::string failoverPlanText(const FailoverPlan& p) {
   return s;
 }
 
+double replaySpeed(const StormSpec& s) { return s.speed > 0 ? s.speed : 1.0; }
+
+Result<void> loadStormTrace(StormSpec& spec, const std::function<void(std::int64_t)>& progress,
+                            const std::atomic<bool>* cancel) {
+  if (spec.trace.path.empty()) {
+    spec.traceData.reset();
+    return {};
+  }
+  auto t = loadTrace(spec.trace, progress, cancel);
+  if (!t) return t.error();
+  spec.traceData = std::make_shared<const Trace>(std::move(t.value()));
+  // The counts the reports show: the trace's clients and requests.
+  spec.clients = static_cast<int>(std::min<std::size_t>(spec.traceData->keys.size(), kMaxClients));
+  spec.requests = static_cast<std::int64_t>(spec.traceData->requests.size());
+  return {};
+}
+
 Result<void> validate(const StormSpec& spec) {
   if (spec.algorithms.empty())
     return fail("--algorithm is empty: allowed one or more of fixed_window, sliding_log, sliding_counter, "
@@ -154,7 +224,12 @@ Result<void> validate(const StormSpec& spec) {
   for (Algorithm a : spec.algorithms)
     if (auto ok = spec.quota.validate(a); !ok) return quotaError(ok.error());
   if (auto ok = validateCost(spec.cost, spec.quota); !ok) return fail("--cost: " + ok.error().message);
-  if (auto ok = validateTraffic(spec); !ok) return ok;
+  if (!spec.trace.path.empty()) {
+    if (auto ok = validateTrace(spec); !ok) return ok;
+  } else {
+    if (spec.speed != 0) return fail("--speed replays a trace: allowed with --trace only");
+    if (auto ok = validateTraffic(spec); !ok) return ok;
+  }
   return validateTopology(spec);
 }
 

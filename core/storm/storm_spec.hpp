@@ -14,6 +14,7 @@
 #include "limiter/quota.hpp"
 #include "store/backend.hpp"
 #include "store/failure_policy.hpp"
+#include "trace/trace.hpp"
 
 namespace rl {
 
@@ -46,7 +47,9 @@ struct FailoverPlan {
   Micros rejoinAt{0};   ///< old master restarted as a replica; 0 = it stays down
 };
 
-/// One storm, fully specified. Defaults are a sensible first run.
+/// One storm, fully specified. Defaults are a sensible first run. With a
+/// trace (`trace.path` set) the traffic is the trace's requests, not the
+/// pattern: clients are its keys, `requests`/`rate`/`pattern` are ignored.
 struct StormSpec {
   std::vector<Algorithm> algorithms{Algorithm::FixedWindow};  ///< compared on one request sequence
   Backend backend = Backend::Memory;                          ///< where state lives
@@ -68,10 +71,31 @@ struct StormSpec {
   std::uint64_t seed = 1;            ///< poisson gaps and any other randomness
   Micros thinkTime{0};               ///< redis-naive: pause between read and write (race demo)
   std::vector<std::string> httpTargets;  ///< backend http: base URLs, round-robin
+  TraceOptions trace;                ///< --trace and --trace-*: replay this file (path empty = pattern traffic)
+  SharedTrace traceData;             ///< the loaded trace (loadStormTrace), required when trace.path is set
+  double speed = 0;                  ///< --speed X: wall-clock replay X times faster (needs a real clock); 0 = 1x
+  std::string httpMethod = "GET";        ///< backend http: request method
+  std::vector<std::string> httpHeaders;  ///< backend http: extra "Name: value" fields
+  std::string httpBody;                  ///< backend http: request body ("" = none)
+  std::string httpKey = "header:x-api-key";  ///< backend http: how the client travels: header:NAME | source-addr
+  std::vector<int> httpDenyStatus{429};  ///< backend http: statuses that mean "denied" (2xx = admitted)
+  std::string scriptFile;                ///< backend redis-script: the Lua file
+  std::string scriptKeys = "{prefix}{client}";  ///< backend redis-script: KEYS template (space-separated)
+  std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
+  std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
+  std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
   int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
   Micros waitTimeout{50'000};        ///< WAIT's timeout
   std::optional<FailoverPlan> failover;  ///< a failover on a managed cluster during the storm
 };
+
+/// Wall-clock replay speed of a trace on a real clock: `speed`, or 1 when unset.
+double replaySpeed(const StormSpec& spec);
+
+/// Reads `spec.trace` into `spec.traceData` (a no-op without --trace). Errors
+/// name the --trace flag at fault (see loadTrace).
+Result<void> loadStormTrace(StormSpec& spec, const std::function<void(std::int64_t)>& progress = {},
+                            const std::atomic<bool>* cancel = nullptr);
 
 /// Parses `break@MS,kill@MS,promote@MS[,rejoin@MS]` (times increasing). InvalidArgument names the part.
 Result<FailoverPlan> parseFailoverPlan(std::string_view text);

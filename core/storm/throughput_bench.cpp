@@ -222,7 +222,7 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
     o.endpoint = endpoint;
     o.prefix = s.prefix;
     o.serverClock = true;
-    auto st = makeRedisStore(s.backend, o);
+    auto st = makeRedisBackendStore(s.backend, o, s.script);
     if (!st) return st.error();
     stores[t] = std::move(st.value());
   }

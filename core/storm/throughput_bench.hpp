@@ -26,6 +26,7 @@
 #include "common/result.hpp"
 #include "limiter/quota.hpp"
 #include "redis/redis_url.hpp"
+#include "redis/script_store.hpp"
 #include "storm/storm_spec.hpp"
 
 namespace rl {
@@ -43,6 +44,7 @@ struct BenchSpec {
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
   std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
   bool storePath = false;           ///< redis-lua: the store path even on one server (`--path store`)
+  ScriptSettings script;            ///< redis-script: the team's own limiter
 };
 
 /// Throughput of one (backend, algorithm).

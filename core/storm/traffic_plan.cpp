@@ -61,14 +61,38 @@ std::vector<std::int64_t> intendedTimes(const StormSpec& spec, std::int64_t n, M
   return t;
 }
 
+std::vector<PlannedRequest> planTrace(const StormSpec& spec) {
+  const auto& in = spec.traceData->requests;
+  const double speed = spec.clock == ClockMode::Virtual ? 1.0 : replaySpeed(spec);
+  const auto replicas = static_cast<std::size_t>(std::max(spec.replicas, 1));
+  const std::int64_t t0 = in.empty() ? 0 : in.front().timeUs;
+  std::vector<PlannedRequest> out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const std::int64_t rel = in[i].timeUs - t0;
+    out[i].intendedUs = speed == 1.0 ? rel : static_cast<std::int64_t>(std::llround(static_cast<double>(rel) / speed));
+    out[i].client = in[i].client;
+    out[i].replica = static_cast<std::uint16_t>(i % replicas);
+    out[i].cost = in[i].cost;
+  }
+  return out;
+}
+
 }  // namespace
 
+Micros planStart(const StormSpec& spec, Micros fallback) {
+  if (spec.traceData && !spec.traceData->requests.empty() && spec.clock == ClockMode::Virtual)
+    return Micros{spec.traceData->requests.front().timeUs};
+  return fallback;
+}
+
 std::int64_t plannedRequestCount(const StormSpec& spec) {
+  if (spec.traceData) return static_cast<std::int64_t>(spec.traceData->requests.size());
   if (spec.requests > 0) return spec.requests;
   return static_cast<std::int64_t>(std::floor(static_cast<double>(spec.duration.count()) / 1e6 * spec.rate));
 }
 
 std::vector<PlannedRequest> planRequests(const StormSpec& spec, Micros startUs) {
+  if (spec.traceData) return planTrace(spec);
   const std::int64_t n = std::max<std::int64_t>(plannedRequestCount(spec), 0);
   const auto times = intendedTimes(spec, n, startUs);
   const auto replicas = static_cast<std::int64_t>(std::max(spec.replicas, 1));
@@ -79,6 +103,7 @@ std::vector<PlannedRequest> planRequests(const StormSpec& spec, Micros startUs) 
     r.intendedUs = times[static_cast<std::size_t>(i)];
     r.replica = static_cast<std::uint16_t>(i % replicas);
     r.client = static_cast<std::uint32_t>((i / replicas) % clients);
+    r.cost = spec.cost;
   }
   return out;
 }

@@ -12,6 +12,7 @@
 
 #include <csignal>
 
+#include "support/cli_process.hpp"
 #include "support/redis_test_server.hpp"
 
 using namespace rl;
@@ -46,6 +47,8 @@ class RatelabCliTest : public QObject {
   void badInputExitsTwo_data();
   void badInputExitsTwo();
   void unknownScenarioKeyExitsTwo();
+  void passwordFromFileOrEnvironment();
+  void localPolicyInJson();
   void unreachableRedisExitsThree();
   void csvHasEveryDecision();
   void keysShowsTtl();
@@ -54,7 +57,7 @@ class RatelabCliTest : public QObject {
   void ctrlCPrintsWhatWasRecorded();
 
  private:
-  Cli cli(const QStringList& args, int timeoutMs = 120'000);
+  Cli cli(const QStringList& args, int timeoutMs = 120'000, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
   QString redisUrl() const { return QString("redis://127.0.0.1:%1").arg(redis_->endpoint().port); }
   std::unique_ptr<test::RedisTestServer> redis_;
   QTemporaryDir tmp_;
@@ -67,8 +70,9 @@ void RatelabCliTest::initTestCase() {
   RL_REQUIRE_REDIS(*redis_);
 }
 
-Cli RatelabCliTest::cli(const QStringList& args, int timeoutMs) {
+Cli RatelabCliTest::cli(const QStringList& args, int timeoutMs, const QProcessEnvironment& env) {
   QProcess p;
+  p.setProcessEnvironment(env);
   p.setWorkingDirectory(RATELAB_SOURCE_DIR);
   p.start(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli", args);
   Cli c;
@@ -210,6 +214,24 @@ void RatelabCliTest::badInputExitsTwo_data() {
   QTest::newRow("script name") << QStringList{"script", "leaky"}
                                << "ratelab-cli script: NAME: 'leaky' is not an algorithm: allowed fixed_window, "
                                   "sliding_log, sliding_counter, token_bucket, leaky_bucket or gcra";
+  QTest::newRow("requests zero") << QStringList{"run", "--requests", "0"}
+                                 << "ratelab-cli run: --requests: '0' is not valid: allowed an integer 1 to 20000000 "
+                                    "(leave it out for the default: twice the limit)";
+  QTest::newRow("scenario /dev/zero") << QStringList{"run", "--scenario", "/dev/zero"}
+                                      << "ratelab-cli run: --scenario '/dev/zero' is larger than the 4 MB cap: "
+                                         "allowed files up to --max-file-mb MB (1 to 1024)";
+  QTest::newRow("scenario /dev/zero, cap 1") << QStringList{"run", "--max-file-mb", "1", "--scenario", "/dev/zero"}
+                                             << "ratelab-cli run: --scenario '/dev/zero' is larger than the 1 MB cap";
+  QTest::newRow("max-file-mb 0") << QStringList{"run", "--max-file-mb", "0"}
+                                 << "ratelab-cli run: --max-file-mb 0 is out of range: allowed 1 to 1024 (MB)";
+  QTest::newRow("scenario missing") << QStringList{"run", "--scenario", "/nonexistent.json"}
+                                    << "ratelab-cli run: --scenario '/nonexistent.json': cannot read it (No such file or directory)";
+  QTest::newRow("password file missing")
+      << QStringList{"keys", "--redis", "redis://127.0.0.1:1", "--redis-password-file", "/nonexistent-pw"}
+      << "ratelab-cli keys: --redis: --redis-password-file '/nonexistent-pw': cannot read it";
+  QTest::newRow("password never printed") << QStringList{"keys", "--redis", "redis://user:SuperSecret@127.0.0.1:99999"}
+                                          << "ratelab-cli keys: --redis: bad Redis URL 'redis://user:***@127.0.0.1:99999': "
+                                             "port '99999' must be 1 to 65535";
   QTest::newRow("command") << QStringList{"fly"}
                            << "ratelab-cli: unknown command 'fly': allowed run, race, bench, keys, script, serve";
 }
@@ -235,6 +257,51 @@ void RatelabCliTest::unknownScenarioKeyExitsTwo() {
   QCOMPARE(c.exitCode, 2);
   QVERIFY2(c.err.startsWith(("ratelab-cli run: --scenario '" + path + "': scenario key 'replicaz' is unknown: allowed").toUtf8()),
            c.err.constData());
+}
+
+void RatelabCliTest::passwordFromFileOrEnvironment() {
+  // A server with requirepass: the password from --redis-password-file or
+  // REDISCLI_AUTH reaches AUTH (the run admits exactly the limit); without it,
+  // exit 3 naming NOAUTH; the password is never printed.
+  test::RedisTestServer secured({"--requirepass", "Sup3rSecret"});
+  RL_REQUIRE_REDIS(secured);
+  const QString url = QString("redis://127.0.0.1:%1").arg(secured.endpoint().port);
+  const QString pwFile = tmp_.filePath("pw");
+  QFile f(pwFile);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write("Sup3rSecret\n");
+  f.close();
+  const QStringList run{"run", "--backend", "redis-lua", "--redis", url, "--limit", "7", "--requests", "20", "--json"};
+  const Cli viaFile = cli(run + QStringList{"--redis-password-file", pwFile});
+  QVERIFY2(viaFile.exitCode == 0, viaFile.err.constData());
+  QCOMPARE(runOf(viaFile, "fixed_window")["admitted"].toInt(), 7);
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("REDISCLI_AUTH", "Sup3rSecret");
+  const Cli viaEnv = cli(run, 120'000, env);
+  QVERIFY2(viaEnv.exitCode == 0, viaEnv.err.constData());
+  QCOMPARE(runOf(viaEnv, "fixed_window")["admitted"].toInt(), 7);
+  const Cli encoded = cli({"run", "--backend", "redis-lua", "--redis",
+                           QString("redis://:Sup3r%53ecret@127.0.0.1:%1").arg(secured.endpoint().port), "--requests", "3"});
+  QVERIFY2(encoded.exitCode == 0, encoded.err.constData());  // %53 is 'S'
+  env.remove("REDISCLI_AUTH");
+  const Cli without = cli(run, 120'000, env);
+  QCOMPARE(without.exitCode, 3);
+  QVERIFY2(without.err.contains("NOAUTH"), without.err.constData());
+  const Cli wrong = cli({"keys", "--redis", QString("redis://:WrongSecret@127.0.0.1:%1").arg(secured.endpoint().port)});
+  QCOMPARE(wrong.exitCode, 3);
+  QVERIFY2(!wrong.err.contains("WrongSecret") && !wrong.out.contains("WrongSecret"), wrong.err.constData());
+}
+
+void RatelabCliTest::localPolicyInJson() {
+  // The policy and the degraded decisions are in run --json (Redis healthy here: none degraded).
+  const Cli c = cli({"run", "--backend", "redis-lua", "--redis", redisUrl(), "--on-redis-error", "local", "--limit", "5",
+                     "--requests", "10", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QJsonObject r = runOf(c, "fixed_window");
+  QCOMPARE(r["on_redis_error"].toString(), QString("local"));
+  QCOMPARE(r["degraded"].toInt(), 0);
+  QCOMPARE(r["degraded_admitted"].toInt(), 0);
+  QCOMPARE(r["admitted"].toInt(), 5);
 }
 
 void RatelabCliTest::unreachableRedisExitsThree() {

@@ -14,6 +14,7 @@ class RatelabCommandLineTest : public QObject {
   void badFlagsExitTwo_data();
   void badFlagsExitTwo();
   void presetScreenshotRendersAfterTheRun();
+  void helpAndVersionNeedNoDisplay();
 
  private:
   QString bin_;
@@ -32,8 +33,10 @@ void RatelabCommandLineTest::badFlagsExitTwo_data() {
   QTest::newRow("unknown preset") << QStringList{"--preset", "nope"}
                                   << "--preset 'nope' is unknown: allowed boundary, replica_leak, race, clock_skew, outage, burst_tolerance";
   QTest::newRow("exit-after-ms text") << QStringList{"--exit-after-ms", "soon"} << "--exit-after-ms 'soon' is invalid: allowed a whole number from 1 to 86400000";
-  QTest::newRow("missing value") << QStringList{"--screenshot"} << "--screenshot needs a value";
-  QTest::newRow("unknown flag") << QStringList{"--frobnicate"} << "unknown option '--frobnicate'";
+  QTest::newRow("missing value") << QStringList{"--screenshot"} << "Missing value after '--screenshot'.";
+  QTest::newRow("unknown flag") << QStringList{"--frobnicate"} << "Unknown option 'frobnicate'.";
+  QTest::newRow("flag=value form") << QStringList{"--theme=purple"} << "--theme 'purple' is unknown: allowed light, dark";
+  QTest::newRow("stray argument") << QStringList{"boundary"} << "unexpected argument 'boundary'";
   QTest::newRow("both sources") << QStringList{"--preset", "race", "--scenario", "x.json"} << "--scenario and --preset both given";
   QTest::newRow("missing scenario") << QStringList{"--scenario", "/nonexistent/x.json"} << "--scenario:";
 }
@@ -60,6 +63,28 @@ void RatelabCommandLineTest::presetScreenshotRendersAfterTheRun() {
   QVERIFY2(err.contains(QStringLiteral("saved ") + png), qPrintable(err));
   const QImage image(png);
   QCOMPARE(image.size(), QSize(1200, 800));
+}
+
+void RatelabCommandLineTest::helpAndVersionNeedNoDisplay() {
+  // No DISPLAY and the xcb platform: a QApplication could not start, yet --help and --version answer.
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.remove(QStringLiteral("DISPLAY"));
+  env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+  for (const QString& flag : {QStringLiteral("--help"), QStringLiteral("--version")}) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(bin_, {flag});
+    QVERIFY(p.waitForFinished(30'000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    const QString out = QString::fromUtf8(p.readAllStandardOutput());
+    if (flag == QStringLiteral("--help")) {
+      QVERIFY2(out.contains(QStringLiteral("--preset <NAME>")) && out.contains(QStringLiteral("burst_tolerance")), qPrintable(out));
+    } else {
+      QVERIFY2(out.startsWith(QStringLiteral("ratelab ")), qPrintable(out));
+    }
+  }
 }
 
 QTEST_GUILESS_MAIN(RatelabCommandLineTest)

@@ -4,13 +4,18 @@
 
 #include <QtTest>
 
+#include <QDir>
+#include <QFile>
+
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -23,6 +28,8 @@
 #include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/race_lab_panel.hpp"
+#include "ui/panels/run_toolbar.hpp"
+#include "ui/workers/redis_types.hpp"
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
@@ -57,7 +64,12 @@ class UiPanelsTest : public QObject {
   void redisBackendWithoutServerIsRefused();
   void presetsFillAValidForm_data();
   void presetsFillAValidForm();
+  void presetsAreTheScenarioFiles();
+  void firstRunShowsWhereToStart();
+  void brokenPresetFilesAreNamed();
   void settingsRoundTrip();
+  void settingsNeverHoldAPassword();
+  void connectionPanelOffersThreePolicies();
   void scenarioRoundTrip();
   void badScenarioNamesTheKey();
   void memoryPresetStormFillsLanesAndSummary();
@@ -191,6 +203,74 @@ void UiPanelsTest::presetsFillAValidForm() {
   QCOMPARE(w.connectionPanel()->policy(), p->spec.onRedisError);
 }
 
+void UiPanelsTest::presetsAreTheScenarioFiles() {
+  // Every scenario file with a "window" key is a preset, and the preset runs exactly the file's storm.
+  const QDir dir(QStringLiteral(RATELAB_SOURCE_DIR "/resources/scenarios"));
+  QStringList withWindow;
+  for (const QString& f : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
+    QFile file(dir.filePath(f));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    if (file.readAll().contains("\"window\"")) withWindow << f.chopped(5);
+  }
+  QCOMPARE(withWindow.size(), 6);
+  QCOMPARE(presetIds(), (QStringList{"boundary", "replica_leak", "race", "clock_skew", "outage", "burst_tolerance"}));
+  for (const QString& id : withWindow) {
+    const Preset* p = findPreset(id);
+    QVERIFY2(p, qPrintable(id));
+    const auto fromFile = loadScenario(dir.filePath(id + QStringLiteral(".json")).toStdString());
+    QVERIFY2(fromFile.ok(), fromFile.ok() ? "" : fromFile.error().message.c_str());
+    QCOMPARE(QString::fromStdString(json(p->spec)), QString::fromStdString(json(*fromFile)));
+  }
+  QVERIFY(findPreset(QStringLiteral("race"))->runRace);
+  QCOMPARE(findPreset(QStringLiteral("race"))->show, QStringLiteral("raceDock"));
+  QCOMPARE(findPreset(QStringLiteral("outage"))->outage->restartAtMs, 2000);
+}
+
+void UiPanelsTest::firstRunShowsWhereToStart() {
+  StormController controller;
+  MainWindow w(controller);
+  w.show();
+  auto* bar = w.findChild<RunToolBar*>(QStringLiteral("runToolBar"));
+  QVERIFY(bar);
+  QCOMPARE(bar->startAction()->shortcut(), QKeySequence(Qt::Key_Space));
+  QCOMPARE(bar->presetBox()->count(), 1 + static_cast<int>(presets().size()));
+  QVERIFY(w.lanesPanel()->hint()->isVisible());
+  QVERIFY(!w.lanesPanel()->lanes().front()->isVisible());
+  QVERIFY2(w.lanesPanel()->hint()->text().contains(QStringLiteral("press Space to fire 1,000 requests at fixed_window")),
+           qPrintable(w.lanesPanel()->hint()->text()));
+  QCOMPARE(w.stormPanel()->backend(), Backend::Memory);
+  // Redis answers: the form moves to redis-lua, and the hint says so.
+  emit controller.redisStatus(RedisStatus{true, QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("7.0"), 0, {}});
+  QCOMPARE(w.stormPanel()->backend(), Backend::RedisLua);
+  QVERIFY2(w.lanesPanel()->hint()->text().contains(QStringLiteral("on Redis (redis-lua)")), qPrintable(w.lanesPanel()->hint()->text()));
+  // A preset picked in the toolbar fills the form and keeps its own backend.
+  const int replicaLeak = bar->presetBox()->findData(QStringLiteral("replica_leak"));
+  bar->presetBox()->setCurrentIndex(replicaLeak);
+  emit bar->presetBox()->activated(replicaLeak);
+  QCOMPARE(w.stormPanel()->spec()->replicas, 4);
+  emit controller.redisStatus(RedisStatus{true, QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("7.0"), 0, {}});
+  QCOMPARE(w.stormPanel()->backend(), Backend::Memory);
+  // Reset: the first-run form again, on Redis since it answers.
+  w.findChild<QAction*>(QStringLiteral("resetAction"))->trigger();
+  QCOMPARE(w.stormPanel()->spec()->requests, 1000);
+  QCOMPARE(w.stormPanel()->backend(), Backend::RedisLua);
+  QCOMPARE(bar->presetBox()->currentIndex(), 0);
+}
+
+void UiPanelsTest::brokenPresetFilesAreNamed() {
+  auto p = presetFromScenario(QStringLiteral("x"), R"({"limit": 5, "window": {"title": "T"}})");
+  QVERIFY(!p.ok());
+  QCOMPARE(QString::fromStdString(p.error().message),
+           QStringLiteral("scenario 'x' 'window.explanation' is missing: allowed a non-empty string"));
+  p = presetFromScenario(QStringLiteral("y"), R"({"limit": 5, "window": {"title": "T", "explanation": "E", "outage": {"stop_at_ms": 5}}})");
+  QVERIFY(!p.ok());
+  QVERIFY(p.error().message.starts_with("scenario 'y' 'window.outage': allowed"));
+  p = presetFromScenario(QStringLiteral("z"), R"({"limit": "x", "window": {"title": "T", "explanation": "E"}})");
+  QVERIFY(!p.ok());
+  QVERIFY(p.error().message.starts_with("scenario 'z': scenario key 'limit'"));
+  QVERIFY(!presetFromScenario(QStringLiteral("w"), R"({"limit": 5})").ok());
+}
+
 void UiPanelsTest::settingsRoundTrip() {
   const QString path = dir_.filePath(QStringLiteral("settings.ini"));
   std::string saved;
@@ -218,6 +298,40 @@ void UiPanelsTest::settingsRoundTrip() {
   QCOMPARE(w.size(), QSize(1234, 777));
   QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("raceDock"))->isFloating());
   w.setTheme(Theme::Light);
+}
+
+void UiPanelsTest::settingsNeverHoldAPassword() {
+  const QString path = dir_.filePath(QStringLiteral("pw-settings.ini"));
+  {
+    StormController controller;
+    MainWindow w(controller);
+    w.connectionPanel()->setUrl(QStringLiteral("redis://alice:Sup3rSecret@127.0.0.1:6400/2"));
+    QSettings settings(path, QSettings::IniFormat);
+    w.saveSettings(settings);
+  }
+  QFile raw(path);
+  QVERIFY(raw.open(QIODevice::ReadOnly));
+  const QByteArray text = raw.readAll();
+  QVERIFY2(!text.contains("Sup3rSecret"), text.constData());  // not in any key, not the scenario either
+  StormController controller;
+  MainWindow w(controller);
+  QSettings settings(path, QSettings::IniFormat);
+  w.restoreSettings(settings);
+  QCOMPARE(w.connectionPanel()->url(), QStringLiteral("redis://alice@127.0.0.1:6400/2"));
+}
+
+void UiPanelsTest::connectionPanelOffersThreePolicies() {
+  ConnectionPanel panel;
+  QSignalSpy changed(&panel, &ConnectionPanel::policyChanged);
+  auto* local = panel.findChild<QRadioButton*>(QStringLiteral("policyLocal"));
+  QVERIFY(local);
+  local->click();
+  QCOMPARE(panel.policy(), FailurePolicy::Local);
+  QCOMPARE(changed.count(), 1);
+  panel.setPolicy(FailurePolicy::Closed);
+  QCOMPARE(panel.policy(), FailurePolicy::Closed);
+  panel.setPolicy(FailurePolicy::Local);
+  QVERIFY(local->isChecked());
 }
 
 void UiPanelsTest::scenarioRoundTrip() {
@@ -248,7 +362,7 @@ void UiPanelsTest::badScenarioNamesTheKey() {
 }
 
 void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {
-  // Replica leak: 4 memory replicas each admit 50 per second: 200 in the worst second (4x).
+  // Replica leak (resources/scenarios/replica_leak.json): 4 memory replicas, 100 per minute each: all 400 pass (4x).
   StormController controller;
   MainWindow w(controller);
   w.show();
@@ -256,16 +370,17 @@ void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {
   QSignalSpy done(&w, &MainWindow::stormDone);
   QVERIFY(w.startStorm());
   QVERIFY(done.wait(60'000));
-  QCOMPARE(controller.model().size(), std::size_t{2400});
-  QCOMPARE(w.lanesPanel()->lanes().size(), 2);
-  QVERIFY(w.lanesPanel()->lanes()[0]->admittedPoints() > 10);
+  QCOMPARE(controller.model().size(), std::size_t{400});
+  QCOMPARE(w.lanesPanel()->lanes().size(), 1);
+  QVERIFY(w.lanesPanel()->lanes()[0]->admittedPoints() > 0);  // one burst at t = 0 on the virtual clock
   QCOMPARE(w.lanesPanel()->lanes()[0]->overLimitSpans(), 1);
-  QVERIFY(w.lanesPanel()->levelChart()->points(0) > 10);
+  QVERIFY(w.lanesPanel()->levelChart()->points(0) > 0);
+  QVERIFY(!w.lanesPanel()->hint()->isVisible());  // the first storm replaced the hint
   QTableWidget* t = w.summaryPanel()->table();
-  QCOMPARE(cell(t, 0, 0), QStringLiteral("sliding_log"));
-  QCOMPARE(cell(t, 0, 1), QStringLiteral("1200"));
-  QCOMPARE(cell(t, 0, 2), QStringLiteral("600"));   // 4 x 50 per second over 3 s
-  QCOMPARE(cell(t, 0, 5), QStringLiteral("200"));   // worst window
+  QCOMPARE(cell(t, 0, 0), QStringLiteral("fixed_window"));
+  QCOMPARE(cell(t, 0, 1), QStringLiteral("400"));
+  QCOMPARE(cell(t, 0, 2), QStringLiteral("400"));   // 4 replicas x 100
+  QCOMPARE(cell(t, 0, 5), QStringLiteral("400"));   // worst window
   QCOMPARE(cell(t, 0, 6), QStringLiteral("4.00x"));
   QVERIFY(!controller.stormRunning());
   QVERIFY(w.stormPanel()->startButton()->text().contains(QStringLiteral("Start")));
@@ -275,11 +390,22 @@ void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {
   QFile f(path);
   QVERIFY(f.open(QIODevice::ReadOnly));
   const auto runs = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("runs")).toArray();
-  QCOMPARE(runs.size(), 2);
-  QCOMPARE(runs[0].toObject().value(QStringLiteral("max_admitted_in_window")).toInt(), 200);
+  QCOMPARE(runs.size(), 1);
+  QCOMPARE(runs[0].toObject().value(QStringLiteral("max_admitted_in_window")).toInt(), 400);
   QVERIFY(w.exportPng(dir_.filePath(QStringLiteral("lanes.png"))).ok());
   QVERIFY(QImage(dir_.filePath(QStringLiteral("lanes.png"))).width() > 100);
 }
+
+namespace {
+InspectedKey stringKey(const QString& name) {  // a string key with 1 s left, value 1
+  InspectedKey k;
+  k.name = name;
+  k.type = QStringLiteral("string");
+  k.pttlMs = 1000;
+  k.value = QStringLiteral("1");
+  return k;
+}
+}  // namespace
 
 void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   KeyInspectorPanel panel;
@@ -288,7 +414,7 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   KeyPageResult page;
   page.nextCursor = 42;
   for (int i = 0; i < KeyInspectorPanel::kAutoRefreshMaxKeys; ++i)
-    page.keys.append({QStringLiteral("ratelab:{gcra:c%1}").arg(i), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+    page.keys.append(stringKey(QStringLiteral("ratelab:{gcra:c%1}").arg(i)));
   panel.showPage(page);
   QCOMPARE(panel.keyCount(), 500);
   QVERIFY(panel.autoRefresh()->isChecked());  // at the limit: still on
@@ -300,7 +426,7 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   QCOMPARE(scans.takeFirst().at(2).toULongLong(), 42ULL);  // continues the scan at the cursor
   KeyPageResult more;
   more.firstPage = false;
-  more.keys.append({QStringLiteral("ratelab:{gcra:last}"), QStringLiteral("string"), 1000, QStringLiteral("1"), {}, 0});
+  more.keys.append(stringKey(QStringLiteral("ratelab:{gcra:last}")));
   panel.showPage(more);
   QCOMPARE(panel.keyCount(), 501);
   QVERIFY(!panel.autoRefresh()->isChecked());  // above the limit: switched itself off

@@ -6,6 +6,7 @@
 
 #include <QtTest>
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QTableWidget>
@@ -106,7 +107,9 @@ void UiStormsTest::connectTo(const QString& url) {
 
 void UiStormsTest::runBoundaryPreset() {
   connectTo(url_);
-  window_->applyPreset(*findPreset(QStringLiteral("boundary")));
+  window_->applyPreset(*findPreset(QStringLiteral("boundary")));  // boundary.json: memory, 6 algorithms
+  auto* backend = window_->stormPanel()->findChild<QComboBox*>(QStringLiteral("backend"));
+  backend->setCurrentIndex(backend->findData(int(Backend::RedisLua)));  // the user picks Redis
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
   QVERIFY(window_->startStorm());
   QVERIFY(done.wait(kStormTimeoutMs));
@@ -115,8 +118,8 @@ void UiStormsTest::runBoundaryPreset() {
 void UiStormsTest::boundaryPresetFillsLanesAndSummary() {
   runBoundaryPreset();
   if (QTest::currentTestFailed()) return;
-  // 400 requests x 3 algorithms, 100 per second, two bursts of 200 straddling a window edge.
-  QCOMPARE(controller_->model().size(), std::size_t{1200});
+  // 400 requests x 6 algorithms, 100 per 60 s, two bursts of 200 straddling a window edge.
+  QCOMPARE(controller_->model().size(), std::size_t{2400});
   QTableWidget* t = window_->summaryPanel()->table();
   QCOMPARE(cell(t, 0, 0), QStringLiteral("fixed_window"));
   QCOMPARE(cell(t, 0, 2), QStringLiteral("200"));
@@ -125,7 +128,7 @@ void UiStormsTest::boundaryPresetFillsLanesAndSummary() {
   QCOMPARE(cell(t, 1, 2), QStringLiteral("100"));
   QCOMPARE(cell(t, 1, 6), QStringLiteral("1.00x"));
   const auto& lanes = window_->lanesPanel()->lanes();
-  QCOMPARE(lanes.size(), 3);
+  QCOMPARE(lanes.size(), 6);
   QCOMPARE(lanes[0]->overLimitSpans(), 1);  // fixed window: 200 in one window
   QCOMPARE(lanes[1]->overLimitSpans(), 0);  // sliding log: never
   QVERIFY(lanes[0]->admittedPoints() > 0);
@@ -211,7 +214,7 @@ void UiStormsTest::csvExportWritesEveryDecision() {
   QVERIFY(f.open(QIODevice::ReadOnly));
   const QList<QByteArray> lines = f.readAll().split('\n');
   QCOMPARE(lines.front(), QByteArray("intended_us,at_us,algorithm,client,replica,allowed,error,late,remaining,retry_after_us,latency_us,level"));
-  QCOMPARE(lines.size(), 1 + 1200 + 1);  // header, 1200 decisions, final newline
+  QCOMPARE(lines.size(), 1 + 2400 + 1);  // header, 2400 decisions, final newline
   int fixedAdmitted = 0;
   for (const QByteArray& line : lines) {
     const auto cells = line.split(',');
@@ -235,6 +238,12 @@ void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
   QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 3), QStringLiteral("0"));
+  // A second race in the same window gets fresh keys: its windows (one hour
+  // long) are not the first race's, which are still full.
+  QTest::mouseClick(window_->raceLabPanel()->runButton(), Qt::LeftButton);
+  QVERIFY(done.wait(kStormTimeoutMs));
+  QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
+  QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
 }
 
 void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {
@@ -316,16 +325,21 @@ void UiStormsTest::servingOverHttpFeedsTheLanes() {
   spec.replicas = 2;
   spec.requests = 1;
   window_->stormPanel()->setSpec(spec);
+  // The front is the user's choice; nginx (a child process) is what a real deployment puts there.
+  auto* front = window_->stormPanel()->findChild<QComboBox*>(QStringLiteral("serveFront"));
+  QVERIFY(front != nullptr);
+  QCOMPARE(front->count(), 3);
+  front->setCurrentText(QStringLiteral("nginx"));
   QSignalSpy serving(controller_.get(), &StormController::servingChanged);
   QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);
   QVERIFY(serving.wait(10'000));
   const QList<QVariant> args = serving.takeFirst();
   QVERIFY(args.at(0).toBool());
-  const QString front = args.at(1).toString();
-  QVERIFY2(front.startsWith(QStringLiteral("http://127.0.0.1:")), qPrintable(front));
+  const QString frontUrl = args.at(1).toString();
+  QVERIFY2(frontUrl.startsWith(QStringLiteral("http://127.0.0.1:")), qPrintable(frontUrl));
   QVERIFY(window_->stormPanel()->serveButton()->isChecked());
   QVERIFY(!window_->stormPanel()->startButton()->isEnabled());
-  auto target = parseHttpUrl(front.toStdString());
+  auto target = parseHttpUrl(frontUrl.toStdString());
   QVERIFY(target.ok());
   HttpClient client(*target);
   int ok = 0, limited = 0;

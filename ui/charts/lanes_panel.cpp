@@ -1,5 +1,7 @@
 #include "ui/charts/lanes_panel.hpp"
 
+#include <QLabel>
+
 #include <QElapsedTimer>
 #include <QScrollArea>
 #include <QSplitter>
@@ -22,6 +24,12 @@ LanesPanel::LanesPanel(QWidget* parent)
   new QVBoxLayout(lanesBox_);
   lanesBox_->layout()->setContentsMargins(0, 0, 0, 0);
   lanesBox_->layout()->setSpacing(2);
+  hint_ = new QLabel(lanesBox_);
+  hint_->setObjectName(QStringLiteral("lanesHint"));
+  hint_->setAlignment(Qt::AlignCenter);
+  hint_->setWordWrap(true);
+  hint_->setStyleSheet(QStringLiteral("QLabel { font-size: 15pt; color: palette(mid); padding: 40px; }"));
+  lanesBox_->layout()->addWidget(hint_);
   auto* scroll = new QScrollArea;
   scroll->setWidget(lanesBox_);
   scroll->setWidgetResizable(true);
@@ -38,10 +46,23 @@ LanesPanel::LanesPanel(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
-  setAlgorithms({Algorithm::FixedWindow});
+  resetLanes({Algorithm::FixedWindow}, TtlSource::WallClock);  // an empty lane until the first storm
+}
+
+void LanesPanel::setHint(const QString& text) {
+  hint_->setText(text);
+  const bool show = !stormShown_ && !text.isEmpty();
+  hint_->setVisible(show);
+  for (LaneChart* lane : lanes_) lane->setVisible(!show);  // the hint stands in for the empty lane
 }
 
 void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, TtlSource ttl) {
+  stormShown_ = true;  // the first storm replaces the hint for good
+  hint_->hide();
+  resetLanes(algorithms, ttl);
+}
+
+void LanesPanel::resetLanes(const std::vector<Algorithm>& algorithms, TtlSource ttl) {
   for (LaneChart* lane : lanes_) delete lane;
   lanes_.clear();
   for (std::size_t i = 0; i < algorithms.size(); ++i) {

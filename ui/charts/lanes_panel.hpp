@@ -16,6 +16,8 @@
 #include "ui/charts/theme.hpp"
 #include "ui/charts/ttl_chart.hpp"
 
+class QLabel;
+
 namespace rl::ui {
 
 class LaneModel;
@@ -40,6 +42,10 @@ class LanesPanel : public QWidget {
   void addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs);
   /// The storm ended `wallUs` after it started (wall clock): marked on the TTL chart.
   void markRunEnd(std::int64_t wallUs);
+  /// The line shown in the empty lanes before the first storm ("Pick a preset or press Space ...").
+  void setHint(const QString& text);
+  /// The hint label (tests).
+  QLabel* hint() const { return hint_; }
   /// Applies a theme to every chart.
   void setTheme(Theme t);
   /// The lane charts (tests).
@@ -52,7 +58,10 @@ class LanesPanel : public QWidget {
   double lastRefreshMs() const { return lastRefreshMs_; }
 
  private:
+  void resetLanes(const std::vector<Algorithm>& algorithms, TtlSource ttl);
   QWidget* lanesBox_;
+  QLabel* hint_;  ///< shown until the first storm
+  bool stormShown_ = false;  ///< a storm (or serving) has set the lanes
   QList<LaneChart*> lanes_;
   SeriesChart* level_;
   TtlChart* ttl_;

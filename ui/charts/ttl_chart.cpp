@@ -22,7 +22,7 @@ QString titleOf(TtlSource source, double runEndSeconds) {
 
 TtlSource ttlSourceOf(Backend backend, ClockMode clock) {
   if (backend == Backend::Memory) return TtlSource::NoKeys;
-  if (backend == Backend::Http) return TtlSource::NotSampled;
+  if (backend == Backend::Http || backend == Backend::RedisScript) return TtlSource::NotSampled;  // keys RateLab does not name
   return clock == ClockMode::Virtual ? TtlSource::VirtualClock : TtlSource::WallClock;
 }
 

@@ -19,7 +19,8 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
       startServer_(new QPushButton(tr("Start server"), this)),
       stopServer_(new QPushButton(tr("Stop server"), this)),
       open_(new QRadioButton(tr("fail-open"), this)),
-      closed_(new QRadioButton(tr("fail-closed"), this)) {
+      closed_(new QRadioButton(tr("fail-closed"), this)),
+      local_(new QRadioButton(tr("local"), this)) {
   url_->setObjectName(QStringLiteral("redisUrl"));
   url_->setPlaceholderText(QStringLiteral("redis://127.0.0.1:6379/0"));
   status_->setObjectName(QStringLiteral("redisStatus"));
@@ -28,10 +29,14 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
   server_->setWordWrap(true);
   open_->setToolTip(tr("When Redis cannot answer, admit the request: availability over protection"));
   closed_->setToolTip(tr("When Redis cannot answer, deny the request: protection over availability"));
+  local_->setToolTip(tr("When Redis cannot answer, each replica decides with its own in-memory limiter: "
+                        "up to replicas x limit admitted while degraded"));
+  local_->setObjectName(QStringLiteral("policyLocal"));
   open_->setChecked(true);
   auto* group = new QButtonGroup(this);
   group->addButton(open_);
   group->addButton(closed_);
+  group->addButton(local_);
 
   auto* urlRow = new QHBoxLayout;
   urlRow->addWidget(url_, 1);
@@ -42,6 +47,7 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
   auto* policyRow = new QHBoxLayout;
   policyRow->addWidget(open_);
   policyRow->addWidget(closed_);
+  policyRow->addWidget(local_);
   policyRow->addStretch(1);
   auto* form = new QFormLayout(this);
   form->addRow(tr("Redis"), urlRow);
@@ -54,7 +60,9 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
   connect(url_, &QLineEdit::returnPressed, this, [this] { emit connectRequested(url()); });
   connect(startServer_, &QPushButton::clicked, this, &ConnectionPanel::startServerRequested);
   connect(stopServer_, &QPushButton::clicked, this, &ConnectionPanel::stopServerRequested);
-  connect(open_, &QRadioButton::toggled, this, [this] { emit policyChanged(policy()); });
+  connect(group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton*, bool on) {
+    if (on) emit policyChanged(policy());
+  });
 }
 
 QString ConnectionPanel::url() const { return url_->text().trimmed(); }
@@ -62,11 +70,12 @@ QString ConnectionPanel::url() const { return url_->text().trimmed(); }
 void ConnectionPanel::setUrl(const QString& url) { url_->setText(url); }
 
 FailurePolicy ConnectionPanel::policy() const {
+  if (local_->isChecked()) return FailurePolicy::Local;
   return closed_->isChecked() ? FailurePolicy::Closed : FailurePolicy::Open;
 }
 
 void ConnectionPanel::setPolicy(FailurePolicy p) {
-  (p == FailurePolicy::Closed ? closed_ : open_)->setChecked(true);
+  (p == FailurePolicy::Closed ? closed_ : p == FailurePolicy::Local ? local_ : open_)->setChecked(true);
 }
 
 QString ConnectionPanel::statusText() const { return status_->text(); }

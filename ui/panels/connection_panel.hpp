@@ -1,7 +1,7 @@
 #pragma once
 // ConnectionPanel: the Redis URL, its status (connected, server version,
 // round-trip latency), start/stop of the managed redis-server and the
-// failure policy (fail-open / fail-closed). It only shows and asks: the
+// failure policy (fail-open / fail-closed / local). It only shows and asks: the
 // Redis work runs on the controller's Redis worker thread.
 
 #include <QWidget>
@@ -45,7 +45,7 @@ class ConnectionPanel : public QWidget {
   void startServerRequested();
   /// Stop the managed redis-server.
   void stopServerRequested();
-  /// Fail-open / fail-closed changed.
+  /// Fail-open / fail-closed / local changed.
   void policyChanged(rl::FailurePolicy policy);
 
  private:
@@ -57,6 +57,7 @@ class ConnectionPanel : public QWidget {
   QPushButton* stopServer_;
   QRadioButton* open_;
   QRadioButton* closed_;
+  QRadioButton* local_;
 };
 
 }  // namespace rl::ui

@@ -7,6 +7,8 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSplitter>
+#include <QTextEdit>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -15,7 +17,24 @@ namespace rl::ui {
 
 namespace {
 constexpr int kColumnPttl = 2;
+constexpr int kColumnLibrary = 3;
+constexpr int kColumnValue = 4;
 constexpr int kRolePttl = Qt::UserRole + 1;
+constexpr int kRoleDetail = Qt::UserRole + 2;
+
+/// The detail pane's text of one key: the reading in words, then the raw value.
+QString detailOf(const InspectedKey& k, const QString& raw) {
+  QString out;
+  if (!k.library.isEmpty()) {
+    out += QObject::tr("%1 · %2\n%3\n").arg(k.library, k.algorithm, k.explained);
+    const auto known = [](qint64 v) { return v < 0 ? QObject::tr("unknown") : QString::number(v); };
+    out += QObject::tr("limit %1 · used %2 · reset in %3\n")
+               .arg(known(k.limit), known(k.used), k.resetMs < 0 ? QObject::tr("unknown") : QObject::tr("%1 ms").arg(k.resetMs));
+  } else {
+    out += QObject::tr("Not a limiter key RateLab recognises: shown as Redis holds it.\n");
+  }
+  return out + QObject::tr("\nRaw (%1, PTTL %2 ms):\n%3").arg(k.type).arg(k.pttlMs).arg(raw);
+}
 
 QString pttlText(qint64 ms) {
   if (ms == -1) return QObject::tr("no TTL");
@@ -38,6 +57,8 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
     : QWidget(parent),
       prefix_(new QLineEdit(QStringLiteral("ratelab:"), this)),
       pattern_(new QLineEdit(this)),
+      assume_(new QLineEdit(this)),
+      detail_(new QTextEdit(this)),
       scan_(new QPushButton(tr("Scan (F5)"), this)),
       more_(new QPushButton(tr("Next page"), this)),
       delete_(new QPushButton(tr("Delete key"), this)),
@@ -52,16 +73,24 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   more_->setObjectName(QStringLiteral("nextPage"));
   deleteAll_->setObjectName(QStringLiteral("deletePrefix"));
   pattern_->setPlaceholderText(tr("pattern within the prefix, e.g. {token_bucket:*"));
+  assume_->setObjectName(QStringLiteral("inspectorAssume"));
+  assume_->setPlaceholderText(tr("assume: rate=10/s burst=20 limit=10"));
+  assume_->setToolTip(tr("What keys do not hold: GCRA rate and burst (go-redis/redis_rate), a counter's limit "
+                         "(rate-limiter-flexible, rate-limit-redis), a bucket's capacity and refill (RateLab)"));
+  detail_->setObjectName(QStringLiteral("inspectorDetail"));
+  detail_->setReadOnly(true);
+  detail_->setPlaceholderText(tr("Select a key: what it means, then its raw value."));
   auto_->setToolTip(tr("Rescan every second; switches off above %1 keys").arg(kAutoRefreshMaxKeys));
   more_->setEnabled(false);
-  tree_->setColumnCount(4);
-  tree_->setHeaderLabels({tr("key"), tr("type"), tr("PTTL"), tr("value")});
+  tree_->setColumnCount(5);
+  tree_->setHeaderLabels({tr("key"), tr("type"), tr("PTTL"), tr("Library"), tr("value")});
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
   tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Prefix"), this));
   row->addWidget(prefix_);
   row->addWidget(pattern_, 1);
+  row->addWidget(assume_, 1);
   row->addWidget(scan_);
   row->addWidget(more_);
   auto* actions = new QHBoxLayout;
@@ -71,7 +100,12 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   actions->addWidget(deleteAll_);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(row);
-  layout->addWidget(tree_, 1);
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(tree_);
+  split->addWidget(detail_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  layout->addWidget(split, 1);
   layout->addLayout(actions);
 
   confirm_ = [this](const QString& text) {
@@ -79,8 +113,10 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   };
   connect(scan_, &QPushButton::clicked, this, &KeyInspectorPanel::refresh);
   connect(pattern_, &QLineEdit::returnPressed, this, &KeyInspectorPanel::refresh);
+  connect(assume_, &QLineEdit::returnPressed, this, &KeyInspectorPanel::refresh);
+  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &KeyInspectorPanel::showDetail);
   connect(more_, &QPushButton::clicked, this,
-          [this] { emit scanRequested(prefix(), pattern_->text(), nextCursor_, kPageCount); });
+          [this] { emit scanRequested(prefix(), pattern_->text(), nextCursor_, kPageCount, assume_->text()); });
   connect(delete_, &QPushButton::clicked, this, &KeyInspectorPanel::deleteSelected);
   connect(deleteAll_, &QPushButton::clicked, this, &KeyInspectorPanel::deleteAll);
   countdown_->setInterval(100);
@@ -106,7 +142,16 @@ void KeyInspectorPanel::refresh() {
     status_->setText(tr("The prefix is empty: allowed a non-empty prefix such as ratelab:"));
     return;
   }
-  emit scanRequested(prefix(), pattern_->text(), 0, kPageCount);
+  emit scanRequested(prefix(), pattern_->text(), 0, kPageCount, assume_->text());
+}
+
+QString KeyInspectorPanel::detailText() const { return detail_->toPlainText(); }
+
+void KeyInspectorPanel::showDetail() {
+  const auto selected = tree_->selectedItems();
+  QTreeWidgetItem* item = selected.isEmpty() ? nullptr : selected.front();
+  while (item && item->parent()) item = item->parent();
+  detail_->setPlainText(item ? item->data(0, kRoleDetail).toString() : QString());
 }
 
 void KeyInspectorPanel::showPage(const KeyPageResult& page) {
@@ -130,19 +175,31 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
   item->setText(1, k.type);
   item->setData(kColumnPttl, kRolePttl, static_cast<qlonglong>(k.pttlMs));
   item->setText(kColumnPttl, pttlText(k.pttlMs));
+  item->setText(kColumnLibrary, k.library.isEmpty() ? QStringLiteral("-") : k.library);
+  if (!k.explained.isEmpty()) item->setToolTip(kColumnLibrary, k.explained);
+  QString raw;
   if (k.type == QLatin1String("string")) {
-    item->setText(3, k.value);
-  } else if (k.type == QLatin1String("zset")) {
-    item->setText(3, tr("%1 entries").arg(k.size));
-    for (const auto& [member, score] : k.entries) new QTreeWidgetItem(item, {member, QString(), QString(), asTimestamp(score)});
+    item->setText(kColumnValue, k.value);
+    raw = k.value;
+  } else if (k.type == QLatin1String("zset") || k.type == QLatin1String("list")) {
+    item->setText(kColumnValue, tr("%1 entries").arg(k.size));
+    const bool zset = k.type == QLatin1String("zset");
+    for (const auto& [member, score] : k.entries) {
+      const QString shown = zset ? asTimestamp(score) : score;
+      new QTreeWidgetItem(item, {member, QString(), QString(), QString(), shown});
+      raw += member + QStringLiteral("  ") + shown + QLatin1Char('\n');
+    }
+    if (k.size > k.entries.size()) raw += tr("... %1 more").arg(k.size - k.entries.size());
   } else {
     QStringList fields;
     for (const auto& [f, v] : k.entries) {
       fields << f + QLatin1Char('=') + v;
-      new QTreeWidgetItem(item, {f, QString(), QString(), v});
+      new QTreeWidgetItem(item, {f, QString(), QString(), QString(), v});
     }
-    item->setText(3, fields.join(QStringLiteral(", ")));
+    item->setText(kColumnValue, fields.join(QStringLiteral(", ")));
+    raw = fields.join(QLatin1Char('\n'));
   }
+  item->setData(0, kRoleDetail, detailOf(k, raw));
 }
 
 void KeyInspectorPanel::tickCountdown() {
@@ -178,7 +235,7 @@ void KeyInspectorPanel::deleteAll() {
 
 void KeyInspectorPanel::showDeleted(qint64 count) {
   status_->setText(tr("Deleted %1 keys.").arg(count));
-  emit scanRequested(prefix(), pattern_->text(), 0, kPageCount);
+  emit scanRequested(prefix(), pattern_->text(), 0, kPageCount, assume_->text());
 }
 
 }  // namespace rl::ui

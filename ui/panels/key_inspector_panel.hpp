@@ -1,7 +1,11 @@
 #pragma once
 // KeyInspectorPanel: the limiter keys in Redis. SCAN by pattern within the
 // prefix with paging; type-aware views (string counter, hash fields, ZSET
-// entries as timestamps); PTTL counting down live and re-polled; auto-refresh
+// entries as timestamps, LIST heads); the library that wrote each key
+// (RateLab, Python limits, rate-limiter-flexible, rate-limit-redis,
+// go-redis/redis_rate) in a column, and a detail pane that explains the
+// selected key in words with its raw value underneath ("Assume" supplies what
+// keys do not hold, e.g. rate=10/s burst=20); PTTL counting down live and re-polled; auto-refresh
 // that turns itself off above kAutoRefreshMaxKeys keys; delete a key or the
 // whole prefix after confirmation (never outside the prefix: the worker
 // refuses). The Redis calls run on the controller's Redis worker thread.
@@ -16,6 +20,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QTextEdit;
 class QTimer;
 class QTreeWidget;
 
@@ -45,6 +50,10 @@ class KeyInspectorPanel : public QWidget {
   QCheckBox* autoRefresh() const { return auto_; }
   /// The status line.
   QString statusText() const;
+  /// The detail pane's text (the selected key explained, then its raw value).
+  QString detailText() const;
+  /// The "Assume" field (rate=10/s burst=20 limit=10).
+  QLineEdit* assume() const { return assume_; }
 
  public slots:
   /// Starts a new scan from the first page (F5).
@@ -55,8 +64,8 @@ class KeyInspectorPanel : public QWidget {
   void showDeleted(qint64 count);
 
  signals:
-  /// Scan one page.
-  void scanRequested(const QString& prefix, const QString& pattern, quint64 cursor, int count);
+  /// Scan one page; `assume` is what keys do not hold (rate=10/s burst=20 limit=10).
+  void scanRequested(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume);
   /// Delete these keys (all within prefix).
   void deleteRequested(const QString& prefix, const QStringList& keys);
   /// Delete every key under prefix.
@@ -64,12 +73,15 @@ class KeyInspectorPanel : public QWidget {
 
  private:
   void addKey(const InspectedKey& key);
+  void showDetail();
   void tickCountdown();
   void deleteSelected();
   void deleteAll();
 
   QLineEdit* prefix_;
   QLineEdit* pattern_;
+  QLineEdit* assume_;
+  QTextEdit* detail_;
   QPushButton* scan_;
   QPushButton* more_;
   QPushButton* delete_;

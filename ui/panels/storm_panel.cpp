@@ -3,24 +3,29 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "http/nginx_front.hpp"
 #include "ui/panels/labeled_slider.hpp"
 
 namespace rl::ui {
 
 namespace {
 constexpr std::array kBackends = {Backend::Memory, Backend::RedisLua, Backend::RedisNaive,
-                                  Backend::RedisWatch};
+                                  Backend::RedisWatch, Backend::RedisScript};
 constexpr std::array kPatterns = {Pattern::Burst, Pattern::Constant, Pattern::Boundary,
                                   Pattern::Ramp, Pattern::Poisson};
 constexpr std::array kClocks = {ClockMode::Virtual, ClockMode::Server, ClockMode::Client};
@@ -61,6 +66,15 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   explanation_->setMargin(6);
   explanation_->hide();
   layout->addWidget(explanation_);
+  traceText_ = new QLabel(this);
+  traceText_->setObjectName(QStringLiteral("stormTrace"));
+  traceText_->setWordWrap(true);
+  clearTrace_ = new QPushButton(tr("Use the pattern instead of the trace"), this);
+  traceText_->hide();
+  clearTrace_->hide();
+  connect(clearTrace_, &QPushButton::clicked, this, [this] { setTrace(nullptr, {}); });
+  layout->addWidget(traceText_);
+  layout->addWidget(clearTrace_);
   layout->addWidget(buildAlgorithms());
   layout->addWidget(buildQuota());
   layout->addWidget(buildTraffic());
@@ -83,13 +97,23 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   serve_->setCheckable(true);
   serve_->setToolTip(tr("Run the first checked algorithm with this quota as HTTP limiter replicas on loopback "
                         "(curl, wrk); the lanes show the decisions made for the HTTP requests"));
+  serveFront_ = new QComboBox(this);
+  serveFront_->setObjectName(QStringLiteral("serveFront"));
+  serveFront_->addItems({QStringLiteral("builtin"), QStringLiteral("nginx"), QStringLiteral("none")});
+  serveFront_->setCurrentText(findNginx() ? QStringLiteral("nginx") : QStringLiteral("builtin"));
+  serveFront_->setToolTip(tr("The front balancing the replicas: the builtin proxy, Debian's nginx (a child "
+                             "process with a temp config) or none (hit the replicas directly)"));
   serveText_ = new QLabel(this);
   serveText_->setObjectName(QStringLiteral("serveText"));
   serveText_->setWordWrap(true);
   serveText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   serveText_->hide();
   layout->addWidget(start_);
-  layout->addWidget(serve_);
+  auto* serveRow = new QHBoxLayout;
+  serveRow->addWidget(serve_, 1);
+  serveRow->addWidget(new QLabel(tr("front"), this));
+  serveRow->addWidget(serveFront_);
+  layout->addLayout(serveRow);
   layout->addWidget(serveText_);
   layout->addWidget(progress_);
   layout->addWidget(progressText_);
@@ -107,11 +131,24 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   });
   for (LabeledSlider* s : {limit_, window_, refill_})
     connect(s, &LabeledSlider::valueChanged, this, &StormPanel::onQuotaEdited);
+  connect(backend_, &QComboBox::activated, this, [this] { backendChosen_ = true; });
+  resetToFirstRun();
+}
+
+void StormPanel::resetToFirstRun() {
   StormSpec first;  // a sensible first run: 1000 requests as fast as possible
   first.requests = 1000;
   first.concurrency = 4;
   setSpec(first);
+  backendChosen_ = false;
+  setExplanation({});
 }
+
+void StormPanel::setDefaultBackend(Backend b) {
+  if (!backendChosen_ && !running_) setCombo(backend_, b);
+}
+
+Backend StormPanel::backend() const { return comboValue<Backend>(backend_); }
 
 QWidget* StormPanel::buildAlgorithms() {
   auto* box = new QGroupBox(tr("Backend and algorithms"), this);
@@ -121,8 +158,12 @@ QWidget* StormPanel::buildAlgorithms() {
   backend_->setToolTip(tr("memory: one store per replica (leaks across replicas); redis-lua: atomic "
                           "script; redis-naive: read then write (races); redis-watch: optimistic "
                           "transaction with retries"));
+  backend_->setItemText(backend_->findData(static_cast<int>(Backend::RedisScript)), tr("Custom script (redis-script)"));
   grid->addWidget(new QLabel(tr("Backend"), box), 0, 0);
   grid->addWidget(backend_, 0, 1, 1, 2);
+  grid->addWidget(buildScript(box), 5, 0, 1, 3);
+  connect(backend_, &QComboBox::currentIndexChanged, this,
+          [this] { scriptBox_->setVisible(comboValue<Backend>(backend_) == Backend::RedisScript); });
   int i = 0;
   for (Algorithm a : kAllAlgorithms) {
     auto* check = new QCheckBox(str(algorithmName(a)), box);
@@ -133,6 +174,42 @@ QWidget* StormPanel::buildAlgorithms() {
     ++i;
   }
   return box;
+}
+
+QWidget* StormPanel::buildScript(QWidget* parent) {
+  scriptBox_ = new QWidget(parent);
+  auto* form = new QFormLayout(scriptBox_);
+  form->setContentsMargins(0, 0, 0, 0);
+  scriptFile_ = new QLineEdit(scriptBox_);
+  scriptFile_->setObjectName(QStringLiteral("scriptFile"));
+  scriptFile_->setPlaceholderText(tr("your limiter's Lua file"));
+  auto* pick = new QPushButton(tr("..."), scriptBox_);
+  pick->setObjectName(QStringLiteral("scriptPick"));
+  connect(pick, &QPushButton::clicked, this, [this] {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Lua limiter script"), scriptFile_->text(), tr("Lua (*.lua);;All files (*)"));
+    if (!f.isEmpty()) scriptFile_->setText(f);
+  });
+  auto* fileRow = new QHBoxLayout;
+  fileRow->addWidget(scriptFile_, 1);
+  fileRow->addWidget(pick);
+  form->addRow(tr("Script"), fileRow);
+  scriptKeys_ = new QLineEdit(scriptBox_);
+  scriptKeys_->setObjectName(QStringLiteral("scriptKeys"));
+  scriptArgv_ = new QLineEdit(scriptBox_);
+  scriptArgv_->setObjectName(QStringLiteral("scriptArgv"));
+  scriptReply_ = new QLineEdit(scriptBox_);
+  scriptReply_->setObjectName(QStringLiteral("scriptReply"));
+  const QString placeholders = tr("Placeholders: {client} {prefix} {limit} {window_ms} {window_s} {refill_rate} "
+                                  "{now_us} {now_ms} {now_s} {cost} (now from the storm's clock)");
+  scriptKeys_->setToolTip(placeholders);
+  scriptArgv_->setToolTip(placeholders);
+  scriptReply_->setToolTip(tr("Names of the reply's elements: allowed first (non-zero = allowed), then "
+                              "remaining, tokens, retry_after_ms, retry_after_us, reset_after_ms, reset_after_us or _"));
+  form->addRow(tr("KEYS"), scriptKeys_);
+  form->addRow(tr("ARGV"), scriptArgv_);
+  form->addRow(tr("Reply"), scriptReply_);
+  scriptBox_->setVisible(false);
+  return scriptBox_;
 }
 
 QWidget* StormPanel::buildQuota() {
@@ -180,13 +257,42 @@ QWidget* StormPanel::buildTraffic() {
   form->addRow(tr("Pattern"), pattern_);
   form->addRow(tr("Rate"), rate_);
   form->addRow(tr("Requests"), requests_);
-  form->addRow(tr("Duration"), duration_);
   form->addRow(tr("Concurrency"), concurrency_);
+  form->addRow(buildAdvanced(box));
+  return box;
+}
+
+// Duration, replicas, clients, clock and skew: folded by default, so the form
+// fits a 1366x768 screen; presets that need them unfold them.
+QWidget* StormPanel::buildAdvanced(QWidget* box) {
+  auto* wrap = new QWidget(box);
+  auto* v = new QVBoxLayout(wrap);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* toggle = new QToolButton(wrap);
+  toggle->setObjectName(QStringLiteral("advancedToggle"));
+  toggle->setText(tr("Advanced: duration, replicas, clients, clock"));
+  toggle->setCheckable(true);
+  toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  toggle->setArrowType(Qt::RightArrow);
+  toggle->setAutoRaise(true);
+  auto* fields = new QWidget(wrap);
+  fields->setObjectName(QStringLiteral("advancedFields"));
+  auto* form = new QFormLayout(fields);
+  form->setContentsMargins(0, 0, 0, 0);
+  form->addRow(tr("Duration"), duration_);
   form->addRow(tr("Replicas"), replicas_);
   form->addRow(tr("Clients"), clients_);
   form->addRow(tr("Clock"), clock_);
   form->addRow(tr("Skew"), skew_);
-  return box;
+  fields->hide();
+  connect(toggle, &QToolButton::toggled, this, [toggle, fields](bool on) {
+    fields->setVisible(on);
+    toggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+  });
+  advanced_ = toggle;
+  v->addWidget(toggle);
+  v->addWidget(fields);
+  return wrap;
 }
 
 Quota StormPanel::quota() const {
@@ -235,6 +341,10 @@ Result<StormSpec> StormPanel::spec() const {
   s.skew = *skew;
   s.onRedisError = policy_;
   s.redisUrl = redisUrl_.toStdString();
+  s.scriptFile = scriptFile_->text().trimmed().toStdString();
+  s.scriptKeys = scriptKeys_->text().toStdString();
+  s.scriptArgv = scriptArgv_->text().toStdString();
+  s.scriptReply = scriptReply_->text().toStdString();
   if (auto ok = validate(s); !ok) return ok.error();
   return s;
 }
@@ -242,6 +352,11 @@ Result<StormSpec> StormPanel::spec() const {
 void StormPanel::setSpec(const StormSpec& s) {
   loaded_ = s;
   setCombo(backend_, s.backend);
+  scriptFile_->setText(QString::fromStdString(s.scriptFile));
+  scriptKeys_->setText(QString::fromStdString(s.scriptKeys));
+  scriptArgv_->setText(QString::fromStdString(s.scriptArgv));
+  scriptReply_->setText(QString::fromStdString(s.scriptReply));
+  scriptBox_->setVisible(s.backend == Backend::RedisScript);
   for (auto& [a, check] : algorithms_)
     check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
   limit_->setValue(static_cast<double>(s.quota.limit));
@@ -259,7 +374,36 @@ void StormPanel::setSpec(const StormSpec& s) {
   for (Micros m : s.skew) skew << QString::number(m.count() / 1000);
   skew_->setText(skew.join(QLatin1Char(',')));
   policy_ = s.onRedisError;
+  backendChosen_ = true;
+  // Unfold the advanced fields when the spec uses them.
+  const bool advanced = s.duration.count() > 0 || s.replicas != 1 || s.clients != 1 || s.clock != ClockMode::Virtual || !s.skew.empty();
+  if (advanced) advanced_->setChecked(true);
   showError({});
+  setTrace(s.traceData, s.trace);
+  if (!s.trace.path.empty() && !s.traceData)  // a scenario names a trace file: reading it is the Tune panel's job
+    showError(tr("The scenario's trace %1 is not replayed here: open it with File > Open trace, then click a quota")
+                  .arg(QString::fromStdString(s.trace.path)));
+}
+
+void StormPanel::setTrace(const SharedTrace& trace, const TraceOptions& options) {
+  loaded_.traceData = trace;
+  loaded_.trace = trace ? options : TraceOptions{};
+  loaded_.speed = 0;
+  traceText_->setVisible(trace != nullptr);
+  clearTrace_->setVisible(trace != nullptr);
+  if (trace)
+    traceText_->setText(tr("<b>Traffic: trace</b> %1 (the pattern, rate, requests and clients below are not used; "
+                           "virtual clock replays it exactly, server/client clocks in real time)")
+                            .arg(QString::fromStdString(trace->summary())));
+  for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_})
+    w->setEnabled(!trace && !running_);
+}
+
+void StormPanel::setAlgorithmAndQuota(Algorithm algorithm, const Quota& q) {
+  for (auto& [a, check] : algorithms_) check->setChecked(a == algorithm);
+  limit_->setValue(static_cast<double>(q.limit));
+  window_->setValue(static_cast<double>(q.window.count()) / 1000.0);
+  refill_->setValue(q.refillPerSecond.value_or(0));
 }
 
 void StormPanel::onStartClicked() {
@@ -294,12 +438,17 @@ void StormPanel::setRunning(bool running) {
   running_ = running;
   start_->setText(running ? tr("Stop storm") : tr("Start storm"));
   serve_->setEnabled(!running);
-  for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_,
-                                                    concurrency_, replicas_, clients_, clock_, skew_})
+  serveFront_->setEnabled(!running && !serve_->isChecked());
+  for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_, concurrency_,
+                                                    replicas_, clients_, clock_, skew_, scriptBox_})
     w->setEnabled(!running);
+  if (loaded_.traceData)
+    for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_}) w->setEnabled(false);
   for (auto& [a, check] : algorithms_) check->setEnabled(!running);
   if (running) progress_->setValue(0);
 }
+
+QString StormPanel::serveFront() const { return serveFront_->currentText(); }
 
 void StormPanel::setServing(bool serving, const QString& text) {
   serve_->setChecked(serving);
@@ -309,16 +458,15 @@ void StormPanel::setServing(bool serving, const QString& text) {
   serveText_->setVisible(serving && !text.isEmpty());
 }
 
-void StormPanel::setProgress(const StormProgress& p) {
-  const double fraction = p.total > 0 ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0;
+void StormPanel::setProgress(const rl::StormProgress& p) {
+  const double fraction = p.planned > 0 ? static_cast<double>(p.sent + p.dropped) / static_cast<double>(p.planned) : 0;
   progress_->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
-  const QString remaining = p.remainingMs >= 0 ? tr("%1 s").arg(static_cast<double>(p.remainingMs) / 1000.0, 0, 'f', 1)
-                                               : tr("?");
-  progressText_->setText(tr("elapsed %1 s, remaining %2, %3 of %4 sent, late %5, dropped %6, errors %7")
-                             .arg(static_cast<double>(p.elapsedMs) / 1000.0, 0, 'f', 1)
-                             .arg(remaining)
-                             .arg(p.done)
-                             .arg(p.total)
+  const double remainingS = p.finished ? 0.0 : static_cast<double>(p.remaining.count()) / 1e6;
+  progressText_->setText(tr("elapsed %1 s, remaining %2 s, %3 of %4 sent, late %5, dropped %6, errors %7")
+                             .arg(static_cast<double>(p.elapsed.count()) / 1e6, 0, 'f', 1)
+                             .arg(remainingS, 0, 'f', 1)
+                             .arg(p.sent)
+                             .arg(p.planned)
                              .arg(p.late)
                              .arg(p.dropped)
                              .arg(p.errors));

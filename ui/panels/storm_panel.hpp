@@ -7,6 +7,7 @@
 #include <map>
 
 #include "common/result.hpp"
+#include "storm/storm_runner.hpp"
 #include "storm/storm_spec.hpp"
 #include "ui/workers/storm_types.hpp"
 
@@ -18,6 +19,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QToolButton;
 
 namespace rl::ui {
 
@@ -38,7 +40,7 @@ class StormPanel : public QWidget {
   /// Switches Start/Stop and locks the fields that cannot change mid-storm.
   void setRunning(bool running);
   /// Updates the progress bar and its label.
-  void setProgress(const StormProgress& p);
+  void setProgress(const rl::StormProgress& p);
   /// Shows `message` in red under the form (empty clears it).
   void showError(const QString& message);
   /// The visible error text (empty when none).
@@ -49,12 +51,25 @@ class StormPanel : public QWidget {
   void setServing(bool serving, const QString& text);
   /// The "Serve over HTTP" toggle.
   QPushButton* serveButton() const { return serve_; }
+  /// The front chosen for serving: "builtin", "nginx" or "none".
+  QString serveFront() const;
   /// Start/Stop button (the Space shortcut clicks it).
   QPushButton* startButton() const { return start_; }
   /// Failure policy lives in the connection panel; the storm form reads it from there.
   void setFailurePolicy(FailurePolicy p) { policy_ = p; }
+  /// Replays `trace` instead of the pattern (a null trace goes back to the pattern).
+  void setTrace(const SharedTrace& trace, const TraceOptions& options);
+  /// Checks only `algorithm` and sets the quota fields to `quota` (a cell of the Tune panel).
+  void setAlgorithmAndQuota(Algorithm algorithm, const Quota& quota);
   /// Redis URL lives in the connection panel.
   void setRedisUrl(const QString& url) { redisUrl_ = url; }
+  /// The first-run form: 1,000 requests at fixed_window, as fast as possible.
+  void resetToFirstRun();
+  /// Chooses `b` unless the user or a loaded spec already chose a backend
+  /// (the window prefers redis-lua once Redis answers).
+  void setDefaultBackend(Backend b);
+  /// The backend the form shows.
+  Backend backend() const;
 
  signals:
   /// The user asked for a storm and the form is valid.
@@ -70,8 +85,10 @@ class StormPanel : public QWidget {
 
  private:
   QWidget* buildAlgorithms();
+  QWidget* buildScript(QWidget* parent);
   QWidget* buildQuota();
   QWidget* buildTraffic();
+  QWidget* buildAdvanced(QWidget* box);
   void onStartClicked();
   void onQuotaEdited();
   Result<std::vector<Micros>> parseSkew() const;
@@ -90,14 +107,24 @@ class StormPanel : public QWidget {
   QSpinBox* clients_;
   QComboBox* clock_;
   QLineEdit* skew_;
+  QWidget* scriptBox_;       ///< shown for the "Custom script" backend
+  QLineEdit* scriptFile_;    ///< the Lua file (picker beside it)
+  QLineEdit* scriptKeys_;    ///< KEYS template
+  QLineEdit* scriptArgv_;    ///< ARGV template
+  QLineEdit* scriptReply_;   ///< reply element names
   QPushButton* start_;
   QPushButton* serve_;
   QLabel* serveText_;
+  QComboBox* serveFront_;  ///< builtin | nginx | none
   QProgressBar* progress_;
   QLabel* progressText_;
   QLabel* error_;
   QLabel* explanation_;
+  QToolButton* advanced_;  ///< folds duration, replicas, clients, clock, skew
+  QLabel* traceText_;        ///< "Traffic: trace ..." while a trace replaces the pattern
+  QPushButton* clearTrace_;  ///< back to the pattern
   bool running_ = false;
+  bool backendChosen_ = false;  ///< the user or a loaded spec picked the backend
   FailurePolicy policy_ = FailurePolicy::Open;
   QString redisUrl_;
   StormSpec loaded_;  ///< fields the form does not show (seed, think time, prefix)

@@ -24,9 +24,11 @@ HttpServeWorker::HttpServeWorker(LaneModel& model) : model_(model), timer_(new Q
 
 HttpServeWorker::~HttpServeWorker() = default;
 
-void HttpServeWorker::start(const StormSpec& spec) {
+void HttpServeWorker::start(const StormSpec& spec, const QString& front) {
   try {
     stop();
+    const auto kind = parseFrontKind(front.toStdString());
+    if (!kind) return emit errorOccurred(QString::fromStdString(kind.error().message));
     auto factory = makeStoreFactory(spec);
     if (!factory) return emit errorOccurred(QString::fromStdString(factory.error().message));
     ServeOptions options;
@@ -34,6 +36,7 @@ void HttpServeWorker::start(const StormSpec& spec) {
     options.quota = spec.quota;
     options.replicas = spec.replicas;
     options.onStoreError = spec.onRedisError;
+    options.front = *kind;
     options.observer = [this](const HttpDecisionEvent& e) {
       std::lock_guard lock(mutex_);
       pending_.push_back({e.at.count() - startUs_, static_cast<float>(e.decision.level), e.decision.allowed, e.storeFailed});

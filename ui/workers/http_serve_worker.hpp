@@ -35,8 +35,9 @@ class HttpServeWorker : public QObject {
   ~HttpServeWorker() override;
 
  public slots:
-  /// Starts serving `spec` (its first algorithm, quota, replicas, backend, failure policy).
-  void start(const rl::StormSpec& spec);
+  /// Starts serving `spec` (its first algorithm, quota, replicas, backend, failure policy)
+  /// behind `front` ("builtin", "nginx" or "none").
+  void start(const rl::StormSpec& spec, const QString& front);
   /// Stops serving (idempotent).
   void stop();
 

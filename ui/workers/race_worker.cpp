@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "redis/redis_url.hpp"
+#include "storm/key_tag.hpp"
 
 namespace rl::ui {
 
@@ -11,7 +12,7 @@ void RaceWorker::run(const RaceRequest& request) {
   result.capacity = request.spec.capacity;
   try {
     cancel_.store(false);
-    const auto endpoint = parseRedisUrl(request.redisUrl.toStdString());
+    const auto endpoint = resolveRedisUrl(request.redisUrl.toStdString());
     if (!endpoint) {
       emit errorOccurred(QString::fromStdString(endpoint.error().message));
       result.cancelled = true;
@@ -22,7 +23,9 @@ void RaceWorker::run(const RaceRequest& request) {
       emit roundDone(QString::fromUtf8(raceVariantName(variant).data(), static_cast<qsizetype>(raceVariantName(variant).size())),
                      round, admitted);
     };
-    auto variants = runRace(request.spec, *endpoint, &cancel_, onRound);
+    RaceSpec spec = request.spec;
+    spec.keyTag = freshKeyTag("race");  // a second race must not meet the first one's full windows
+    auto variants = runRace(spec, *endpoint, &cancel_, onRound);
     if (!variants) {
       if (variants.error().code != ErrorCode::Cancelled) emit errorOccurred(QString::fromStdString(variants.error().message));
       result.cancelled = true;

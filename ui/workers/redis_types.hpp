@@ -33,7 +33,13 @@ struct InspectedKey {
   std::int64_t pttlMs = -2;                ///< ms left, -1 no TTL, -2 gone
   QString value;                           ///< string keys
   QList<QPair<QString, QString>> entries;  ///< hash fields, or zset (member, score as time)
-  std::int64_t size = 0;                   ///< zset: ZCARD
+  std::int64_t size = 0;                   ///< zset: ZCARD, list: LLEN
+  QString library;                         ///< the library that wrote it ("" = not recognised)
+  QString algorithm;                       ///< its algorithm, in the library's words
+  QString explained;                       ///< the key in one or two plain sentences
+  std::int64_t limit = -1;                 ///< -1 = unknown
+  std::int64_t used = -1;                  ///< -1 = unknown
+  std::int64_t resetMs = -1;               ///< until as good as new; -1 = unknown
 };
 
 /// One page of a scan.

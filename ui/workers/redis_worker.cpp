@@ -1,19 +1,20 @@
 #include "ui/workers/redis_worker.hpp"
 
-#include <QElapsedTimer>
 #include <exception>
 
+#include "redis/foreign_keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_url.hpp"
+#include "redis/server_status.hpp"
 
 namespace rl::ui {
 
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
-InspectedKey toInspected(const KeyInfo& k) {
+InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   InspectedKey out;
   out.name = qs(k.name);
   out.type = qs(k.type);
@@ -22,17 +23,21 @@ InspectedKey toInspected(const KeyInfo& k) {
   out.size = k.zsetSize;
   for (const auto& [f, v] : k.fields) out.entries.append({qs(f), qs(v)});
   for (const auto& [m, s] : k.zsetHead) out.entries.append({qs(m), qs(s)});
+  if (k.type == "list") {
+    out.size = k.listSize;
+    for (std::size_t i = 0; i < k.listHead.size() && i < 20; ++i) out.entries.append({QString::number(i), qs(k.listHead[i])});
+  }
+  if (reading) {
+    out.library = qs(reading->library);
+    out.algorithm = qs(reading->algorithm);
+    out.explained = qs(reading->words);
+    out.limit = reading->limit.value_or(-1);
+    out.used = reading->used.value_or(-1);
+    out.resetMs = reading->resetMs.value_or(-1);
+  }
   return out;
 }
 
-/// The redis_version line of INFO server.
-QString versionOf(std::string_view info) {
-  const std::string_view key = "redis_version:";
-  const auto at = info.find(key);
-  if (at == std::string_view::npos) return QStringLiteral("?");
-  const auto end = info.find_first_of("\r\n", at);
-  return qs(info.substr(at + key.size(), end - at - key.size()));
-}
 }  // namespace
 
 RedisWorker::RedisWorker() = default;
@@ -67,7 +72,7 @@ RedisConnection* RedisWorker::connection() {
 
 void RedisWorker::setUrl(const QString& url) {
   guarded("Redis URL", [&] {
-    auto ep = parseRedisUrl(url.toStdString());
+    auto ep = resolveRedisUrl(url.toStdString());
     if (!ep) {
       emit errorOccurred(QString::fromStdString(ep.error().message));
       return;
@@ -115,8 +120,10 @@ void RedisWorker::useEmbeddedDefault(int probePort) {
   guarded("Embedded Redis", [&] {
     auto e = resolveEmbeddedDefault(probePort);
     if (!e) {
-      emit serverChanged(serverState(QString::fromStdString(e.error().message)));
-      emit errorOccurred(QString::fromStdString(e.error().message));
+      const QString msg = QString::fromStdString(e.error().message) +
+                          tr(". The memory backend still works; the distributed demos need Redis.");
+      emit serverChanged(serverState(msg));
+      emit errorOccurred(msg);
       return;
     }
     endpoint_ = std::make_unique<RedisEndpoint>(e->endpoint);
@@ -159,33 +166,35 @@ void RedisWorker::checkStatus() {
       emit statusReady(st);
       return;
     }
-    QElapsedTimer timer;
-    timer.start();
-    auto pong = c->command({"PING"});
-    st.rttMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    if (!pong) {
-      st.error = QString::fromStdString(pong.error().message);
+    auto status = serverStatus(*c);
+    if (!status) {
+      st.error = QString::fromStdString(status.error().message);
       conn_.reset();
       emit statusReady(st);
       return;
     }
-    auto info = c->command({"INFO", "server"});
-    st.version = info ? versionOf(info->str()) : QStringLiteral("?");
+    st.rttMs = static_cast<double>(status->rtt.count()) / 1000.0;
+    st.version = qs(status->version);
     st.ok = true;
     emit statusReady(st);
   });
 }
 
-void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count) {
+void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
+                           const QString& assume) {
   guarded("Key scan", [&] {
+    auto assumptions = parseKeyAssumptions(assume.toStdString());
+    if (!assumptions) return emit errorOccurred(QString::fromStdString(assumptions.error().message));
     RedisConnection* c = connection();
     if (!c) return emit errorOccurred(connError_);
     auto page = scanLimiterKeys(*c, prefix.toStdString(), pattern.toStdString(), cursor, count, 20);
     if (!page) return emit errorOccurred(QString::fromStdString(page.error().message));
+    auto now = serverTimeUs(*c);
+    if (!now) return emit errorOccurred(QString::fromStdString(now.error().message));
     KeyPageResult out;
     out.firstPage = cursor == 0;
     out.nextCursor = page->nextCursor;
-    for (const KeyInfo& k : page->keys) out.keys.append(toInspected(k));
+    for (const KeyInfo& k : page->keys) out.keys.append(toInspected(k, readKey(k, now.value(), assumptions.value())));
     emit keysReady(out);
   });
 }

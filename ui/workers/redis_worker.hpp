@@ -44,8 +44,9 @@ class RedisWorker : public QObject {
   void restartServer();
   /// PING (timed) and INFO server: emits statusReady.
   void checkStatus();
-  /// One SCAN page of keys matching prefix + pattern: emits keysReady.
-  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count);
+  /// One SCAN page of keys matching prefix + pattern, each read by the library
+  /// that wrote it (`assume`: what keys do not hold, e.g. "rate=10/s burst=20"): emits keysReady.
+  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {});
   /// Deletes keys (all must start with prefix): emits keysDeleted.
   void deleteKeys(const QString& prefix, const QStringList& keys);
   /// Deletes every key under prefix (never outside it): emits keysDeleted.

@@ -1,10 +1,9 @@
 #include "ui/workers/storm_controller.hpp"
 
-#include <QDateTime>
-
 #include <algorithm>
 
 #include "store/store.hpp"
+#include "storm/key_tag.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
 #include "ui/workers/storm_worker.hpp"
@@ -15,7 +14,7 @@ namespace {
 void registerTypes() {
   qRegisterMetaType<rl::StormSpec>("rl::StormSpec");
   qRegisterMetaType<rl::Quota>("rl::Quota");
-  qRegisterMetaType<StormProgress>("rl::ui::StormProgress");
+  qRegisterMetaType<rl::StormProgress>("rl::StormProgress");
   qRegisterMetaType<StormResult>("rl::ui::StormResult");
   qRegisterMetaType<RaceRequest>("rl::ui::RaceRequest");
   qRegisterMetaType<RaceResult>("rl::ui::RaceResult");
@@ -115,7 +114,7 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   }
   spec_ = spec;
   // A fresh key space per run, so a storm never meets the previous run's keys.
-  spec_.keyTag = QStringLiteral("r%1-%2-").arg(QDateTime::currentSecsSinceEpoch() % 100000).arg(++runs_).toStdString();
+  spec_.keyTag = freshKeyTag("r");
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
@@ -123,7 +122,7 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   ttlKeys_.clear();
   if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
     for (Algorithm a : spec_.algorithms)
-      ttlKeys_ << qs(limiterKey(spec_.prefix, a, spec_.keyTag + "client-0"));
+      ttlKeys_ << qs(limiterKey(spec_.prefix, a, spec_.keyTag + (spec_.traceData ? spec_.traceData->keys.front() : "client-0")));
   emit stormStarted(spec_);
   clock_.start();
   ttlPending_ = false;
@@ -218,7 +217,7 @@ bool StormController::startRace(const RaceRequest& request) {
   return true;
 }
 
-void StormController::startServing(const StormSpec& spec) {
+void StormController::startServing(const StormSpec& spec, const QString& front) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(tr("Stop the storm (or the serving) first: the lanes show one source at a time"));
     return;
@@ -227,7 +226,7 @@ void StormController::startServing(const StormSpec& spec) {
   spec_.algorithms = {spec.algorithms.front()};  // the replicas run one algorithm
   spanUs_ = 0;
   model_.reset(spec_.algorithms, spec.quota);
-  QMetaObject::invokeMethod(http_, [w = http_, s = spec_] { w->start(s); }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);
 }
 
 void StormController::stopServing() {
@@ -250,8 +249,9 @@ void StormController::stopServer() {
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopServer(); }, Qt::QueuedConnection);
 }
 
-void StormController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count) {
-  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->scanKeys(prefix, pattern, cursor, count); },
+void StormController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
+                               const QString& assume) {
+  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->scanKeys(prefix, pattern, cursor, count, assume); },
                             Qt::QueuedConnection);
 }
 

@@ -82,7 +82,7 @@ class StormController : public QObject {
   /// Runs the race lab; false (with errorOccurred) when it cannot start: no Redis, a bad spec, or already racing.
   bool startRace(const rl::ui::RaceRequest& request);
   /// Serves `spec` (first algorithm) over HTTP; the lanes show the HTTP decisions.
-  void startServing(const rl::StormSpec& spec);
+  void startServing(const rl::StormSpec& spec, const QString& front);
   /// Stops serving over HTTP.
   void stopServing();
   /// Connects the Redis worker to `url` and checks it.
@@ -94,7 +94,7 @@ class StormController : public QObject {
   /// The embedded default: 127.0.0.1:`probePort` if it answers, else a private redis-server.
   void useEmbeddedRedis(int probePort = 6379);
   /// One inspector page.
-  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count);
+  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {});
   /// Deletes keys within prefix.
   void deleteKeys(const QString& prefix, const QStringList& keys);
   /// Deletes every key under prefix.
@@ -104,7 +104,7 @@ class StormController : public QObject {
   /// A storm started (the lanes reset for its algorithms).
   void stormStarted(const rl::StormSpec& spec);
   /// Progress of the running storm.
-  void stormProgress(const rl::ui::StormProgress& progress);
+  void stormProgress(const rl::StormProgress& progress);
   /// Time to redraw the lanes from model() (at most every kRefreshMs).
   void refreshDue();
   /// The storm is over.
@@ -137,7 +137,6 @@ class StormController : public QObject {
   void errorOccurred(const QString& message);
 
  private:
-  int runs_ = 0;  ///< storms started: part of each run's key tag
   void wireWorkers();
   void onStormFinished(const StormResult& result);
   void sampleTtl();

@@ -8,20 +8,10 @@
 
 #include "limiter/algorithm.hpp"
 #include "storm/decision_record.hpp"
+#include "storm/storm_runner.hpp"
 #include "storm/storm_spec.hpp"
 
 namespace rl::ui {
-
-/// Where a running storm is: for the progress bar.
-struct StormProgress {
-  std::int64_t elapsedMs = 0;    ///< since start
-  std::int64_t remainingMs = -1; ///< estimate; -1 when unknown
-  std::int64_t done = 0;         ///< requests decided
-  std::int64_t total = 0;        ///< requests planned (0 = unknown)
-  std::int64_t late = 0;         ///< sends that left after their intended time
-  std::int64_t dropped = 0;      ///< sends given up
-  std::int64_t errors = 0;       ///< store failures (decided by the failure policy)
-};
 
 /// One summary row: how one algorithm did in a storm.
 struct AlgorithmResult {
@@ -48,7 +38,7 @@ struct StormResult {
 
 }  // namespace rl::ui
 
-Q_DECLARE_METATYPE(rl::ui::StormProgress)
+Q_DECLARE_METATYPE(rl::StormProgress)
 Q_DECLARE_METATYPE(rl::ui::StormResult)
 Q_DECLARE_METATYPE(rl::StormSpec)
 Q_DECLARE_METATYPE(rl::Quota)

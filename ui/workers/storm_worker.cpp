@@ -5,7 +5,6 @@
 #include <exception>
 
 #include "metrics/storm_metrics.hpp"
-#include "redis/redis_store.hpp"
 #include "redis/redis_url.hpp"
 #include "storm/store_factory.hpp"
 #include "storm/traffic_plan.hpp"
@@ -17,20 +16,11 @@ namespace {
 constexpr auto kPoll = std::chrono::milliseconds(20);
 constexpr int kProgressEvery = 5;  // polls
 
-StormProgress toProgress(const rl::StormProgress& p) {
-  StormProgress out;
-  out.elapsedMs = p.elapsed.count() / 1000;
-  out.remainingMs = p.finished ? 0 : p.remaining.count() / 1000;
-  out.done = p.sent;
-  out.total = p.planned;
-  out.late = p.late;
-  out.dropped = p.dropped;
-  out.errors = p.errors;
-  return out;
-}
-
 /// Planned length of the run's timeline in us (0 when it depends on the store's speed).
 std::int64_t plannedSpan(const StormSpec& spec) {
+  if (spec.traceData)
+    return static_cast<std::int64_t>(static_cast<double>(spec.traceData->spanUs()) /
+                                     (spec.clock == ClockMode::Virtual ? 1.0 : replaySpeed(spec)));
   if (spec.duration.count() > 0) return spec.duration.count();
   if (spec.rate > 0 && spec.requests > 0) return static_cast<std::int64_t>(1e6 * static_cast<double>(spec.requests) / spec.rate);
   return 0;
@@ -38,17 +28,11 @@ std::int64_t plannedSpan(const StormSpec& spec) {
 }  // namespace
 
 Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
-  if (spec.backend == Backend::Memory) return memoryStoreFactory(spec.replicas);
   if (spec.backend == Backend::Http) return invalidArgument("backend: http storms are started from ratelab-cli; allowed here memory, redis-lua, redis-naive, redis-watch");
-  auto endpoint = parseRedisUrl(spec.redisUrl);
+  if (spec.backend == Backend::Memory) return storeFactoryFor(spec, RedisEndpoint{});
+  auto endpoint = resolveRedisUrl(spec.redisUrl);
   if (!endpoint) return endpoint.error();
-  RedisStoreOptions options;
-  options.endpoint = *endpoint;
-  options.prefix = spec.prefix;
-  options.serverClock = spec.clock == ClockMode::Server;
-  options.thinkTime = spec.thinkTime;
-  const Backend backend = spec.backend;
-  return StoreFactory([options, backend](int, int) { return makeRedisStore(backend, options); });
+  return storeFactoryFor(spec, *endpoint);
 }
 
 StormResult summarize(const StormSpec& spec, StormOutcome outcome) {
@@ -127,7 +111,7 @@ void StormWorker::runGuarded(const StormSpec& spec) {
     return;
   }
   StormRunner runner(spec, *factory);
-  runner.setRetryCounter(redisRetries);
+  runner.setRetryCounter(storeRetries);
   if (auto ok = runner.start(); !ok) {
     emit errorOccurred(QString::fromStdString(ok.error().message));
     emit finished(StormResult{{}, 0, true, {}});
@@ -144,7 +128,7 @@ void StormWorker::runGuarded(const StormSpec& spec) {
     if (cancel_.load()) runner.cancel();
     QThread::msleep(static_cast<unsigned long>(kPoll.count()));
     if (drain(runner, buffer, marksSeen)) emit dataReady();
-    if (poll % kProgressEvery == 0) emit progressed(toProgress(runner.progress()));
+    if (poll % kProgressEvery == 0) emit progressed(runner.progress());
   }
   runner.wait();
   {
@@ -154,7 +138,7 @@ void StormWorker::runGuarded(const StormSpec& spec) {
   drain(runner, buffer, marksSeen);
   emit dataReady();
   StormOutcome outcome = runner.outcome();
-  emit progressed(toProgress(outcome.progress));
+  emit progressed(outcome.progress);
   if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
   emit finished(summarize(spec, std::move(outcome)));
 }

@@ -47,7 +47,7 @@ class StormWorker : public QObject {
   /// The runner started; `spanUs` is the planned length of the run's timeline (0 = unknown).
   void started(qint64 spanUs);
   /// Progress, about every 100 ms.
-  void progressed(const rl::ui::StormProgress& progress);
+  void progressed(const rl::StormProgress& progress);
   /// New samples are in the model (cheap; the GUI refreshes on its timer).
   void dataReady();
   /// The storm is over (also after a failure, with what was recorded).

@@ -7,7 +7,9 @@
 //    updated at once and the whole map re-read (at most every kRefreshGap);
 //  - `ASK <slot> <host:port>`: this one command goes there after ASKING; the
 //    map is not changed (the slot is being migrated);
-//  - `TRYAGAIN` (a multi-key command during a migration): retried after 5 ms;
+//  - `TRYAGAIN` (a multi-key command during a migration, e.g. sliding_counter
+//    while one of its two window keys has not moved yet): retried every 5 ms,
+//    up to kMaxTryAgain times (200 ms);
 //  - a master that cannot be reached (refused, timed out): the map is re-read
 //    from the other nodes; when a replica was promoted the command goes to it,
 //    else the error stays Unavailable, so the failure policy decides;
@@ -48,6 +50,7 @@ ClusterRedirect parseClusterRedirect(std::string_view message);
 class ClusterRouter {
  public:
   static constexpr int kMaxRedirects = 6;                    ///< hops per command
+  static constexpr int kMaxTryAgain = 40;                    ///< TRYAGAIN waits of 5 ms per command
   static constexpr std::chrono::milliseconds kRefreshGap{50};  ///< least time between map reads
 
   /// Reads the slot map from the endpoint's seeds (endpoint.cluster must be
@@ -101,6 +104,7 @@ template <class F>
 auto ClusterRouter::onSlot(int slot, F&& fn) -> decltype(fn(std::declval<RedisConnection&>())) {
   std::optional<ClusterRedirect> ask;
   std::string last;
+  int tryAgains = 0;
   for (int hop = 0; hop < kMaxRedirects; ++hop) {
     auto conn = ask ? connectionTo(ask->host, ask->port) : connectionForSlot(slot);
     if (!conn) {
@@ -113,16 +117,19 @@ auto ClusterRouter::onSlot(int slot, F&& fn) -> decltype(fn(std::declval<RedisCo
     }
     auto r = fn(**conn);
     if (r) return r;
-    if (r.error().code == ErrorCode::Unavailable) {
+    const ClusterRedirect redirect = parseClusterRedirect(r.error().message);
+    if (redirect.kind == ClusterRedirect::None && r.error().code == ErrorCode::Unavailable) {
       if (refreshAfterFailure(slot)) continue;
       return r;
     }
-    const ClusterRedirect redirect = parseClusterRedirect(r.error().message);
     last = r.error().message;
     switch (redirect.kind) {
       case ClusterRedirect::Moved: followMoved(redirect); break;
       case ClusterRedirect::Ask: ++asked_; ask = redirect; break;
-      case ClusterRedirect::TryAgain: std::this_thread::sleep_for(std::chrono::milliseconds(5)); break;
+      case ClusterRedirect::TryAgain:  // a migration in progress: not a hop, up to kMaxTryAgain waits
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        if (++tryAgains < kMaxTryAgain) --hop;
+        break;
       case ClusterRedirect::Down: return unavailable("slot " + std::to_string(slot) + ": " + last);
       case ClusterRedirect::None: return r;
     }

@@ -39,6 +39,7 @@ void JsonTest::errorsNameLineAndColumn_data() {
   QTest::newRow("trailing text") << "{}\n\n x" << "JSON line 3 column 2: ";
   QTest::newRow("unterminated") << "{\"a\": \"b" << "JSON line 1 column ";
   QTest::newRow("empty") << "" << "JSON line 1 column 1: ";
+  QTest::newRow("number out of range") << "{\"limit\": 1e400}" << "JSON";
 }
 
 void JsonTest::errorsNameLineAndColumn() {

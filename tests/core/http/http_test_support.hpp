@@ -6,7 +6,10 @@
 #include <QTcpSocket>
 #include <QtTest>
 
+#include <algorithm>
 #include <map>
+#include <mutex>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -97,5 +100,42 @@ inline RawExchange rawExchange(int port, const QByteArray& bytes, int timeoutMs 
   r.closed = s.state() != QAbstractSocket::ConnectedState;
   return r;
 }
+
+/// The ratelab-cli built next to the tests.
+inline QString cliPath() { return qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"; }
+
+/// Reads stdout lines until one starts with `prefix`; returns the rest of that line.
+inline QByteArray waitForLine(QProcess& p, const QByteArray& prefix, QByteArray& seen, int timeoutMs = 15'000) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < timeoutMs) {
+    while (p.canReadLine()) {
+      const auto line = p.readLine().trimmed();
+      seen += line + "\n";
+      if (line.startsWith(prefix)) return line.mid(prefix.size());
+    }
+    if (p.state() != QProcess::Running) break;
+    p.waitForReadyRead(100);
+  }
+  return {};
+}
+
+/// Records the wall time of every decision, to know whether a refill could have happened.
+struct DecisionTimes {
+  std::mutex mutex;
+  std::vector<std::int64_t> at;
+  DecisionObserver observer() {
+    return [this](const HttpDecisionEvent& e) {
+      std::lock_guard lock(mutex);
+      at.push_back(e.at.count());
+    };
+  }
+  std::int64_t spreadUs() {
+    std::lock_guard lock(mutex);
+    if (at.empty()) return 0;
+    const auto [lo, hi] = std::minmax_element(at.begin(), at.end());
+    return *hi - *lo;
+  }
+};
 
 }  // namespace rl::test

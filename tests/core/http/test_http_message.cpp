@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include "http/client_identity.hpp"
+#include "http/front_proxy.hpp"
 #include "http/http_client.hpp"
 #include "http/http_message.hpp"
 #include "http/limit_response.hpp"
@@ -26,6 +28,12 @@ class HttpMessageTest : public QObject {
   void parsesResponses();
   void parsesUrls_data();
   void parsesUrls();
+  void expectContinueIsSignalled();
+  void clientKeys_data();
+  void clientKeys();
+  void utf8Validation();
+  void trustedProxyLists();
+  void forwardedBytesReplaceIdentity();
 };
 
 void HttpMessageTest::parsesRequests_data() {
@@ -266,6 +274,99 @@ void HttpMessageTest::parsesUrls() {
   QCOMPARE(QString::fromStdString(t->host), host);
   QCOMPARE(t->port, port);
   QCOMPARE(QString::fromStdString(t->path), path);
+}
+
+void HttpMessageTest::expectContinueIsSignalled() {
+  // Issue 9: a client sending Expect: 100-continue waited a second for a 100 that never came.
+  HttpRequest r;
+  const std::string head = "POST /ping HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
+  auto outcome = parseRequest(head, HttpLimits{}, r);
+  QCOMPARE(outcome.state, ParseState::NeedMore);
+  QVERIFY(outcome.expectContinue);
+  outcome = parseRequest(head + "hello", HttpLimits{}, r);
+  QCOMPARE(outcome.state, ParseState::Complete);
+  QCOMPARE(r.body, std::string("hello"));
+  outcome = parseRequest("POST /ping HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n", HttpLimits{}, r);
+  QVERIFY(!outcome.expectContinue);  // no Expect: nothing to signal
+}
+
+void HttpMessageTest::clientKeys_data() {
+  QTest::addColumn<QByteArrayList>("headers");  // name, value, name, value...
+  QTest::addColumn<QString>("peer");
+  QTest::addColumn<QString>("key");
+  const QString secret = "s3cret";
+  QTest::newRow("api key namespaced") << QByteArrayList{"x-api-key", "127.0.0.9"} << "127.0.0.1" << "key:127.0.0.9";
+  QTest::newRow("address namespaced") << QByteArrayList{} << "127.0.0.9" << "ip:127.0.0.9";
+  // A local process talking to a replica directly cannot pick its identity (issue 9: 12 x 200 at limit 10).
+  QTest::newRow("XFF from a loopback peer, no secret") << QByteArrayList{"X-Forwarded-For", "203.0.113.9"}
+                                                       << "127.0.0.1" << "ip:127.0.0.1";
+  QTest::newRow("XFF with a wrong secret") << QByteArrayList{"X-Forwarded-For", "203.0.113.9", "X-RateLab-Front", "guess"}
+                                           << "127.0.0.1" << "ip:127.0.0.1";
+  QTest::newRow("XFF from the front") << QByteArrayList{"X-Forwarded-For", "203.0.113.9", "X-RateLab-Front", "s3cret"}
+                                      << "10.1.2.3" << "ip:203.0.113.9";
+  QTest::newRow("XFF garbage from the front") << QByteArrayList{"X-Forwarded-For", "evil", "X-RateLab-Front", "s3cret"}
+                                              << "10.1.2.3" << "ip:10.1.2.3";
+  QTest::newRow("XFF via a trusted proxy, rightmost untrusted")
+      << QByteArrayList{"X-Forwarded-For", "1.1.1.1, 198.51.100.7, 192.0.2.50"} << "192.0.2.1" << "ip:198.51.100.7";
+  QTest::newRow("XFF from an untrusted peer") << QByteArrayList{"X-Forwarded-For", "1.1.1.1"} << "198.51.100.1"
+                                              << "ip:198.51.100.1";
+}
+
+void HttpMessageTest::clientKeys() {
+  QFETCH(QByteArrayList, headers);
+  QFETCH(QString, peer);
+  QFETCH(QString, key);
+  ForwardTrust trust;
+  trust.frontSecret = "s3cret";
+  trust.proxies = *parseTrustedProxies("192.0.2.0/24");
+  HttpRequest r;
+  for (int i = 0; i + 1 < headers.size(); i += 2) r.headers.push_back({headers[i].toStdString(), headers[i + 1].toStdString()});
+  const auto got = clientKeyOf(r, peer.toStdString(), trust);
+  QVERIFY(got.ok());
+  QCOMPARE(QString::fromStdString(*got), key);
+}
+
+void HttpMessageTest::utf8Validation() {
+  QVERIFY(isValidUtf8("plain ascii"));
+  QVERIFY(isValidUtf8("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
+  QVERIFY(!isValidUtf8("\xff"));
+  QVERIFY(!isValidUtf8("\xc3"));              // truncated
+  QVERIFY(!isValidUtf8("\xc0\xaf"));          // overlong
+  QVERIFY(!isValidUtf8("\xed\xa0\x80"));      // surrogate
+  QVERIFY(!isValidUtf8("\xf4\x90\x80\x80"));  // above U+10FFFF
+  // A raw non-UTF-8 x-api-key is refused with a message that does not echo it.
+  HttpRequest r;
+  r.headers.push_back({"x-api-key", "ab\xff\xfe"});
+  const auto key = clientKeyOf(r, "127.0.0.1", {});
+  QVERIFY(!key.ok());
+  QCOMPARE(key.error().message, std::string("x-api-key is not valid UTF-8: send UTF-8 text"));
+}
+
+void HttpMessageTest::trustedProxyLists() {
+  QCOMPARE(parseTrustedProxies("10.0.0.0/8, 192.0.2.7,::1")->size(), std::size_t{3});
+  for (const auto* bad : {"", "10.0.0.0/33", "example.com", "10.0.0.0/8,,"}) {
+    const auto r = parseTrustedProxies(bad);
+    QVERIFY2(!r.ok(), bad);
+    QVERIFY(r.error().message.starts_with("--trusted-proxy '"));
+  }
+  QCOMPARE(makeFrontSecret().size(), std::size_t{32});
+  QVERIFY(makeFrontSecret() != makeFrontSecret());
+}
+
+void HttpMessageTest::forwardedBytesReplaceIdentity() {
+  HttpRequest r{"POST", "/ping", 1,
+                {{"Host", "a"}, {"X-Forwarded-For", "6.6.6.6"}, {"X-RateLab-Front", "forged"},
+                 {"Expect", "100-continue"}, {"Connection", "keep-alive"}, {"Content-Length", "2"}},
+                "hi"};
+  const auto bytes = forwardedBytes(r, "198.51.100.7", "s3cret");
+  QCOMPARE(QByteArray::fromStdString(bytes),
+           QByteArray("POST /ping HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nX-Forwarded-For: 198.51.100.7\r\n"
+                      "X-RateLab-Front: s3cret\r\n\r\nhi"));
+  HttpRequest parsed;
+  QCOMPARE(parseRequest(bytes, HttpLimits{}, parsed).state, ParseState::Complete);
+  ForwardTrust trust;
+  trust.frontSecret = "s3cret";
+  QCOMPARE(*clientKeyOf(parsed, "127.0.0.1", trust), std::string("ip:198.51.100.7"));
 }
 
 QTEST_GUILESS_MAIN(HttpMessageTest)

@@ -15,23 +15,6 @@ using namespace rl::test;
 
 namespace {
 
-QString cliPath() { return qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"; }
-
-// Reads stdout lines until one starts with `prefix`; returns the rest of that line.
-QByteArray waitForLine(QProcess& p, const QByteArray& prefix, QByteArray& seen, int timeoutMs = 15'000) {
-  QElapsedTimer t;
-  t.start();
-  while (t.elapsed() < timeoutMs) {
-    while (p.canReadLine()) {
-      const auto line = p.readLine().trimmed();
-      seen += line + "\n";
-      if (line.startsWith(prefix)) return line.mid(prefix.size());
-    }
-    if (p.state() != QProcess::Running) break;
-    p.waitForReadyRead(100);
-  }
-  return {};
-}
 
 }  // namespace
 
@@ -41,6 +24,7 @@ class ServeCliTest : public QObject {
   void servesAndStopsCleanly_data();
   void servesAndStopsCleanly();
   void stormTargetsHttp();
+  void nginxDiesWithItsOwner();
   void exitCodes_data();
   void exitCodes();
 };
@@ -101,6 +85,22 @@ void ServeCliTest::stormTargetsHttp() {
   QVERIFY(serve.waitForFinished(10'000));
 }
 
+void ServeCliTest::nginxDiesWithItsOwner() {
+  // SIGKILL leaves no time to clean up: nginx goes with its owner (PR_SET_PDEATHSIG).
+  QProcess serve;
+  serve.start(cliPath(), {"serve", "--front", "nginx", "--replicas", "2", "--port", "0"});
+  QVERIFY(serve.waitForStarted(10'000));
+  QByteArray seen;
+  const auto front = waitForLine(serve, "front ", seen);
+  const int pid = waitForLine(serve, "nginx pid ", seen).toInt();
+  QVERIFY2(!front.isEmpty() && pid > 0, seen.constData());
+  QVERIFY(curlInclude(front.toStdString() + "/ping", "k").startsWith("HTTP/1.1 200"));
+  QCOMPARE(::kill(pid, 0), 0);
+  ::kill(static_cast<pid_t>(serve.processId()), SIGKILL);
+  QVERIFY(serve.waitForFinished(10'000));
+  QTRY_VERIFY_WITH_TIMEOUT(::kill(pid, 0) != 0, 10'000);
+}
+
 void ServeCliTest::exitCodes_data() {
   QTest::addColumn<QStringList>("args");
   QTest::addColumn<int>("code");
@@ -112,6 +112,9 @@ void ServeCliTest::exitCodes_data() {
   QTest::newRow("bad bind") << QStringList{"--bind", "localhost:80"} << 2 << QByteArray("bind address");
   QTest::newRow("replica ports count") << QStringList{"--replicas", "2", "--replica-ports", "9001"} << 2
                                        << QByteArray("--replica-ports");
+  QTest::newRow("bad front") << QStringList{"--front", "haproxy"} << 2 << QByteArray("--front 'haproxy' is unknown: allowed builtin, nginx or none");
+  QTest::newRow("bad trusted proxy") << QStringList{"--trusted-proxy", "10.0.0.0/99"} << 2 << QByteArray("--trusted-proxy '10.0.0.0/99'");
+  QTest::newRow("refill 1e-300") << QStringList{"--refill-rate", "1e-300"} << 2 << QByteArray("at least one token per year");
   QTest::newRow("redis unreachable") << QStringList{"--backend", "redis-lua", "--redis", "redis://127.0.0.1:1"} << 3
                                      << QByteArray("127.0.0.1:1");
 }

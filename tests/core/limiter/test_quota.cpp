@@ -53,6 +53,11 @@ void QuotaTest::invalid_data() {
                                    << "refill rate 2e+06/s is out of range: allowed a finite rate > 0 and <= 1000000/s";
   QTest::newRow("implied rate too fast") << "token_bucket" << 1'000'000'000'000LL << 1'000LL << unset
                                          << "limit 1000000000000 per 1ms refills faster than one token per microsecond: allowed up to 1000000/s (set a refill rate or a longer window)";
+  // Issue 9: a window algorithm ignored the refill rate, and a per-request algorithm then ran on a 0 or overflowed interval.
+  QTest::newRow("refill 1e-300 (window algorithm)") << "fixed_window" << 10LL << 1'000'000LL << 1e-300
+                                   << "refill rate 1e-300/s is out of range: allowed at least one token per year (>= 3.2e-08/s)";
+  QTest::newRow("refill 1e-300 (gcra)") << "gcra" << 1LL << 1'000'000LL << 1e-300
+                                   << "refill rate 1e-300/s is out of range: allowed at least one token per year (>= 3.2e-08/s)";
   QTest::newRow("fill takes > year") << "token_bucket" << 1'000'000LL << 1'000'000LL << 0.001
                                      << "refill rate 0.001/s with limit 1000000 takes more than one year to fill: allowed limit / rate <= 1 year";
 }

@@ -268,7 +268,9 @@ void ManagedRedisServerTest::embeddedDefaultFallsBackToMemory() {
   QVERIFY(!e.ok());
   QCOMPARE(e.error().code, ErrorCode::Unavailable);
   const QString msg = QString::fromStdString(e.error().message);
-  QVERIFY2(msg.contains("using the memory store; the distributed demos need Redis"), qPrintable(msg));
+  // The CLI exits 3 with this text: it must not claim a memory-store fallback.
+  QVERIFY2(!msg.contains("memory store"), qPrintable(msg));
+  QVERIFY2(msg.contains("install redis-server or give a Redis URL"), qPrintable(msg));
   QVERIFY2(msg.contains(QString("no Redis at 127.0.0.1:%1").arg(probe)), qPrintable(msg));
 }
 

@@ -32,6 +32,8 @@ std::int64_t ttlBound(Algorithm a, const Quota& q) {
 
 // Capacity 1, refill 3/s; the window algorithms get 1 per 333 ms.
 Quota tightQuota(Algorithm a) {
+  // leaky_bucket's limit counts the request in service too: 2 keeps one waiting, as the others' 1 does.
+  if (a == Algorithm::LeakyBucket) return Quota::perSecond(3).withBurst(2);
   return isRateBased(a) ? Quota::perSecond(3).withBurst(1) : Quota::perWindow(1, 333 * kMillisecond);
 }
 

@@ -69,21 +69,21 @@ void RedisTablesTest::gcraBurstFive() {
 }
 
 void RedisTablesTest::leakyBucketShapes() {
-  // Queue 5, one per second: seven simultaneous requests wait 0..5 s; the seventh is denied.
+  // Limit 5, one per second: six simultaneous requests; five wait 0..4 s, the sixth is denied.
   auto s = store("leaky");
   QVERIFY(s);
   const Quota q = Quota::perSecond(1).withBurst(5);
-  for (std::int64_t i = 0; i < 6; ++i) {
+  for (std::int64_t i = 0; i < 5; ++i) {
     auto d = s->decide({Algorithm::LeakyBucket, "k", q, 1, Micros{kT0}});
     QVERIFY(d->allowed);
     QCOMPARE(d->delay, sec(i));
-    QCOMPARE(d->remaining, 5 - i);
+    QCOMPARE(d->remaining, 4 - i);
     QCOMPARE(d->level, static_cast<double>(i + 1));
   }
   auto denied = s->decide({Algorithm::LeakyBucket, "k", q, 1, Micros{kT0}});
   QVERIFY(!denied->allowed);
   QCOMPARE(denied->retryAfter, sec(1));
-  QCOMPARE(denied->resetAfter, sec(6));
+  QCOMPARE(denied->resetAfter, sec(5));
 }
 
 void RedisTablesTest::fixedWindowStraddlesBoundary() {

@@ -11,6 +11,30 @@
 
 using namespace rl;
 
+namespace {
+// 200 requests/s for 3 s through redis-lua on a quota that never denies.
+StormSpec constantRateSpec(ClockMode clock, FailurePolicy policy) {
+  StormSpec s;
+  s.backend = Backend::RedisLua;
+  s.clock = clock;
+  s.pattern = Pattern::Constant;
+  s.rate = 200;
+  s.duration = 3 * kSecond;
+  s.quota = Quota::perWindow(1'000'000, kSecond);
+  s.onRedisError = policy;
+  return s;
+}
+
+// Waits until the runner has recorded `n` decisions (or finished).
+void waitForRecords(StormRunner& runner, std::size_t n) {
+  std::vector<DecisionRecord> seen;
+  while (seen.size() < n && !runner.finished()) {
+    runner.takeRecords(seen);
+    QTest::qWait(5);
+  }
+}
+}  // namespace
+
 class StormRedisTest : public QObject {
   Q_OBJECT
  private slots:
@@ -22,6 +46,9 @@ class StormRedisTest : public QObject {
   void unreachableRedisIsAnError();
   void outageIsCountedByPolicy_data();
   void outageIsCountedByPolicy();
+  void pauseKeepsLatencyWithinTimeout();
+  void wholeRunOutage_data();
+  void wholeRunOutage();
 
  private:
   StormOutcome runOn(const StormSpec& spec);
@@ -137,22 +164,11 @@ void StormRedisTest::outageIsCountedByPolicy() {
   QFETCH(int, policy);
   test::RedisTestServer own;
   RL_REQUIRE_REDIS(own);
-  StormSpec s;
-  s.backend = Backend::RedisLua;
-  s.clock = ClockMode::Server;
-  s.pattern = Pattern::Constant;
-  s.rate = 200;
-  s.duration = 3 * kSecond;
+  StormSpec s = constantRateSpec(ClockMode::Server, static_cast<FailurePolicy>(policy));
   s.concurrency = 4;
-  s.quota = Quota::perWindow(1'000'000, kSecond);
-  s.onRedisError = static_cast<FailurePolicy>(policy);
   StormRunner runner(s, redisStoreFactory(s, own.endpoint()));
   QVERIFY(runner.start().ok());
-  std::vector<DecisionRecord> seen;
-  while (seen.size() < 100 && !runner.finished()) {
-    runner.takeRecords(seen);
-    QTest::qWait(10);
-  }
+  waitForRecords(runner, 100);
   QVERIFY(own.server().stop().ok());
   QTest::qWait(500);
   QVERIFY(own.server().restart().ok());
@@ -172,6 +188,95 @@ void StormRedisTest::outageIsCountedByPolicy() {
   QCOMPARE(o.counters[0].admitted + o.counters[0].denied, static_cast<std::int64_t>(o.records.size()));
   qInfo("outage: %lld errors of %zu decisions, %lld after the restart", static_cast<long long>(o.counters[0].errors),
         o.records.size(), static_cast<long long>(okAfter));
+}
+
+void StormRedisTest::pauseKeepsLatencyWithinTimeout() {
+  // `run --pattern constant --rate 200 --clock client` (one worker, as the CLI
+  // defaults) with redis-server frozen by SIGSTOP for 1.5 s: the first call
+  // waits for the 100 ms command timeout, every other one fails fast while the
+  // circuit is open; all are answered within timeout + slack and counted as errors.
+  test::RedisTestServer own;
+  RL_REQUIRE_REDIS(own);
+  const StormSpec s = constantRateSpec(ClockMode::Client, FailurePolicy::Closed);
+  StormRunner runner(s, redisStoreFactory(s, own.endpoint()));  // default 100 ms command timeout
+  QVERIFY(runner.start().ok());
+  waitForRecords(runner, 60);
+  QVERIFY(own.server().pause().ok());
+  QTest::qWait(1500);
+  QVERIFY(own.server().resume().ok());
+  QVERIFY(QTest::qWaitFor([&] { return runner.finished(); }, 30'000));
+  const StormOutcome o = runner.outcome();
+  QVERIFY(!o.failure);
+  std::int64_t firstError = -1, maxLatency = 0;
+  for (const DecisionRecord& r : o.records) {
+    if (r.error() && firstError < 0) firstError = r.atUs;
+    maxLatency = std::max<std::int64_t>(maxLatency, r.latencyUs);
+  }
+  QVERIFY(firstError >= 0);
+  std::int64_t inPause = 0, errorsInPause = 0, queuedInPause = 0, maxInPause = 0;
+  for (const DecisionRecord& r : o.records) {
+    if (r.atUs < firstError || r.atUs > firstError + 1'400'000) continue;  // surely inside the 1.5 s
+    ++inPause;
+    errorsInPause += r.error();
+    maxInPause = std::max<std::int64_t>(maxInPause, r.latencyUs);
+    queuedInPause += r.latencyUs >= 30'000;  // waited behind a blocked call (not mere scheduling noise)
+    QVERIFY(!r.allowed());  // closed
+  }
+  qInfo("1.5 s SIGSTOP at 200 req/s: %zu decisions, %lld errors, %lld late, %lld dropped, max latency %lld us; "
+        "%lld decisions in the pause, %lld of them errors, %lld waited >= 30 ms, max latency in the pause %lld us",
+        o.records.size(), static_cast<long long>(o.progress.errors), static_cast<long long>(o.progress.late),
+        static_cast<long long>(o.progress.dropped), static_cast<long long>(maxLatency),
+        static_cast<long long>(inPause), static_cast<long long>(errorsInPause), static_cast<long long>(queuedInPause), static_cast<long long>(maxInPause));
+  QCOMPARE(errorsInPause, inPause);  // every decision during the pause is an error the policy decided
+  QVERIFY(inPause >= 200);           // ~280 at 200/s: none were held back
+  QVERIFY2(maxInPause < 400'000, "a decision during the pause waited longer than the 100 ms timeout + slack");
+  // One timed-out call holds the worker 100 ms (~20 sends wait behind it); probes wait at
+  // most 20 ms each. (Sends a few ms late are this shared machine's scheduling, not Redis.)
+  QVERIFY2(queuedInPause <= 40, "sends queued behind a blocked call during the pause");
+  QCOMPARE(o.progress.dropped, std::int64_t{0});
+}
+
+void StormRedisTest::wholeRunOutage_data() {
+  QTest::addColumn<int>("policy");
+  QTest::addColumn<int>("admitted");
+  // 4 replicas, fixed_window 10 per minute, 200 requests of one client.
+  QTest::newRow("open admits all") << int(FailurePolicy::Open) << 200;
+  QTest::newRow("closed admits none") << int(FailurePolicy::Closed) << 0;
+  QTest::newRow("local admits replicas x limit") << int(FailurePolicy::Local) << 40;
+}
+
+void StormRedisTest::wholeRunOutage() {
+  // Redis dies once every store is connected, before the first decision.
+  QFETCH(int, policy);
+  QFETCH(int, admitted);
+  test::RedisTestServer own;
+  RL_REQUIRE_REDIS(own);
+  StormSpec s;
+  s.backend = Backend::RedisLua;
+  s.algorithms = {Algorithm::FixedWindow};
+  s.quota = Quota::perWindow(10, 60 * kSecond);
+  s.requests = 200;
+  s.replicas = 4;
+  s.concurrency = 2;
+  s.onRedisError = static_cast<FailurePolicy>(policy);
+  auto inner = redisStoreFactory(s, own.endpoint());
+  std::atomic<int> made{0};
+  const int stores = s.replicas * s.concurrency;
+  StoreFactory factory = [&](int replica, int worker) -> Result<std::unique_ptr<Store>> {
+    auto st = inner(replica, worker);
+    if (st && made.fetch_add(1) + 1 == stores) (void)own.server().stop();  // the last store is open: kill Redis
+    return st;
+  };
+  auto o = runStorm(s, factory);
+  QVERIFY2(o.ok(), o.ok() ? "" : o.error().message.c_str());
+  const auto m = computeMetrics(s, o->records, o->wallDuration);
+  qInfo("%s: admitted %lld of 200, errors %lld, overshoot %.1f, max latency %lld us",
+        failurePolicyName(s.onRedisError).data(), static_cast<long long>(m[0].admitted),
+        static_cast<long long>(m[0].errors), m[0].overshoot, static_cast<long long>(m[0].latency.max));
+  QCOMPARE(m[0].offered, 200);
+  QCOMPARE(m[0].errors, 200);  // every decision is an error the policy decided
+  QCOMPARE(m[0].admitted, admitted);
+  QVERIFY(m[0].latency.max < 400'000);  // each decision within the timeout
 }
 
 QTEST_GUILESS_MAIN(StormRedisTest)

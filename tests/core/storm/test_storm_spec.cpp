@@ -5,7 +5,9 @@
 #include <QtTest>
 
 #include <functional>
+#include <set>
 
+#include "storm/key_tag.hpp"
 #include "storm/storm_settings.hpp"
 #include "storm/storm_runner.hpp"
 #include "storm/traffic_plan.hpp"
@@ -32,6 +34,7 @@ class StormSpecTest : public QObject {
   void constantAndRampTimes();
   void poissonIsSeeded();
   void roundRobinReplicasAndClients();
+  void keyTagsNeverRepeat();
 };
 
 void StormSpecTest::validateNamesTheFlag_data() {
@@ -45,6 +48,18 @@ void StormSpecTest::validateNamesTheFlag_data() {
                            << "--clients 0 is out of range: allowed 1 to 1000000";
   QTest::newRow("concurrency") << Mutator([](StormSpec& s) { s.concurrency = 0; })
                                << "--concurrency 0 is out of range: allowed 1 to 512";
+  QTest::newRow("http method") << Mutator([](StormSpec& s) { s.httpMethod = "GE T"; })
+                               << "--http-method 'GE T' is not valid: allowed a method token such as GET or POST";
+  QTest::newRow("http header") << Mutator([](StormSpec& s) { s.httpHeaders = {"no colon"}; })
+                               << "--http-header 'no colon' is not valid: allowed 'Name: value' (a header token, printable value)";
+  QTest::newRow("http key") << Mutator([](StormSpec& s) { s.httpKey = "cookie"; })
+                            << "--http-key 'cookie' is not valid: allowed header:NAME (e.g. header:x-api-key) or source-addr";
+  QTest::newRow("deny 2xx") << Mutator([](StormSpec& s) { s.httpDenyStatus = {200}; })
+                            << "--http-deny-status 200 is not valid: allowed 400 to 599";
+  QTest::newRow("script needed") << Mutator([](StormSpec& s) { s.backend = Backend::RedisScript; })
+                                 << "--script is required by --backend redis-script: allowed a readable Lua file";
+  QTest::newRow("compare self") << Mutator([](StormSpec& s) { s.compareBackends = {Backend::Memory}; })
+                                << "--compare-backend memory: allowed memory, redis-lua, redis-naive, redis-watch or redis-script, other than --backend";
   QTest::newRow("requests") << Mutator([](StormSpec& s) { s.requests = 20'000'001; })
                             << "--requests 20000001 is out of range: allowed 1 to 20000000";
   QTest::newRow("rate needed") << Mutator([](StormSpec& s) { s.pattern = Pattern::Poisson; })
@@ -96,13 +111,15 @@ void StormSpecTest::settingsRejectBadText_data() {
   QTest::addColumn<QString>("message");
   QTest::newRow("limit") << "limit" << "ten" << "--limit: 'ten' is not valid: allowed an integer 1 to 1000000000000";
   QTest::newRow("window") << "window_ms" << "-5" << "--window-ms: '-5' is not valid: allowed an integer 1 to 31536000000 (ms)";
-  QTest::newRow("backend") << "backend" << "redis" << "--backend: 'redis' is not valid: allowed memory, redis-lua, redis-naive, redis-watch or http";
+  QTest::newRow("backend") << "backend" << "redis" << "--backend: 'redis' is not valid: allowed memory, redis-lua, redis-naive, redis-watch, redis-script or http";
   QTest::newRow("pattern") << "pattern" << "wave" << "--pattern: 'wave' is not valid: allowed burst, constant, boundary, ramp or poisson";
   QTest::newRow("clock") << "clock" << "ntp" << "--clock: 'ntp' is not valid: allowed server, client or virtual";
   QTest::newRow("algorithm") << "algorithm" << "fixed_window,leaky" << "--algorithm: 'leaky' is not valid: allowed fixed_window, sliding_log, sliding_counter, token_bucket, leaky_bucket, gcra (comma-separated) or all";
   QTest::newRow("skew") << "skew_ms" << "0,x" << "--skew-ms: 'x' is not valid: allowed comma-separated integer milliseconds, one per replica";
   QTest::newRow("policy") << "on_redis_error" << "maybe" << "--on-redis-error: 'maybe' is not valid: allowed open, closed or local";
   QTest::newRow("refill") << "refill_rate" << "0" << "--refill-rate: '0' is not valid: allowed a number > 0 and <= 1000000 (tokens per second)";
+  QTest::newRow("deny status") << "http_deny_status" << "429,many" << "--http-deny-status: 'many' is not valid: allowed comma-separated HTTP statuses 400 to 599, e.g. 429,503";
+  QTest::newRow("compare") << "compare_backend" << "redis" << "--compare-backend: 'redis' is not valid: allowed comma-separated backends: memory, redis-lua, redis-naive, redis-watch, redis-script";
 }
 
 void StormSpecTest::settingsRejectBadText() {
@@ -122,7 +139,7 @@ void StormSpecTest::scenarioRejectsUnknownKey() {
   QVERIFY(doc.ok());
   const auto spec = specFromJson(doc.value());
   QVERIFY(!spec);
-  QVERIFY2(spec.error().message.starts_with("scenario key 'windw_ms' is unknown: allowed name, description, backend"),
+  QVERIFY2(spec.error().message.starts_with("scenario key 'windw_ms' is unknown: allowed name, description, window, backend"),
            spec.error().message.c_str());
 }
 
@@ -165,6 +182,26 @@ void StormSpecTest::scenarioRoundTrips() {
   QCOMPARE(back->requests, 77);
   QCOMPARE(back->seed, std::uint64_t{99});
   QCOMPARE(back->onRedisError, FailurePolicy::Closed);
+  // HTTP and script settings: headers keep their commas, paths and templates as written.
+  StormSpec h;
+  h.backend = Backend::Http;
+  h.httpTargets = {"http://127.0.0.1:8081/api"};
+  h.httpMethod = "POST";
+  h.httpHeaders = {"Accept: a, b", "X-Trace: 1"};
+  h.httpKey = "source-addr";
+  h.httpDenyStatus = {429, 503};
+  h.scriptFile = "/tmp/s.lua";
+  h.scriptArgv = "{now_ms} {cost}";
+  h.compareBackends = {Backend::RedisLua};
+  const auto hb = specFromJson(parseJson(dumpJson(specToJson(h), 2)).value());
+  QVERIFY2(hb.ok(), hb.ok() ? "" : hb.error().message.c_str());
+  QVERIFY(hb->httpHeaders == h.httpHeaders);
+  QCOMPARE(hb->httpMethod, h.httpMethod);
+  QCOMPARE(hb->httpKey, h.httpKey);
+  QVERIFY(hb->httpDenyStatus == h.httpDenyStatus);
+  QCOMPARE(hb->scriptFile, h.scriptFile);
+  QCOMPARE(hb->scriptArgv, h.scriptArgv);
+  QVERIFY(hb->compareBackends == h.compareBackends);
   // Flags override the file: a later setting wins.
   StormSpec over = back.value();
   QVERIFY(applyStormSetting(over, "limit", "50", "--limit").ok());
@@ -173,7 +210,7 @@ void StormSpecTest::scenarioRoundTrips() {
 
 void StormSpecTest::shippedScenariosLoad_data() {
   QTest::addColumn<QString>("file");
-  for (const char* f : {"boundary", "replica_leak", "race", "clock_skew", "outage", "burst_tolerance"})
+  for (const char* f : {"boundary", "replica_leak", "race", "clock_skew", "outage", "burst_tolerance", "seed_vs_token_bucket", "nginx_limit_req"})
     QTest::newRow(f) << QString(f);
 }
 
@@ -252,6 +289,15 @@ void StormSpecTest::roundRobinReplicasAndClients() {
     QCOMPARE(int(plan[static_cast<std::size_t>(i)].replica), replicas[i]);
     QCOMPARE(int(plan[static_cast<std::size_t>(i)].client), clients[i]);
   }
+}
+
+void StormSpecTest::keyTagsNeverRepeat() {
+  // Runs started in the same millisecond (two windows, or a test's back-to-back
+  // storms) must not share keys: a full fixed window would deny the second run.
+  std::set<std::string> tags;
+  for (int i = 0; i < 1000; ++i) tags.insert(freshKeyTag("r"));
+  QCOMPARE(tags.size(), std::size_t{1000});
+  QVERIFY(freshKeyTag("race").starts_with("race"));
 }
 
 QTEST_GUILESS_MAIN(StormSpecTest)

@@ -1,0 +1,161 @@
+#include "tune_report.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+
+#include "run_report.hpp"
+
+namespace rl::cli {
+
+namespace {
+
+double round6(double v) { return std::round(v * 1e6) / 1e6; }
+
+std::string legitText(const TuneSpec& spec, const TuneResult& r, std::size_t clients) {
+  std::string s = std::to_string(r.legitClients) + " of " + std::to_string(clients) + " clients";
+  if (spec.legit.kind == LegitSpec::Kind::All) return s + " (all)";
+  if (spec.legit.kind == LegitSpec::Kind::Keys) return s + " (from --legit-file)";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " (peak <= %lld in %s: p%g)", static_cast<long long>(r.legitPeakLimit),
+                windowWords(spec.peakWindow).c_str(), spec.legit.percentile);
+  return s + buf;
+}
+
+Json pointJson(const TunePoint& p, std::int64_t startUs) {
+  Json j;
+  j["algorithm"] = algorithmName(p.algorithm);
+  j["quota"] = p.quota.toString();
+  j["limit"] = p.quota.limit;
+  j["window_ms"] = static_cast<std::int64_t>(p.quota.window.count() / 1000);
+  if (p.quota.refillPerSecond) j["refill_rate"] = *p.quota.refillPerSecond;
+  const PointOutcome& o = p.outcome;
+  j["offered"] = o.offered;
+  j["denied"] = o.denied;
+  j["legit_offered"] = o.legitOffered;
+  j["legit_denied"] = o.legitDenied;
+  j["legit_denied_share"] = round6(p.legitDeniedShare());
+  j["clients_denied"] = o.clientsDenied;
+  j["legit_clients_denied"] = o.legitClientsDenied;
+  j["worst_admitted"] = o.worstAdmitted;
+  j["first_denial_ms"] = o.firstDenialUs < 0 ? Json() : Json(static_cast<double>(o.firstDenialUs - startUs) / 1000.0);
+  return j;
+}
+
+void printPoint(std::FILE* out, const char* lead, const TunePoint& p, const TuneSpec& spec, std::int64_t startUs) {
+  const PointOutcome& o = p.outcome;
+  std::fprintf(out, "%s%-26s legit denied %.4f%% (%lld of %lld), all denied %lld, clients denied %lld, worst admitted %lld in %s",
+               lead, p.quota.toString().c_str(), 100.0 * p.legitDeniedShare(), static_cast<long long>(o.legitDenied),
+               static_cast<long long>(o.legitOffered), static_cast<long long>(o.denied),
+               static_cast<long long>(o.clientsDenied), static_cast<long long>(o.worstAdmitted),
+               windowWords(spec.peakWindow).c_str());
+  if (o.firstDenialUs >= 0) std::fprintf(out, ", first denial at +%.3f s", static_cast<double>(o.firstDenialUs - startUs) / 1e6);
+  std::fputc('\n', out);
+}
+
+void printPeaks(std::FILE* out, const Trace& trace, const TuneResult& r) {
+  std::fprintf(out, "per-client peak requests   %7s %7s %7s %7s %7s   top clients\n", "p50", "p90", "p99", "p99.9", "max");
+  for (const PeakWindow& w : r.peaks) {
+    std::fprintf(out, "  in %-22s", windowWords(w.window).c_str());
+    for (const auto& [pct, v] : w.percentiles) std::fprintf(out, " %7lld", static_cast<long long>(v));
+    std::fputs("  ", out);
+    for (std::size_t i = 0; i < w.top.size() && i < 3; ++i)
+      std::fprintf(out, " %s (%lld)", trace.keys[w.top[i]].c_str(), static_cast<long long>(w.peaks[w.top[i]]));
+    std::fputc('\n', out);
+  }
+}
+
+}  // namespace
+
+Json tuneJson(const Trace& trace, const TuneSpec& spec, const TuneResult& r, Micros readTime) {
+  Json doc;
+  Json t = traceJson(trace);
+  t["read_ms"] = static_cast<double>(readTime.count()) / 1000.0;
+  doc["trace"] = std::move(t);
+  doc["target_denied"] = spec.targetDenied;
+  doc["peak_window_ms"] = static_cast<std::int64_t>(spec.peakWindow.count() / 1000);
+  Json legit;
+  legit["mode"] = spec.legit.kind == LegitSpec::Kind::All ? "all" : spec.legit.kind == LegitSpec::Kind::Keys ? "file" : "percentile";
+  legit["clients"] = r.legitClients;
+  if (r.legitPeakLimit >= 0) legit["peak_limit"] = r.legitPeakLimit;
+  doc["legit"] = std::move(legit);
+  Json peaks = Json::array();
+  for (const PeakWindow& w : r.peaks) {
+    Json pw;
+    pw["window_ms"] = static_cast<std::int64_t>(w.window.count() / 1000);
+    for (const auto& [pct, v] : w.percentiles) {
+      char name[16];
+      std::snprintf(name, sizeof name, "p%g", pct);
+      std::string n = pct == 100 ? "max" : name;
+      for (char& c : n) c = c == '.' ? '_' : c;
+      pw[n] = v;
+    }
+    Json top = Json::array();
+    for (auto c : w.top) top.push_back(Json{{"key", trace.keys[c]}, {"peak", w.peaks[c]}});
+    pw["top"] = std::move(top);
+    peaks.push_back(std::move(pw));
+  }
+  doc["peaks"] = std::move(peaks);
+  Json points = Json::array(), recs = Json::array();
+  for (const TunePoint& p : r.points)
+    if (p.computed) points.push_back(pointJson(p, r.traceStartUs));
+  for (Algorithm a : spec.algorithms) {
+    Json rec;
+    rec["algorithm"] = algorithmName(a);
+    const auto best = recommend(r, a, spec.targetDenied);
+    rec["recommended"] = best ? pointJson(r.points[*best], r.traceStartUs) : Json();
+    Json front = Json::array();
+    for (auto i : paretoFront(r, a)) front.push_back(pointJson(r.points[i], r.traceStartUs));
+    rec["pareto"] = std::move(front);
+    recs.push_back(std::move(rec));
+  }
+  doc["points"] = std::move(points);
+  doc["algorithms"] = std::move(recs);
+  doc["decisions"] = r.decisions;
+  doc["elapsed_ms"] = static_cast<double>(r.elapsed.count()) / 1000.0;
+  doc["cancelled"] = r.cancelled;
+  return doc;
+}
+
+void printTuneTable(std::FILE* out, const Trace& trace, const TuneSpec& spec, const TuneResult& r, Micros readTime) {
+  std::fprintf(out, "trace: %s, read in %.2f s\n", trace.summary().c_str(), static_cast<double>(readTime.count()) / 1e6);
+  std::fprintf(out, "legit: %s; target: at most %g%% of their requests denied\n",
+               legitText(spec, r, trace.keys.size()).c_str(), 100.0 * spec.targetDenied);
+  printPeaks(out, trace, r);
+  const double secs = static_cast<double>(r.elapsed.count()) / 1e6;
+  std::fprintf(out, "sweep: %zu points, %lld decisions in %.2f s (%.1fM decisions/s)%s\n", r.points.size(),
+               static_cast<long long>(r.decisions), secs, secs > 0 ? static_cast<double>(r.decisions) / secs / 1e6 : 0.0,
+               r.cancelled ? "; CANCELLED: only the computed points are shown" : "");
+  for (Algorithm a : spec.algorithms) {
+    const auto best = recommend(r, a, spec.targetDenied);
+    std::fprintf(out, "%s:\n", std::string(algorithmName(a)).c_str());
+    if (best)
+      printPoint(out, "  recommended ", r.points[*best], spec, r.traceStartUs);
+    else
+      std::fprintf(out, "  recommended none: no computed point denies at most %g%% of legit requests\n",
+                   100.0 * spec.targetDenied);
+    std::fprintf(out, "  Pareto front (legit denied vs worst admitted in %s):\n", windowWords(spec.peakWindow).c_str());
+    for (auto i : paretoFront(r, a)) printPoint(out, "    ", r.points[i], spec, r.traceStartUs);
+  }
+}
+
+Result<void> writeTuneCsv(const std::string& path, const TuneResult& r) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) return invalidArgument("--csv: cannot write '" + path + "': " + std::strerror(errno));
+  std::fputs("algorithm,limit,window_ms,refill_rate,offered,denied,legit_offered,legit_denied,clients_denied,"
+             "worst_admitted,first_denial_us\n", f);
+  for (const TunePoint& p : r.points) {
+    if (!p.computed) continue;
+    const PointOutcome& o = p.outcome;
+    std::fprintf(f, "%s,%lld,%lld,%g,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n", std::string(algorithmName(p.algorithm)).c_str(),
+                 static_cast<long long>(p.quota.limit), static_cast<long long>(p.quota.window.count() / 1000),
+                 p.quota.refillPerSecond.value_or(0.0), static_cast<long long>(o.offered), static_cast<long long>(o.denied),
+                 static_cast<long long>(o.legitOffered), static_cast<long long>(o.legitDenied),
+                 static_cast<long long>(o.clientsDenied), static_cast<long long>(o.worstAdmitted),
+                 static_cast<long long>(o.firstDenialUs < 0 ? -1 : o.firstDenialUs - r.traceStartUs));
+  }
+  if (std::fclose(f) != 0) return invalidArgument("--csv: cannot write '" + path + "': " + std::strerror(errno));
+  return {};
+}
+
+}  // namespace rl::cli

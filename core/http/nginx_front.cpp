@@ -1,0 +1,229 @@
+#include "http/nginx_front.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "http/replica_server.hpp"
+#include "redis/managed_redis_server.hpp"
+
+namespace rl {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string hostPort(const std::string& address, int port) {
+  const bool v6 = address.find(':') != std::string::npos;
+  return (v6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
+}
+
+std::int64_t seconds(Micros d) { return std::max<std::int64_t>(1, (d.count() + 999'999) / 1'000'000); }
+
+// A free port on `address` (bind port 0, read it, close): nginx cannot report a port it chose.
+Result<int> freePort(const std::string& address) {
+  const bool v6 = address.find(':') != std::string::npos;
+  const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return unavailable(std::string("cannot open a socket: ") + std::strerror(errno));
+  sockaddr_storage s{};
+  socklen_t len = 0;
+  if (v6) {
+    auto* a = reinterpret_cast<sockaddr_in6*>(&s);
+    a->sin6_family = AF_INET6;
+    ::inet_pton(AF_INET6, address.c_str(), &a->sin6_addr);
+    len = sizeof *a;
+  } else {
+    auto* a = reinterpret_cast<sockaddr_in*>(&s);
+    a->sin_family = AF_INET;
+    ::inet_pton(AF_INET, address.c_str(), &a->sin_addr);
+    len = sizeof *a;
+  }
+  int port = -1;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&s), len) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&s), &len) == 0)
+    port = ntohs(v6 ? reinterpret_cast<sockaddr_in6*>(&s)->sin6_port : reinterpret_cast<sockaddr_in*>(&s)->sin_port);
+  ::close(fd);
+  if (port < 0) return unavailable("cannot find a free port on " + address);
+  return port;
+}
+
+bool accepts(const std::string& address, int port) {
+  const bool v6 = address.find(':') != std::string::npos;
+  const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return false;
+  sockaddr_storage s{};
+  socklen_t len = 0;
+  const std::string target = address == "0.0.0.0" ? "127.0.0.1" : address == "::" ? "::1" : address;
+  if (v6) {
+    auto* a = reinterpret_cast<sockaddr_in6*>(&s);
+    a->sin6_family = AF_INET6;
+    a->sin6_port = htons(static_cast<std::uint16_t>(port));
+    ::inet_pton(AF_INET6, target.c_str(), &a->sin6_addr);
+    len = sizeof *a;
+  } else {
+    auto* a = reinterpret_cast<sockaddr_in*>(&s);
+    a->sin_family = AF_INET;
+    a->sin_port = htons(static_cast<std::uint16_t>(port));
+    ::inet_pton(AF_INET, target.c_str(), &a->sin_addr);
+    len = sizeof *a;
+  }
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&s), len) == 0;
+  ::close(fd);
+  return ok;
+}
+
+std::string tailOf(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return last.empty() ? "(no error log)" : last;
+}
+
+// Removes dirs of fronts whose owner was killed (the child died with it; nobody removed the dir).
+void sweepStaleDirs() {
+  std::error_code ec;
+  const auto now = fs::file_time_type::clock::now();
+  for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+    if (e.path().filename().string().rfind("ratelab-nginx-", 0) != 0) continue;
+    std::ifstream pidFile(e.path() / "owner.pid");
+    int owner = 0;
+    pidFile >> owner;
+    const bool ownerAlive = owner > 0 && ::kill(owner, 0) == 0;
+    if (!ownerAlive && now - fs::last_write_time(e.path(), ec) > std::chrono::minutes(1)) fs::remove_all(e.path(), ec);
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> findNginx() {
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream dirs(path);
+    std::string d;
+    while (std::getline(dirs, d, ':'))
+      if (!d.empty() && ::access((d + "/nginx").c_str(), X_OK) == 0) return d + "/nginx";
+  }
+  if (::access("/usr/sbin/nginx", X_OK) == 0) return std::string("/usr/sbin/nginx");
+  return std::nullopt;
+}
+
+std::string nginxConfig(const NginxFrontOptions& o, int port, const std::string& dir) {
+  const auto& l = o.limits;
+  std::ostringstream c;
+  c << "# written by ratelab-cli serve --front nginx; removed when it stops\n"
+    << "daemon off;\nmaster_process off;\nworker_processes 1;\n"
+    << "pid " << dir << "/nginx.pid;\nerror_log " << dir << "/error.log warn;\n"
+    << "events { worker_connections " << l.maxConnections + 64 << "; }\n"
+    << "http {\n  access_log off;\n"
+    << "  client_body_temp_path " << dir << "/body;\n  proxy_temp_path " << dir << "/proxy;\n"
+    << "  fastcgi_temp_path " << dir << "/fastcgi;\n  uwsgi_temp_path " << dir << "/uwsgi;\n"
+    << "  scgi_temp_path " << dir << "/scgi;\n"
+    << "  client_header_buffer_size " << std::min<std::size_t>(l.message.maxHeaderBytes, 1024) << ";\n"
+    << "  large_client_header_buffers 1 " << l.message.maxHeaderBytes << ";\n"
+    << "  client_max_body_size " << l.message.maxBodyBytes << ";\n"
+    << "  client_header_timeout " << seconds(l.headerTimeout) << "s;\n"
+    << "  client_body_timeout " << seconds(l.headerTimeout) << "s;\n"
+    << "  keepalive_timeout " << seconds(l.idleTimeout) << "s;\n  keepalive_requests 1000000;\n"
+    << "  upstream ratelab_replicas {\n";
+  for (const int p : o.replicaPorts) c << "    server " << hostPort(o.upstreamAddress, p) << " max_fails=0;\n";
+  c << "    keepalive " << o.keepalivePerReplica * static_cast<int>(o.replicaPorts.size()) << ";\n  }\n"
+    << "  server {\n    listen " << hostPort(o.bindAddress, port) << ";\n"
+    << "    location / {\n      proxy_pass http://ratelab_replicas;\n      proxy_http_version 1.1;\n"
+    << "      proxy_set_header Connection \"\";\n      proxy_set_header Expect \"\";\n"
+    << "      proxy_set_header X-Forwarded-For $remote_addr;\n"
+    << "      proxy_set_header X-RateLab-Front \"" << o.secret << "\";\n"
+    << "      proxy_next_upstream off;\n      proxy_connect_timeout 5s;\n"
+    << "      proxy_read_timeout " << seconds(o.upstreamTimeout) << "s;\n"
+    << "    }\n  }\n}\n";
+  return c.str();
+}
+
+Result<std::unique_ptr<NginxFront>> NginxFront::start(const NginxFrontOptions& options) {
+  auto executable = options.executable.empty() ? findNginx() : std::optional(options.executable);
+  if (!executable)
+    return unavailable("nginx not found in PATH or /usr/sbin: install it (Debian: apt install nginx-light) or use "
+                       "--front builtin");
+  if (options.replicaPorts.empty()) return invalidArgument("the nginx front needs at least one replica");
+  sweepStaleDirs();
+  std::unique_ptr<NginxFront> f(new NginxFront);
+  std::string tmpl = (fs::temp_directory_path() / "ratelab-nginx-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) return unavailable("cannot create a temp dir for nginx: " + std::string(std::strerror(errno)));
+  f->dir_ = tmpl;
+  f->address_ = options.bindAddress;
+  Result<void> started = unavailable("nginx did not start");
+  for (int attempt = 0; attempt < 3 && !started; ++attempt) started = f->launch(*executable, options);
+  if (!started) return started.error();
+  return f;
+}
+
+Result<void> NginxFront::launch(const std::string& executable, const NginxFrontOptions& o) {
+  auto port = o.port != 0 ? Result<int>(o.port) : freePort(o.bindAddress);
+  if (!port) return port.error();
+  const std::string conf = dir_ + "/nginx.conf";
+  std::ofstream(conf) << nginxConfig(o, *port, dir_);
+  std::ofstream(dir_ + "/owner.pid") << ::getpid() << "\n";
+  std::optional<std::pair<unsigned, unsigned>> runAs;
+  if (::geteuid() == 0) {
+    if (const passwd* nobody = ::getpwnam("nobody")) {
+      runAs = std::pair<unsigned, unsigned>(nobody->pw_uid, nobody->pw_gid);
+      std::error_code ec;
+      for (const auto& p : {fs::path(dir_), fs::path(conf)})
+        if (::chown(p.c_str(), nobody->pw_uid, nobody->pw_gid) != 0) ec.assign(errno, std::generic_category());
+    }
+  }
+  std::vector<std::string> args = {executable, "-p", dir_, "-c", conf, "-e", dir_ + "/error.log"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const int pid = spawnOwnedChild(argv, runAs);
+  if (pid < 0) return unavailable(std::string("cannot fork nginx: ") + std::strerror(-pid));
+  pid_ = pid;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(pid, nullptr, WNOHANG) == pid) {
+      pid_ = 0;
+      return unavailable("nginx on " + hostPort(o.bindAddress, *port) + " exited at start: " + tailOf(dir_ + "/error.log"));
+    }
+    if (accepts(o.bindAddress, *port)) {
+      port_ = *port;
+      return {};
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+  pid_ = 0;
+  return unavailable("nginx did not accept connections within 5 s: " + tailOf(dir_ + "/error.log"));
+}
+
+NginxFront::~NginxFront() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGQUIT);  // graceful: finish the requests in progress
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    bool gone = false;
+    while (!gone && std::chrono::steady_clock::now() < deadline) {
+      gone = ::waitpid(pid_, nullptr, WNOHANG) == pid_;
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!gone) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  std::error_code ec;
+  if (!dir_.empty()) fs::remove_all(dir_, ec);
+}
+
+std::string NginxFront::url() const { return httpUrl(address_, port_); }
+
+}  // namespace rl

@@ -1,0 +1,100 @@
+// RateLab's own keys: <prefix>{<algorithm>:<client>}[:<window start us>]
+// (core/store/store.hpp, resources/lua/*.lua). Every write sets PEXPIRE to the
+// time until the key is as good as new, so the PTTL is the reset time. The key
+// holds neither the limit nor the refill rate: KeyAssumptions supplies them
+// (limit=10 rate=1/s) to say "7 tokens of 10".
+#include <cmath>
+
+#include "limiter/algorithm.hpp"
+#include "redis/foreign_keys/key_reading.hpp"
+
+namespace rl::detail {
+
+namespace {
+std::optional<Algorithm> algorithmOf(std::string_view name) {
+  for (std::size_t open = name.find('{'); open != std::string_view::npos; open = name.find('{', open + 1)) {
+    const auto colon = name.find(':', open);
+    if (colon == std::string_view::npos) return std::nullopt;
+    if (auto a = parseAlgorithm(name.substr(open + 1, colon - open - 1));
+        a && name.find('}', colon) != std::string_view::npos)
+      return a;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> field(const KeyInfo& k, std::string_view name) {
+  for (const auto& [f, v] : k.fields)
+    if (f == name) return v;
+  return std::nullopt;
+}
+
+// Requests' worth of time in `ms` at the assumed rate: ceil(ms / interval).
+std::optional<std::int64_t> intervalsIn(std::int64_t ms, const KeyAssumptions& a) {
+  if (!a.ratePerSecond) return std::nullopt;
+  const double interval = 1000.0 / *a.ratePerSecond;
+  return static_cast<std::int64_t>(std::ceil(static_cast<double>(ms) / interval - 1e-9));
+}
+
+std::string ofLimit(const std::optional<std::int64_t>& limit) {
+  return limit ? " of " + std::to_string(*limit) : std::string();
+}
+
+void readBucket(KeyReading& r, const KeyInfo& k, const KeyAssumptions& a, std::int64_t reset) {
+  if (r.algorithm == "token_bucket") {
+    const auto stored = wholeNumber(field(k, "tokens").value_or(""));
+    const auto missing = intervalsIn(reset, a);
+    std::optional<std::int64_t> tokens = stored;
+    if (a.limit && missing) tokens = std::max<std::int64_t>(0, *a.limit - *missing);
+    if (a.limit && tokens) r.used = *a.limit - *tokens;
+    r.words = (tokens ? std::to_string(*tokens) : std::string("?")) + " tokens" + ofLimit(a.limit) + ", full in " +
+              spokenDuration(reset) + (a.ratePerSecond ? "" : " (stored tokens; --assume 'limit=N rate=R/s' for now)");
+  } else if (r.algorithm == "leaky_bucket") {
+    r.used = intervalsIn(reset, a);
+    r.words = "queue drains in " + spokenDuration(reset) +
+              (r.used ? ": " + std::to_string(*r.used) + ofLimit(a.limit) + " places taken" : std::string());
+  } else {  // gcra
+    r.used = intervalsIn(reset, a);
+    r.words = "theoretical arrival time " + spokenDuration(reset) + " ahead" +
+              (r.used ? ": " + std::to_string(*r.used) + ofLimit(a.limit) + " of the burst used" : std::string());
+  }
+}
+}  // namespace
+
+std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions& a) {
+  const auto algorithm = algorithmOf(k.name);
+  if (!algorithm) return std::nullopt;
+  KeyReading r;
+  r.library = "RateLab";
+  r.algorithm = std::string(algorithmName(*algorithm));
+  r.limit = a.limit;
+  const std::int64_t reset = std::max<std::int64_t>(0, k.pttlMs);
+  r.resetMs = reset;
+  switch (*algorithm) {
+    case Algorithm::FixedWindow:
+    case Algorithm::SlidingCounter:
+      r.used = wholeNumber(k.value);
+      if (!r.used || k.type != "string") return std::nullopt;
+      r.words = std::to_string(*r.used) + ofLimit(a.limit) + " used in this window; the key expires in " +
+                spokenDuration(reset);
+      break;
+    case Algorithm::SlidingLog:
+      if (k.type != "zset") return std::nullopt;
+      r.used = k.zsetSize;
+      r.words = std::to_string(k.zsetSize) + ofLimit(a.limit) + " requests logged; the log empties in " +
+                spokenDuration(reset);
+      break;
+    case Algorithm::TokenBucket:
+    case Algorithm::LeakyBucket:
+      if (k.type != "hash") return std::nullopt;
+      readBucket(r, k, a, reset);
+      break;
+    case Algorithm::Gcra:
+      if (k.type != "string") return std::nullopt;
+      readBucket(r, k, a, reset);
+      break;
+  }
+  r.words += ".";
+  return r;
+}
+
+}  // namespace rl::detail

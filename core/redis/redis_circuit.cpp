@@ -1,0 +1,170 @@
+// RedisConnection's circuit breaker: fail fast while open, one non-blocking
+// half-open probe (connect + handshake + PING) after each backoff, closed
+// again only by a PONG. See the file comment of redis_connection.hpp.
+#include <fcntl.h>
+#include <poll.h>
+
+#include <algorithm>
+
+#include "redis/redis_connection.hpp"
+#include "redis/redis_connection_detail.hpp"
+
+namespace rl {
+
+namespace {
+using SteadyClock = std::chrono::steady_clock;
+constexpr std::chrono::milliseconds kMinBackoff{10};
+constexpr std::chrono::milliseconds kMaxBackoff{250};  // probes are cheap (non-blocking): recover quickly
+// The longest a call waits for a probe's PONG (capped by the command timeout): a
+// live server on a busy machine answers within it, a stopped one costs this per probe.
+constexpr Micros kProbeWait{20'000};
+
+std::int64_t msUntil(SteadyClock::time_point t) {
+  return std::max<std::int64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(t - SteadyClock::now()).count() + 1, 0);
+}
+
+// Makes a probe's non-blocking context a blocking one with the command timeout.
+Result<void> makeBlocking(redisContext* c, const RedisEndpoint& ep) {
+  const int flags = ::fcntl(c->fd, F_GETFL);
+  if (flags < 0 || ::fcntl(c->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+    return unavailable("cannot make the socket to " + ep.address() + " blocking");
+  c->flags |= REDIS_BLOCK;
+  if (redisSetTimeout(c, detail::toTimeval(ep.commandTimeout)) != REDIS_OK)
+    return unavailable("cannot set the command timeout on " + ep.address() + ": " + detail::contextError(c));
+  return {};
+}
+
+enum class ProbeState { Pending, Done };
+
+// Writes what is queued and reads what arrived, waiting at most `wait`.
+Result<ProbeState> pumpProbe(RedisConnection::Probe& p, const RedisEndpoint& ep, Micros wait) {
+  const auto until = SteadyClock::now() + wait;
+  while (true) {
+    pollfd pfd{p.ctx->fd, static_cast<short>(POLLIN | (p.written ? 0 : POLLOUT)), 0};
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - SteadyClock::now()).count();
+    const int n = ::poll(&pfd, 1, static_cast<int>(std::max<std::int64_t>(left, 0)));
+    if (n <= 0) return ProbeState::Pending;
+    if (!p.written) {
+      int done = 0;
+      if (redisBufferWrite(p.ctx, &done) != REDIS_OK)
+        return unavailable("cannot connect to " + ep.address() + ": " + detail::contextError(p.ctx));
+      p.written = done != 0;
+    }
+    if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
+      if (redisBufferRead(p.ctx) != REDIS_OK)
+        return unavailable("cannot connect to " + ep.address() + ": " + detail::contextError(p.ctx));
+      while (p.replies < p.commands.size()) {
+        void* r = nullptr;
+        if (redisGetReply(p.ctx, &r) != REDIS_OK)
+          return unavailable("reading from " + ep.address() + ": " + detail::contextError(p.ctx));
+        if (!r) break;
+        RedisReply reply(static_cast<redisReply*>(r));
+        if (auto ok = detail::checkHandshakeReply(ep, p.commands[p.replies], reply); !ok) return ok.error();
+        ++p.replies;
+      }
+      if (p.replies == p.commands.size()) return ProbeState::Done;
+    }
+    if (SteadyClock::now() >= until) return ProbeState::Pending;
+  }
+}
+}  // namespace
+
+void RedisConnection::openCircuit(std::string why) {
+  lastError_ = std::move(why);
+  probe_.reset();
+  ++failures_;
+  backoff_ = std::min<std::chrono::milliseconds>(kMinBackoff * (1 << std::min(failures_ - 1, 10)), kMaxBackoff);
+  nextAttempt_ = SteadyClock::now() + backoff_;
+}
+
+Error RedisConnection::ioError(std::string_view what) {
+  const bool timedOut = detail::isTimeout(ctx_);
+  const std::string why = detail::contextError(ctx_);
+  Error e{timedOut ? ErrorCode::Timeout : ErrorCode::Unavailable,
+          std::string(what) + " on " + endpoint_.address() + " failed: " + why};
+  free();  // a broken or timed-out socket cannot be reused: replies would desynchronise
+  if (timedOut || failures_ > 0) {
+    openCircuit(why);
+  } else {  // a plain I/O error on a working connection (a restarted server): probe at once
+    lastError_ = why;
+    failures_ = 1;
+    backoff_ = kMinBackoff;
+    nextAttempt_ = SteadyClock::now();
+  }
+  return e;
+}
+
+Result<void> RedisConnection::reconnect() {
+  free();
+  probe_.reset();
+  auto c = detail::openContext(endpoint_);
+  if (!c) {
+    openCircuit(c.error().message);
+    return c.error();
+  }
+  ctx_ = *c;
+  ++reconnects_;
+  failures_ = 0;
+  backoff_ = std::chrono::milliseconds{0};
+  lastError_.clear();
+  return {};
+}
+
+Result<void> RedisConnection::runProbe(Micros wait) {
+  auto state = pumpProbe(*probe_, endpoint_, wait);
+  if (!state) {
+    openCircuit(state.error().message);
+    return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + "); next probe in " +
+                       std::to_string(msUntil(nextAttempt_)) + " ms");
+  }
+  if (*state == ProbeState::Pending) {
+    if (SteadyClock::now() < probe_->deadline)
+      return unavailable("circuit half-open to " + endpoint_.address() + ": waiting for PONG (" + lastError_ + ")");
+    openCircuit("no PONG within the command timeout (" + std::to_string(endpoint_.commandTimeout.count() / 1000) +
+                " ms): is the server stopped?");
+    return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + ")");
+  }
+  if (auto ok = makeBlocking(probe_->ctx, endpoint_); !ok) {
+    openCircuit(ok.error().message);
+    return ok.error();
+  }
+  ctx_ = std::exchange(probe_->ctx, nullptr);
+  probe_.reset();
+  ++reconnects_;
+  failures_ = 0;
+  backoff_ = std::chrono::milliseconds{0};
+  lastError_.clear();
+  return {};
+}
+
+Result<void> RedisConnection::ensureConnected() {
+  if (connected()) return {};
+  if (probe_) return runProbe(Micros{0});
+  if (SteadyClock::now() < nextAttempt_)
+    return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + "); next probe in " +
+                       std::to_string(msUntil(nextAttempt_)) + " ms");
+  free();
+  auto probe = std::make_unique<Probe>();
+  probe->ctx = redisConnectNonBlock(endpoint_.host.c_str(), endpoint_.port);
+  if (!probe->ctx || probe->ctx->err) {
+    const std::string why = "cannot connect to " + endpoint_.address() + ": " + detail::contextError(probe->ctx);
+    openCircuit(why);
+    return unavailable(why);
+  }
+  probe->commands = detail::handshakeCommands(endpoint_);
+  for (const auto& argv : probe->commands) {
+    std::vector<const char*> ptrs;
+    std::vector<size_t> lens;
+    for (const auto& a : argv) {
+      ptrs.push_back(a.data());
+      lens.push_back(a.size());
+    }
+    redisAppendCommandArgv(probe->ctx, static_cast<int>(argv.size()), ptrs.data(), lens.data());
+  }
+  probe->deadline = SteadyClock::now() + endpoint_.commandTimeout;
+  probe_ = std::move(probe);
+  return runProbe(std::min(kProbeWait, endpoint_.commandTimeout));
+}
+
+}  // namespace rl

@@ -1,0 +1,171 @@
+#include "redis/script_store.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace rl {
+
+namespace {
+constexpr std::string_view kReplyNames =
+    "allowed, remaining, tokens, retry_after_ms, retry_after_us, reset_after_ms, reset_after_us, _ (skip)";
+
+// An element as a number: an integer reply or a numeric string.
+std::optional<double> numberOf(ReplyView v) {
+  if (v.isInteger()) return static_cast<double>(v.integer());
+  if (!v.isString()) return std::nullopt;
+  const std::string s(v.str());
+  char* end = nullptr;
+  const double d = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(d)) return std::nullopt;
+  return d;
+}
+}  // namespace
+
+// A reply as the user would read it: 3, "OK", nil, [1, "many"] (long values cut).
+static std::string replyText(ReplyView v, int depth = 0) {
+  if (v.isInteger()) return std::to_string(v.integer());
+  if (v.isNil()) return "nil";
+  if (v.isString() || v.isError()) {
+    std::string s(v.str().substr(0, 80));
+    return (v.isError() ? "error \"" : "\"") + s + (v.str().size() > 80 ? "...\"" : "\"");
+  }
+  if (!v.isArray() || depth > 2) return v.describe();
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size() && i < 8; ++i) out += (i ? ", " : "") + replyText(v[i], depth + 1);
+  return out + (v.size() > 8 ? ", ...]" : "]");
+}
+
+Result<std::string> readScriptFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return invalidArgument("--script: cannot read '" + path + "': allowed a readable Lua file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  if (buf.str().empty()) return invalidArgument("--script: '" + path + "' is empty: allowed a Lua limiter script");
+  return buf.str();
+}
+
+Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptStoreOptions& o) {
+  auto source = readScriptFile(o.file);
+  if (!source) return source.error();
+  auto keys = ScriptTemplate::parse(o.keys, "--script-keys");
+  if (!keys) return keys.error();
+  if (keys->size() == 0) return invalidArgument("--script-keys is empty: allowed at least one key, e.g. '{prefix}{client}'");
+  auto argv = ScriptTemplate::parse(o.argv, "--script-argv");
+  if (!argv) return argv.error();
+  std::vector<Field> fields;
+  std::string_view names = o.reply;
+  while (!names.empty()) {
+    const auto comma = names.find(',');
+    const std::string_view n = names.substr(0, comma);
+    names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 1);
+    static const std::pair<std::string_view, Field> kFields[] = {
+        {"allowed", Field::Allowed}, {"remaining", Field::Remaining}, {"tokens", Field::Tokens},
+        {"retry_after_ms", Field::RetryMs}, {"retry_after_us", Field::RetryUs}, {"reset_after_ms", Field::ResetMs},
+        {"reset_after_us", Field::ResetUs}, {"_", Field::Skip}};
+    const auto* f = std::find_if(std::begin(kFields), std::end(kFields), [&](const auto& k) { return k.first == n; });
+    if (f == std::end(kFields))
+      return invalidArgument("--script-reply: unknown element '" + std::string(n) + "': allowed " + std::string(kReplyNames));
+    fields.push_back(f->second);
+  }
+  if (fields.empty() || fields.front() != Field::Allowed)
+    return invalidArgument("--script-reply '" + o.reply + "' must start with allowed (the reply's first element decides)");
+  auto link = connectFor(o.redis);
+  if (!link) return link.error();
+  std::unique_ptr<RedisScriptStore> s(new RedisScriptStore(std::move(link).value(), o.redis));
+  s->source_ = std::move(source).value();
+  s->file_ = o.file;
+  s->scriptName_ = o.file.substr(o.file.rfind('/') == std::string::npos ? 0 : o.file.rfind('/') + 1);
+  s->keys_ = std::move(keys).value();
+  s->argv_ = std::move(argv).value();
+  s->fields_ = std::move(fields);
+  auto loaded = s->link_.forEachMaster([&](RedisConnection& conn) -> Result<void> {
+    auto sha = conn.command({"SCRIPT", "LOAD", s->source_});
+    if (!sha) {
+      if (sha.error().code == ErrorCode::Unavailable) return sha.error();
+      return invalidArgument("--script '" + o.file + "' does not load: " + sha.error().message);
+    }
+    s->sha_ = std::string(sha->str());
+    return {};
+  });
+  if (!loaded) return loaded.error();
+  return s;
+}
+
+Result<std::unique_ptr<Store>> makeRedisBackendStore(Backend backend, const RedisStoreOptions& options,
+                                                     const ScriptSettings& script) {
+  if (backend != Backend::RedisScript) return makeRedisStore(backend, options);
+  ScriptStoreOptions o;
+  static_cast<ScriptSettings&>(o) = script;
+  o.redis = options;
+  auto s = RedisScriptStore::make(o);
+  if (!s) return s.error();
+  return std::unique_ptr<Store>(std::move(s).value());
+}
+
+Error RedisScriptStore::wrong(const std::string& what, ReplyView r) const {
+  return protocolError("script " + scriptName_ + " " + what + "; it replied " + replyText(r) +
+                       " (expected an integer, or an array whose first element is an integer: non-zero = allowed)");
+}
+
+Result<Decision> RedisScriptStore::parseReply(ReplyView r, const Quota& q) const {
+  Decision d;
+  d.limit = q.limit;
+  d.remaining = -1;  // unknown unless the reply names it
+  if (r.isInteger()) {
+    if (fields_.size() > 1) return wrong("returned one integer but --script-reply names " + std::to_string(fields_.size()) + " elements", r);
+    d.allowed = r.integer() != 0;
+    return d;
+  }
+  if (!r.isArray()) return wrong("did not return an integer or an array", r);
+  if (r.size() < fields_.size())
+    return wrong("returned " + std::to_string(r.size()) + " element(s) but --script-reply names " +
+                 std::to_string(fields_.size()), r);
+  if (!r[0].isInteger()) return wrong("returned a non-integer first element", r);
+  d.allowed = r[0].integer() != 0;
+  for (std::size_t i = 1; i < fields_.size(); ++i) {
+    if (fields_[i] == Field::Skip) continue;
+    const auto v = numberOf(r[i]);
+    if (!v) return wrong("element " + std::to_string(i + 1) + " is not a number", r);
+    switch (fields_[i]) {
+      case Field::Remaining: d.remaining = std::llround(std::floor(*v)); d.level = *v; break;
+      case Field::Tokens: d.remaining = std::llround(std::floor(*v)); d.level = *v; break;
+      case Field::RetryMs: d.retryAfter = Micros{std::llround(*v * 1000)}; break;
+      case Field::RetryUs: d.retryAfter = Micros{std::llround(*v)}; break;
+      case Field::ResetMs: d.resetAfter = Micros{std::llround(*v * 1000)}; break;
+      case Field::ResetUs: d.resetAfter = Micros{std::llround(*v)}; break;
+      default: break;
+    }
+  }
+  return d;
+}
+
+Result<Decision> RedisScriptStore::decide(const DecisionRequest& req) {
+  if (auto ok = req.quota.validate(req.algorithm); !ok) return ok.error();
+  if (auto ok = validateCost(req.cost, req.quota); !ok) return ok.error();
+  const auto keys = keys_->expand(req, options_.prefix);
+  const auto argv = argv_->expand(req, options_.prefix);
+  std::vector<std::string> cmd{"EVALSHA", sha_, std::to_string(keys.size())};
+  cmd.insert(cmd.end(), keys.begin(), keys.end());
+  cmd.insert(cmd.end(), argv.begin(), argv.end());
+  auto r = link_.onKey(keys.empty() ? std::string_view() : std::string_view(keys.front()), [&](RedisConnection& conn) {
+    auto reply = conn.command(cmd);
+    if (!reply && reply.error().code == ErrorCode::Protocol && reply.error().message.starts_with("NOSCRIPT")) {
+      std::vector<std::string> eval = cmd;  // this node lost the script: run the source, load it again
+      eval[0] = "EVAL";
+      eval[1] = source_;
+      reply = conn.command(eval);
+      if (auto sha = conn.command({"SCRIPT", "LOAD", source_}); sha) sha_ = std::string(sha->str());
+    }
+    return reply;
+  });
+  if (!r) {
+    if (r.error().code == ErrorCode::Unavailable) return r.error();
+    return protocolError("script " + scriptName_ + " failed: " + r.error().message);
+  }
+  return parseReply(*r, req.quota);
+}
+
+}  // namespace rl

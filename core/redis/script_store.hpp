@@ -1,0 +1,78 @@
+#pragma once
+// redis-script: the user's own Lua limiter as a store (`--backend redis-script
+// --script FILE`). KEYS and ARGV come from templates (script_template.hpp);
+// one EVALSHA per decision (NOSCRIPT -> EVAL, then reload).
+//
+// The reply: an integer, or an array whose first element is an integer;
+// non-zero = allowed. `--script-reply 'allowed,remaining'` names the array's
+// elements; known names fill the Decision: allowed, remaining, tokens (remaining
+// and level), retry_after_ms, retry_after_us, reset_after_ms, reset_after_us;
+// `_` skips an element. Numbers may be integers or numeric strings (Lua floats
+// leave Redis as strings only via tostring: Redis truncates Lua numbers).
+// Anything else (a string where an integer is needed, a Lua error, fewer
+// elements than named) is a Protocol error naming the script and the reply it
+// gave: counted as an error, never a silent denial, never the failure policy.
+//
+// Cluster: the call goes to the master of KEYS[1] (slot 0 without keys); the
+// script is loaded on every master, NOSCRIPT reloads it on the node that said so.
+//
+// Threading: one connection (cluster: one per master), one thread (like every Redis store).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "redis/redis_store.hpp"
+#include "redis/script_template.hpp"
+
+namespace rl {
+
+/// The user's script and how it is called (--script, --script-keys, --script-argv, --script-reply).
+struct ScriptSettings {
+  std::string file;            ///< the Lua file
+  std::string keys = "{prefix}{client}";                  ///< KEYS template
+  std::string argv = "{limit} {refill_rate} {now_s} {cost}";  ///< ARGV template
+  std::string reply = "allowed";  ///< names of the reply's elements (more may follow unnamed)
+};
+
+/// What runs and how its reply is read.
+struct ScriptStoreOptions : ScriptSettings {
+  RedisStoreOptions redis;     ///< server, prefix (the clock setting is not used: {now_*} is the caller's)
+};
+
+/// redis-script; see the file comment.
+class RedisScriptStore final : public RedisStoreBase {
+ public:
+  /// Reads the file, checks the templates and reply names (InvalidArgument
+  /// naming the flag), connects and loads the script (a syntax error is named).
+  static Result<std::unique_ptr<RedisScriptStore>> make(const ScriptStoreOptions& options);
+  std::string_view name() const override { return "redis-script"; }
+  Result<Decision> decide(const DecisionRequest& request) override;
+  /// The script's file name, for reports ("seed_token_bucket.lua").
+  const std::string& scriptName() const { return scriptName_; }
+
+ private:
+  enum class Field { Allowed, Remaining, Tokens, RetryMs, RetryUs, ResetMs, ResetUs, Skip };
+  RedisScriptStore(RedisLink link, RedisStoreOptions options) : RedisStoreBase(std::move(link), std::move(options)) {}
+  Result<Decision> parseReply(ReplyView r, const Quota& q) const;
+  Error wrong(const std::string& what, ReplyView r) const;
+
+  std::string source_;              ///< the script text
+  std::string sha_;                 ///< its SHA1 on the server
+  std::string scriptName_;          ///< the file's name
+  std::string file_;                ///< the file's path, for errors
+  std::optional<ScriptTemplate> keys_;  ///< KEYS template
+  std::optional<ScriptTemplate> argv_;  ///< ARGV template
+  std::vector<Field> fields_;       ///< reply element meanings, in order
+};
+
+/// The store of a Redis `backend` for one thread: redis-lua, redis-naive,
+/// redis-watch (makeRedisStore) or redis-script (with `script`). Storms, the
+/// race lab, bench and serve all make their Redis stores here.
+Result<std::unique_ptr<Store>> makeRedisBackendStore(Backend backend, const RedisStoreOptions& options,
+                                                     const ScriptSettings& script);
+
+/// Reads a script file: its text, or InvalidArgument naming the file.
+Result<std::string> readScriptFile(const std::string& path);
+
+}  // namespace rl

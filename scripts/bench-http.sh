@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# HTTP throughput of RateLab's serve next to its peers, alternating in one run
+# (issue 13), against a private redis-server on a free loopback port:
+#   replica direct      ratelab-cli serve --front none, 1 replica, redis-lua token_bucket
+#   node peer           node http + rate-limiter-flexible RateLimiterRedis (ioredis), one process
+#   builtin front       serve --front builtin, 4 replicas, redis-lua
+#   nginx front         serve --front nginx,   4 replicas, redis-lua
+#   memory, builtin     serve --front builtin, 4 replicas, memory backend
+#   memory, nginx       serve --front nginx,   4 replicas, memory backend
+#   nginx limit_req     nginx, one worker, limit_req (in-memory), return 200
+# Every target is measured with `wrk -t2 -c50 -d<seconds>s -H 'x-api-key: k1'
+# --latency`, with a limit so high that every request is admitted. The machine
+# is shared: each path is measured `rounds` times, the paths alternating, and
+# the best and the median are printed with the ratios, versions and `uptime`.
+# Usage: scripts/bench-http.sh [seconds per measurement, default 5] [rounds, default 3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+rounds=${2:-3}
+build=${RATELAB_BUILD_DIR:-build}
+cli="$build/app/cli/ratelab-cli"
+[[ -x "$cli" ]] || { echo "bench-http: $cli not built (run scripts/build.sh or set RATELAB_BUILD_DIR)" >&2; exit 2; }
+for tool in redis-server redis-cli wrk nginx node npm; do
+  command -v "$tool" >/dev/null || { echo "bench-http: $tool not installed (scripts/install-deps.sh)" >&2; exit 2; }
+done
+if [[ ! -d scripts/peers/node_modules/rate-limiter-flexible || ! -d scripts/peers/node_modules/ioredis ]]; then
+  echo "bench-http: installing the Node peer (npm ci in scripts/peers)" >&2
+  (cd scripts/peers && npm ci --no-audit --no-fund >/dev/null)
+fi
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+dir=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+
+redis_port=$(free_port)
+redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --daemonize no \
+  --logfile "$dir/redis.log" &
+pids+=($!)
+for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+redis="redis://127.0.0.1:$redis_port"
+quota=(--algorithm token_bucket --limit 1000000000 --refill-rate 1000000)
+
+declare -A url
+serve() {  # name, serve flags...: starts a serve process and records its front URL
+  local name=$1; shift
+  "$cli" serve "${quota[@]}" --port 0 "$@" >"$dir/$name.out" 2>"$dir/$name.err" &
+  pids+=($!)
+  for _ in $(seq 100); do grep -q '^front ' "$dir/$name.out" 2>/dev/null && break; sleep 0.1; done
+  url[$name]=$(sed -n 's/^front //p' "$dir/$name.out")
+  [[ -n "${url[$name]}" ]] || { echo "bench-http: serve $name did not start: $(cat "$dir/$name.err")" >&2; exit 1; }
+}
+serve direct --backend redis-lua --redis "$redis" --replicas 1 --front none
+serve builtin --backend redis-lua --redis "$redis" --replicas 4 --front builtin
+serve nginx --backend redis-lua --redis "$redis" --replicas 4 --front nginx
+serve mem-builtin --backend memory --replicas 4 --front builtin
+serve mem-nginx --backend memory --replicas 4 --front nginx
+
+node_port=$(free_port)
+node scripts/peers/node-limiter.js "$node_port" "$redis_port" 1000000000 1 >"$dir/node.out" 2>&1 &
+pids+=($!)
+url[node]="http://127.0.0.1:$node_port"
+
+limit_port=$(free_port)
+mkdir -p "$dir/limit_req"
+cat >"$dir/limit_req/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $dir/limit_req/nginx.pid;
+error_log $dir/limit_req/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $dir/limit_req/body; proxy_temp_path $dir/limit_req/proxy;
+  fastcgi_temp_path $dir/limit_req/fastcgi; uwsgi_temp_path $dir/limit_req/uwsgi; scgi_temp_path $dir/limit_req/scgi;
+  keepalive_requests 1000000;
+  limit_req_zone \$http_x_api_key zone=clients:10m rate=1000000r/s;
+  server {
+    listen 127.0.0.1:$limit_port;
+    location / {
+      limit_req zone=clients burst=1000000 nodelay;
+      limit_req_status 429;
+      default_type application/json;
+      return 200 '{"status":"ok"}\n';
+    }
+  }
+}
+CONF
+nginx -p "$dir/limit_req" -c "$dir/limit_req/nginx.conf" -e "$dir/limit_req/error.log" &
+pids+=($!)
+url[limit_req]="http://127.0.0.1:$limit_port"
+
+for name in node limit_req; do
+  for _ in $(seq 100); do curl -s -o /dev/null "${url[$name]}/ping" && break; sleep 0.1; done
+done
+
+paths=(direct node builtin nginx mem-builtin mem-nginx limit_req)
+declare -A label=([direct]="replica direct, redis-lua" [node]="node peer (rate-limiter-flexible)"
+  [builtin]="builtin front + 4, redis-lua" [nginx]="nginx front + 4, redis-lua"
+  [mem-builtin]="builtin front + 4, memory" [mem-nginx]="nginx front + 4, memory"
+  [limit_req]="nginx limit_req, 1 worker")
+declare -A rps p50 non2xx
+echo "load before: $(uptime)"
+for r in $(seq "$rounds"); do
+  for name in "${paths[@]}"; do
+    out=$(wrk -t2 -c50 -d"${secs}s" -H 'x-api-key: k1' --latency "${url[$name]}/ping")
+    rps[$name]+="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out") "
+    p50[$name]+="$(awk '$1 == "50%" {print $2}' <<<"$out") "
+    bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' <<<"$out")
+    non2xx[$name]=$(( ${non2xx[$name]:-0} + ${bad:-0} ))
+    printf 'round %d  %-34s %10s req/s  p50 %s\n' "$r" "${label[$name]}" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
+      "$(awk '$1 == "50%" {print $2}' <<<"$out")"
+  done
+done
+echo "load after:  $(uptime)"
+
+stat() {  # best|median of the numbers in $1
+  tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk -v what="$2" '{v[NR]=$1} END {
+    if (what == "best") print v[NR]; else print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2) }'
+}
+to_ms() {  # wrk latency (e.g. 812.00us, 4.52ms, 1.02s) -> ms
+  tr ' ' '\n' <<<"$1" | grep -v '^$' | awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v/=1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v*=1000 } print v }' \
+    | sort -g | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'
+}
+echo
+echo "wrk -t2 -c50 -d${secs}s -H 'x-api-key: k1' --latency, $rounds rounds, paths alternating"
+printf '| %-34s | %12s | %12s | %12s | %8s |\n' path "best req/s" "median req/s" "median p50" "non-2xx"
+printf '|%s|%s|%s|%s|%s|\n' "------------------------------------" "--------------" "--------------" "--------------" "----------"
+declare -A best median
+for name in "${paths[@]}"; do
+  best[$name]=$(stat "${rps[$name]}" best)
+  median[$name]=$(stat "${rps[$name]}" median)
+  printf '| %-34s | %12.0f | %12.0f | %9.2f ms | %8d |\n' "${label[$name]}" "${best[$name]}" "${median[$name]}" \
+    "$(to_ms "${p50[$name]}")" "${non2xx[$name]}"
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+echo
+echo "replica direct / node peer:            best $(ratio "${best[direct]}" "${best[node]}")  median $(ratio "${median[direct]}" "${median[node]}")  (goal >= 2)"
+echo "builtin front memory / nginx limit_req: best $(ratio "${best[mem-builtin]}" "${best[limit_req]}")  median $(ratio "${median[mem-builtin]}" "${median[limit_req]}")  (goal >= 0.75)"
+echo "nginx front memory / nginx limit_req:   best $(ratio "${best[mem-nginx]}" "${best[limit_req]}")  median $(ratio "${median[mem-nginx]}" "${median[limit_req]}")"
+echo "builtin front redis-lua p50: $(to_ms "${p50[builtin]}") ms, nginx front redis-lua p50: $(to_ms "${p50[nginx]}") ms  (goal < 5 ms)"
+echo
+echo "versions: ratelab $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nginx -v 2>&1), node $(node --version)," \
+  "rate-limiter-flexible $(node -p "require('./scripts/peers/node_modules/rate-limiter-flexible/package.json').version")," \
+  "ioredis $(node -p "require('./scripts/peers/node_modules/ioredis/package.json').version")," \
+  "$(redis-server --version | awk '{print $1, $2, $3}'), $(wrk --version 2>&1 | head -1 | awk '{print $1, $2}')"
+echo "machine: $(nproc) cores, $(uname -sr)"

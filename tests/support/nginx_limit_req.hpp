@@ -1,0 +1,97 @@
+#pragma once
+// NginxLimitReq: Debian's nginx (/usr/sbin/nginx) as a real limit_req target for
+// tests: an unprivileged child (one process, `master_process off`; as nobody via
+// setpriv when the test runs as root) on a free
+// loopback port, with its config, pid, error log and temp paths in a temp dir.
+// `location /` serves a static file behind
+//   limit_req_zone $binary_remote_addr zone=z:1m rate=<rate>;
+//   limit_req zone=z burst=<burst> nodelay; limit_req_status 429;
+// (a `return` would answer before limit_req runs). Stopped on destruction.
+
+#include <QtTest>
+
+#include <QFile>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+
+#include <unistd.h>
+
+namespace rl::test {
+
+/// A running nginx with one limit_req zone; check ok().
+class NginxLimitReq {
+ public:
+  /// `rate` as nginx writes it ("10r/s", "7r/m").
+  NginxLimitReq(const QString& rate, int burst, bool nodelay = true) {
+    if (!QFile::exists("/usr/sbin/nginx")) {
+      error_ = "nginx is not installed (Debian nginx-light, see scripts/install-deps.sh)";
+      return;
+    }
+    QTcpServer probe;  // a free port: bind 0, read it, release it
+    probe.listen(QHostAddress::LocalHost, 0);
+    port_ = probe.serverPort();
+    probe.close();
+    const QString d = dir_.path();
+    QDir().mkpath(d + "/www");
+    QFile index(d + "/www/index.html");
+    index.open(QIODevice::WriteOnly);
+    index.write("ok\n");
+    index.close();
+    QFile conf(d + "/nginx.conf");
+    conf.open(QIODevice::WriteOnly);
+    conf.write(QString("worker_processes 1;\nmaster_process off;\ndaemon off;\npid %1/nginx.pid;\n"
+                       "error_log %1/error.log warn;\nevents { worker_connections 256; }\n"
+                       "http {\n  access_log off;\n  client_body_temp_path %1/body;\n  proxy_temp_path %1/proxy;\n"
+                       "  fastcgi_temp_path %1/fastcgi;\n  uwsgi_temp_path %1/uwsgi;\n  scgi_temp_path %1/scgi;\n"
+                       "  limit_req_zone $binary_remote_addr zone=z:1m rate=%2;\n"
+                       "  server {\n    listen 127.0.0.1:%3;\n"
+                       "    location / { limit_req zone=z burst=%4%5; limit_req_status 429; root %1/www; }\n  }\n}\n")
+                   .arg(d, rate)
+                   .arg(port_)
+                   .arg(burst)
+                   .arg(nodelay ? " nodelay" : "")
+                   .toUtf8());
+    conf.close();
+    const QStringList args{"-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"};
+    if (::geteuid() == 0) {  // as root: run nginx as nobody (the dir must be theirs)
+      QFile::setPermissions(d, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadOther |
+                                   QFile::WriteOther | QFile::ExeOther);
+      process_.start("/usr/bin/setpriv", QStringList{"--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                                     "/usr/sbin/nginx"} + args);
+    } else {
+      process_.start("/usr/sbin/nginx", args);
+    }
+    for (int i = 0; i < 100; ++i) {  // up to 5 s until it accepts connections
+      QTcpSocket s;
+      s.connectToHost(QHostAddress::LocalHost, static_cast<quint16>(port_));
+      if (s.waitForConnected(50)) return;
+      if (process_.state() == QProcess::NotRunning) break;
+      QTest::qWait(50);
+    }
+    QFile log(d + "/error.log");
+    log.open(QIODevice::ReadOnly);
+    error_ = "nginx did not start: " + QString::fromUtf8(log.readAll()) + QString::fromUtf8(process_.readAllStandardError());
+    port_ = 0;
+  }
+  ~NginxLimitReq() {
+    process_.terminate();  // SIGTERM: fast shutdown
+    if (!process_.waitForFinished(3000)) process_.kill();
+    process_.waitForFinished(1000);
+  }
+  /// True when nginx runs and accepts connections.
+  bool ok() const { return port_ != 0; }
+  /// Why it did not start.
+  const QString& error() const { return error_; }
+  /// `http://127.0.0.1:<port>/`.
+  QString url() const { return QString("http://127.0.0.1:%1/").arg(port_); }
+
+ private:
+  QTemporaryDir dir_;   ///< config, pid, log, temp paths
+  QProcess process_;    ///< the nginx child
+  int port_ = 0;        ///< listen port, 0 when not running
+  QString error_;       ///< start failure
+};
+
+}  // namespace rl::test

@@ -1,0 +1,93 @@
+// The window's parts for other libraries' limiters: the inspector's Library
+// column and detail pane (a real scan of keys written by RateLab and shaped like
+// rate-limiter-flexible's, through the controller's Redis worker), and the
+// storm panel's "Custom script" backend with its templates.
+
+#include <QtTest>
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QTreeWidget>
+
+#include "support/redis_test_server.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
+#include "ui/workers/storm_controller.hpp"
+#include "ui/panels/storm_panel.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+class ForeignUiTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void inspectorNamesTheLibraryAndExplains();
+  void customScriptBackendInTheStormPanel();
+};
+
+void ForeignUiTest::inspectorNamesTheLibraryAndExplains() {
+  test::RedisTestServer redis;
+  RL_REQUIRE_REDIS(redis);
+  auto conn = redis.connect();
+  QVERIFY(conn);
+  QVERIFY(conn->command({"SET", "rlflx:alice", "7", "PX", "40000"}));
+  QVERIFY(conn->command({"SET", "rlflx:note", "hello", "PX", "40000"}));
+  StormController controller;
+  controller.connectRedis(QString("redis://127.0.0.1:%1").arg(redis.endpoint().port));
+  KeyInspectorPanel panel;
+  connect(&panel, &KeyInspectorPanel::scanRequested, &controller, &StormController::scanKeys);
+  connect(&controller, &StormController::keysReady, &panel, &KeyInspectorPanel::showPage);
+  QSignalSpy pages(&controller, &StormController::keysReady);
+  panel.setPrefix("rlflx:");
+  panel.assume()->setText("limit=10");
+  panel.refresh();
+  QVERIFY(pages.wait(10'000));
+  QCOMPARE(panel.keyCount(), 2);
+  QTreeWidgetItem* counter = nullptr;
+  QTreeWidgetItem* other = nullptr;
+  for (int i = 0; i < panel.tree()->topLevelItemCount(); ++i) {
+    QTreeWidgetItem* it = panel.tree()->topLevelItem(i);
+    (it->text(0) == "rlflx:alice" ? counter : other) = it;
+  }
+  QVERIFY(counter && other);
+  QCOMPARE(panel.tree()->headerItem()->text(3), QString("Library"));
+  QCOMPARE(counter->text(3), QString("rate-limiter-flexible"));
+  QCOMPARE(other->text(3), QString("-"));  // not a counter: type, PTTL and value only
+  counter->setSelected(true);
+  const QString detail = panel.detailText();
+  QVERIFY2(detail.startsWith("rate-limiter-flexible · fixed-window\nrate-limiter-flexible counter: 7 of 10 used, resets in"),
+           qPrintable(detail));
+  QVERIFY2(detail.contains("limit 10 · used 7 · reset in"), qPrintable(detail));
+  QVERIFY2(detail.contains("Raw (string, PTTL") && detail.endsWith("ms):\n7"), qPrintable(detail));
+  counter->setSelected(false);
+  other->setSelected(true);
+  QVERIFY(panel.detailText().startsWith("Not a limiter key RateLab recognises"));
+}
+
+void ForeignUiTest::customScriptBackendInTheStormPanel() {
+  StormPanel panel;
+  auto* backend = panel.findChild<QComboBox*>("backend");
+  auto* file = panel.findChild<QLineEdit*>("scriptFile");
+  QVERIFY(backend && file);
+  const int index = backend->findData(static_cast<int>(Backend::RedisScript));
+  QCOMPARE(backend->itemText(index), QString("Custom script (redis-script)"));
+  backend->setCurrentIndex(index);
+  auto missing = panel.spec();
+  QVERIFY(!missing);
+  QCOMPARE(QString::fromStdString(missing.error().message),
+           QString("--script is required by --backend redis-script: allowed a readable Lua file"));
+  file->setText(RATELAB_SOURCE_DIR "/resources/examples/seed_token_bucket.lua");
+  panel.findChild<QLineEdit*>("scriptArgv")->setText("{limit} {refill_rate} {now_s} {cost}");
+  panel.findChild<QLineEdit*>("scriptReply")->setText("allowed,tokens");
+  auto s = panel.spec();
+  QVERIFY2(s, s ? "" : s.error().message.c_str());
+  QCOMPARE(s->backend, Backend::RedisScript);
+  QCOMPARE(QString::fromStdString(s->scriptKeys), QString("{prefix}{client}"));
+  QCOMPARE(QString::fromStdString(s->scriptReply), QString("allowed,tokens"));
+  StormSpec back = *s;
+  back.scriptArgv = "{now_ms}";
+  panel.setSpec(back);
+  QCOMPARE(panel.findChild<QLineEdit*>("scriptArgv")->text(), QString("{now_ms}"));
+}
+
+QTEST_MAIN(ForeignUiTest)
+#include "test_foreign_ui.moc"

@@ -1,0 +1,133 @@
+// The Tune panel with real widgets, offscreen: a trace file is read on the
+// worker thread, the distribution's limit line says what it cuts (checked
+// against the core's own count), a sweep fills the heatmap and marks the
+// core's recommendation, and clicking a cell replays the trace in the window's
+// storm lanes (memory backend) with exactly the decisions the sweep counted.
+#include <QtTest>
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+#include "ui/charts/peak_distribution_chart.hpp"
+#include "ui/charts/tune_heatmap.hpp"
+#include "ui/main_window.hpp"
+#include "ui/panels/tune_panel.hpp"
+#include "ui/workers/storm_controller.hpp"
+#include "ui/panels/storm_panel.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+namespace {
+// calm: one request a second for 120 s; noisy: a burst of 25 every 10 s; three
+// more clients at 2/s. CSV, exact times.
+QString writeTrace(const QTemporaryDir& dir) {
+  const QString path = dir.filePath("api.csv");
+  std::ofstream out(path.toStdString());
+  out << "time,key\n";
+  const std::int64_t t0 = 1'700'000'000;
+  for (int s = 0; s < 120; ++s) {
+    out << t0 + s << ".100000,calm\n";
+    for (int c = 0; c < 3; ++c) out << t0 + s << "." << 200000 + c * 1000 << ",steady-" << c << "\n"
+                                    << t0 + s << "." << 700000 + c * 1000 << ",steady-" << c << "\n";
+    if (s % 10 == 0)
+      for (int b = 0; b < 25; ++b) out << t0 + s << "." << 500000 + b * 100 << ",noisy\n";
+  }
+  return path;
+}
+}  // namespace
+
+class TunePanelTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void distributionLineSaysWhatItCuts();
+  void sweepMarksTheRecommendationAndCellsReplay();
+  void badGridIsOneVisibleMessage();
+
+ private:
+  QTemporaryDir dir_;
+};
+
+void TunePanelTest::distributionLineSaysWhatItCuts() {
+  TunePanel panel;
+  panel.resize(1200, 700);
+  panel.show();
+  QSignalSpy opened(&panel, &TunePanel::traceOpened);
+  panel.openTrace(writeTrace(dir_));
+  QVERIFY(opened.wait(10'000));
+  QCOMPARE(panel.trace()->requests.size(), std::size_t(120 + 720 + 300));
+  // Dragging the line to 2 per 1 s: only noisy peaks above 2 (calm 1, steady 2).
+  PeakDistributionChart* chart = panel.distribution();
+  QSignalSpy moved(chart, &PeakDistributionChart::limitChanged);
+  QTest::mousePress(chart, Qt::LeftButton, {}, QPoint(chart->xOf(2), chart->height() / 2));
+  QVERIFY(moved.count() >= 1);
+  QCOMPARE(chart->limit(), std::int64_t(2));
+  // noisy sends 25 in well under a second every 10 s: a sliding log of 2/s admits 2 of each burst.
+  QTRY_COMPARE_WITH_TIMEOUT(chart->caption(), QString("1 clients and 276 requests would be cut by 2 req per 1 s"), 5000);
+}
+
+void TunePanelTest::sweepMarksTheRecommendationAndCellsReplay() {
+  StormController controller;
+  MainWindow window(controller);
+  window.resize(1400, 900);
+  window.show();
+  TunePanel* panel = window.tunePanel();
+  QSignalSpy opened(panel, &TunePanel::traceOpened);
+  panel->openTrace(writeTrace(dir_));
+  QVERIFY(opened.wait(10'000));
+  panel->algorithmsEdit()->setText("sliding_log,token_bucket");
+  panel->limitsEdit()->setText("1:30:1");
+  panel->windowsEdit()->setText("1000");
+  panel->findChild<QLineEdit*>("tuneLegit")->setText("all");
+  QSignalSpy swept(panel, &TunePanel::sweepFinished);
+  QVERIFY(panel->startSweep());
+  QVERIFY(swept.wait(20'000));
+  TuneHeatmap* map = panel->heatmap();
+  QCOMPARE(map->gridSize(), QSize(1, 30));
+  window.raiseDock("tuneDock");  // room for 30 rows: each cell several pixels tall
+  window.resizeDocks({window.findChild<QDockWidget*>("tuneDock")}, {600}, Qt::Vertical);
+  QTRY_VERIFY(map->height() >= 150);
+  const auto result = panel->result();
+  const auto best = recommend(*result, Algorithm::SlidingLog, 0.001);
+  QVERIFY(best.has_value());
+  QCOMPARE(map->recommended(), best);
+  // Legit = all: at most 0.1% of 1140 requests (1) may be denied; 24 per second denies one of each of
+  // noisy's 12 bursts of 25, so the smallest limit meeting the target is 25.
+  QCOMPARE(result->points[*best].quota.limit, std::int64_t(25));
+  QCOMPARE(result->points[*best - 1].outcome.denied, std::int64_t(12));
+
+  // Clicking the recommended cell replays the trace through the storm lanes.
+  std::vector<Quota> replayed;
+  connect(panel, &TunePanel::replayRequested, this,
+          [&](const SharedTrace&, const TraceOptions&, Algorithm, const Quota& q) { replayed.push_back(q); });
+  QSignalSpy done(&window, &MainWindow::stormDone);
+  QTest::mouseClick(map, Qt::LeftButton, {}, *map->cellCenter(*best));
+  QCOMPARE(replayed.size(), std::size_t(1));
+  QCOMPARE(replayed[0], result->points[*best].quota);
+  QVERIFY(done.wait(30'000));
+  const StormResult& run = controller.lastResult();
+  QCOMPARE(run.algorithms.size(), std::size_t(1));
+  QCOMPARE(run.algorithms[0].offered, result->points[*best].outcome.offered);
+  QCOMPARE(run.algorithms[0].denied, result->points[*best].outcome.denied);
+  QVERIFY(window.stormPanel()->findChild<QLabel*>("stormTrace")->isVisible());
+}
+
+void TunePanelTest::badGridIsOneVisibleMessage() {
+  TunePanel panel;
+  QSignalSpy opened(&panel, &TunePanel::traceOpened);
+  panel.openTrace(writeTrace(dir_));
+  QVERIFY(opened.wait(10'000));
+  panel.limitsEdit()->setText("30:1:1");
+  QVERIFY(!panel.startSweep());
+  QVERIFY2(panel.statusText().startsWith("Limits:"), qPrintable(panel.statusText()));
+  panel.openTrace(dir_.filePath("missing.log"));
+  QTRY_VERIFY(panel.statusText().startsWith("--trace: cannot read"));
+}
+
+QTEST_MAIN(TunePanelTest)
+#include "test_tune_panel.moc"

@@ -1,0 +1,65 @@
+#pragma once
+// TuneHeatmap: one algorithm's sweep as a grid of cells, drawn with
+// QPainter (Qt Charts has no heatmap). Rows are limits (burst / capacity),
+// columns the second axis (refill rate or window). Cell colour = share of
+// legitimate requests denied (green none, yellow at the target, red at
+// 10x the target or more); a thick line follows the target's contour; the
+// recommended cell is ringed. Labels use the quota's own words. A click on a
+// cell emits cellClicked with that point. Repainting is a few hundred rects.
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "tune/tune_sweep.hpp"
+
+namespace rl::ui {
+
+/// The heatmap widget; see the file comment.
+class TuneHeatmap : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TuneHeatmap(QWidget* parent = nullptr);
+
+  /// Shows the points of `algorithm` in `result` against `target` (a share 0..1).
+  void setResult(std::shared_ptr<const TuneResult> result, Algorithm algorithm, double target);
+  /// Rows x columns shown (0 x 0 when empty).
+  QSize gridSize() const { return QSize(static_cast<int>(cols_.size()), static_cast<int>(rows_.size())); }
+  /// Centre of the cell holding point `index` (widget coordinates), for tests and tooltips.
+  std::optional<QPoint> cellCenter(std::size_t index) const;
+  /// Index (into result->points) of the recommended point, if any.
+  std::optional<std::size_t> recommended() const { return recommended_; }
+  /// "10 req/s (burst 20)": the words a cell is labelled with.
+  static QString quotaWords(const Quota& q);
+
+  QSize sizeHint() const override { return {520, 360}; }
+
+ signals:
+  /// A computed cell was clicked: the point's index in the result.
+  void cellClicked(std::size_t index);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  QRect plotRect() const;
+  QRectF cellRect(int row, int col) const;
+  std::optional<std::size_t> pointAt(QPoint pos) const;
+  QColor colourFor(double share) const;
+  bool meets(int row, int col) const;
+  void paintContour(class QPainter& p) const;
+  void paintLabels(class QPainter& p) const;
+
+  std::shared_ptr<const TuneResult> result_;  ///< the sweep shown
+  Algorithm algorithm_ = Algorithm::TokenBucket;  ///< the algorithm shown
+  double target_ = 0.001;                     ///< legit-denied target
+  bool refillAxis_ = false;                   ///< columns are refill rates (else windows)
+  std::vector<std::int64_t> rows_;            ///< limits, ascending (drawn bottom to top)
+  std::vector<double> cols_;                  ///< refill rates or window seconds, ascending
+  std::vector<std::optional<std::size_t>> cells_;  ///< point index per (row, col), row-major
+  std::optional<std::size_t> recommended_;    ///< the recommended point
+};
+
+}  // namespace rl::ui

@@ -1,0 +1,350 @@
+#include "ui/panels/tune_panel.hpp"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include "storm/storm_settings.hpp"
+#include "ui/charts/peak_distribution_chart.hpp"
+#include "ui/charts/tune_heatmap.hpp"
+
+namespace rl::ui {
+
+namespace {
+QString str(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+QLineEdit* edit(const QString& text, const QString& name, const QString& tip, QWidget* parent) {
+  auto* e = new QLineEdit(text, parent);
+  e->setObjectName(name);
+  e->setToolTip(tip);
+  return e;
+}
+
+QString windowText(Micros w) { return QString::fromStdString(windowWords(w)); }
+}  // namespace
+
+TunePanel::TunePanel(QWidget* parent) : QWidget(parent), thread_(new QThread(this)), worker_(new TuneWorker) {
+  qRegisterMetaType<std::shared_ptr<const TraceSummary>>();
+  qRegisterMetaType<std::shared_ptr<const TuneResult>>();
+  qRegisterMetaType<CutSummary>();
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(buildForm());
+  layout->addWidget(buildCharts(), 1);
+  worker_->moveToThread(thread_);
+  connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+  connect(worker_, &TuneWorker::traceLoaded, this, &TunePanel::onTraceLoaded);
+  connect(worker_, &TuneWorker::swept, this, &TunePanel::onSwept);
+  connect(worker_, &TuneWorker::progressed, this, [this](int done, int total) {
+    progress_->setRange(0, std::max(total, 1));
+    progress_->setValue(done);
+  });
+  connect(worker_, &TuneWorker::failed, this, [this](const QString& m) {
+    sweeping_ = false;
+    sweep_->setEnabled(trace_ != nullptr);
+    cancel_->setEnabled(false);
+    showStatus(m, true);
+  });
+  connect(worker_, &TuneWorker::cutCounted, this, [this](const CutSummary& c) {
+    cutInFlight_ = false;
+    distribution_->setCaption(tr("%1 clients and %2 requests would be cut by %3 req per %4")
+                                  .arg(c.clients)
+                                  .arg(c.requests)
+                                  .arg(c.limit)
+                                  .arg(windowText(Micros{c.windowUs})));
+    if (std::exchange(cutPending_, false)) requestCut();
+  });
+  thread_->start();
+}
+
+TunePanel::~TunePanel() {
+  worker_->cancel();
+  thread_->quit();
+  thread_->wait();
+}
+
+QWidget* TunePanel::buildForm() {
+  auto* box = new QWidget(this);
+  auto* grid = new QGridLayout(box);
+  grid->setContentsMargins(0, 0, 0, 0);
+  open_ = new QPushButton(tr("Open trace..."), box);
+  open_->setObjectName(QStringLiteral("openTrace"));
+  traceText_ = new QLabel(tr("No trace: open an access log (combined, common, nginx log_format, JSONL, CSV; .gz too) "
+                             "or drop one on the window"), box);
+  traceText_->setWordWrap(true);
+  format_ = edit(QStringLiteral("auto"), QStringLiteral("traceFormat"), tr("combined | common | nginx:'<log_format>' | jsonl | csv | auto"), box);
+  key_ = edit(QStringLiteral("addr"), QStringLiteral("traceKey"), tr("addr | header:NAME (e.g. header:x-api-key) | field:NAME"), box);
+  filter_ = edit({}, QStringLiteral("traceFilter"), tr("path=/exact, path=/prefix* or a regex on the request line"), box);
+  burst_ = new QCheckBox(tr("one-second times as bursts"), box);
+  burst_->setToolTip(tr("Keep $time_local times as same-instant bursts (worst case); by default requests logged "
+                        "in one second are spread evenly within it"));
+  algorithms_ = edit(QStringLiteral("token_bucket,gcra,sliding_log"), QStringLiteral("tuneAlgorithms"),
+                     tr("algorithms to sweep, comma-separated, or all"), box);
+  limits_ = edit(QStringLiteral("5:150:5"), QStringLiteral("tuneLimits"), tr("limits (burst / capacity): start:stop:step or a,b,c"), box);
+  refill_ = edit({}, QStringLiteral("tuneRefill"), tr("rate algorithms: refill rates per second (start:stop:step or a,b,c); empty = limit per window"), box);
+  windows_ = edit(QStringLiteral("1000,5000,10000,60000"), QStringLiteral("tuneWindows"), tr("windows in ms (start:stop:step or a,b,c)"), box);
+  target_ = edit(QStringLiteral("0.1%"), QStringLiteral("tuneTarget"), tr("share of legitimate requests that may be denied"), box);
+  legit_ = edit(QStringLiteral("p99"), QStringLiteral("tuneLegit"), tr("legitimate clients: all, or pNN (peak in 1 s at or below the NNth percentile)"), box);
+  sweep_ = new QPushButton(tr("Sweep"), box);
+  sweep_->setObjectName(QStringLiteral("tuneSweep"));
+  sweep_->setEnabled(false);
+  cancel_ = new QPushButton(tr("Cancel"), box);
+  cancel_->setEnabled(false);
+  progress_ = new QProgressBar(box);
+  status_ = new QLabel(box);
+  status_->setWordWrap(true);
+  int c = 0;
+  for (auto [label, w] : std::initializer_list<std::pair<QString, QWidget*>>{
+           {tr("Format"), format_}, {tr("Key"), key_}, {tr("Filter"), filter_}}) {
+    grid->addWidget(new QLabel(label, box), 1, c++);
+    grid->addWidget(w, 1, c++);
+  }
+  grid->addWidget(burst_, 1, c);
+  c = 0;
+  for (auto [label, w] : std::initializer_list<std::pair<QString, QWidget*>>{
+           {tr("Algorithms"), algorithms_}, {tr("Limits"), limits_}, {tr("Refill /s"), refill_}, {tr("Windows ms"), windows_}}) {
+    grid->addWidget(new QLabel(label, box), 2, c++);
+    grid->addWidget(w, 2, c++);
+  }
+  grid->addWidget(open_, 0, 0, 1, 2);
+  grid->addWidget(traceText_, 0, 2, 1, 7);
+  grid->addWidget(new QLabel(tr("Target"), box), 3, 0);
+  grid->addWidget(target_, 3, 1);
+  grid->addWidget(new QLabel(tr("Legit"), box), 3, 2);
+  grid->addWidget(legit_, 3, 3);
+  grid->addWidget(sweep_, 3, 4);
+  grid->addWidget(cancel_, 3, 5);
+  grid->addWidget(progress_, 3, 6, 1, 2);
+  grid->addWidget(status_, 4, 0, 1, 9);
+  connect(open_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(),
+                                                      tr("Logs (*.log *.gz *.jsonl *.csv *.txt);;All files (*)"));
+    if (!path.isEmpty()) openTrace(path);
+  });
+  connect(sweep_, &QPushButton::clicked, this, [this] { startSweep(); });
+  connect(cancel_, &QPushButton::clicked, this, [this] { worker_->cancel(); });
+  return box;
+}
+
+QWidget* TunePanel::buildCharts() {
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  auto* left = new QWidget(split);
+  auto* l = new QVBoxLayout(left);
+  peakWindow_ = new QComboBox(left);
+  for (auto s : {1, 10, 60, 3600}) peakWindow_->addItem(windowText(Micros{s * 1'000'000LL}));
+  distribution_ = new PeakDistributionChart(left);
+  l->addWidget(peakWindow_);
+  l->addWidget(distribution_, 1);
+  auto* right = new QWidget(split);
+  auto* r = new QVBoxLayout(right);
+  shown_ = new QComboBox(right);
+  heatmap_ = new TuneHeatmap(right);
+  recommendation_ = new QLabel(right);
+  recommendation_->setWordWrap(true);
+  recommendation_->setObjectName(QStringLiteral("tuneRecommendation"));
+  r->addWidget(shown_);
+  r->addWidget(heatmap_, 1);
+  r->addWidget(recommendation_);
+  connect(peakWindow_, &QComboBox::currentIndexChanged, this, [this] { showDistribution(); });
+  connect(distribution_, &PeakDistributionChart::limitChanged, this, [this] { requestCut(); });
+  connect(shown_, &QComboBox::currentIndexChanged, this, [this] { showHeatmap(); });
+  connect(heatmap_, &TuneHeatmap::cellClicked, this, &TunePanel::replayPoint);
+  return split;
+}
+
+QString TunePanel::statusText() const { return status_->text(); }
+
+void TunePanel::showStatus(const QString& text, bool error) {
+  status_->setStyleSheet(error ? QStringLiteral("QLabel { color: #d73a49; font-weight: bold; }") : QString());
+  status_->setText(text);
+}
+
+Result<TraceOptions> TunePanel::traceOptions(const QString& path) const {
+  StormSpec s;  // the storm settings table parses trace options for the CLI, scenarios and this form
+  s.trace.path = path.toStdString();
+  for (auto [key, text] : std::initializer_list<std::pair<const char*, QString>>{
+           {"trace_format", format_->text().trimmed()}, {"trace_key", key_->text().trimmed()}}) {
+    if (auto ok = applyStormSetting(s, key, text.toStdString(), key); !ok) return ok.error();
+  }
+  s.trace.filter = filter_->text().trimmed().toStdString();
+  s.trace.burst = burst_->isChecked();
+  return s.trace;
+}
+
+void TunePanel::openTrace(const QString& path) {
+  auto o = traceOptions(path);
+  if (!o) return showStatus(QString::fromStdString(o.error().message), true);
+  options_ = *o;
+  sweep_->setEnabled(false);
+  showStatus(tr("Reading %1...").arg(QFileInfo(path).fileName()));
+  QMetaObject::invokeMethod(worker_, [w = worker_, opts = *o] { w->open(opts); }, Qt::QueuedConnection);
+}
+
+void TunePanel::onTraceLoaded(const std::shared_ptr<const TraceSummary>& summary) {
+  summary_ = summary;
+  trace_ = summary->trace;
+  result_.reset();
+  heatmap_->setResult(nullptr, Algorithm::TokenBucket, 0.001);
+  traceText_->setText(QString::fromStdString(trace_->path + ": " + trace_->summary()));
+  sweep_->setEnabled(true);
+  showStatus(tr("Trace read. Choose a grid and Sweep."));
+  showDistribution();
+  emit traceOpened();
+}
+
+void TunePanel::showDistribution() {
+  if (!summary_) return;
+  const auto& w = summary_->peaks[static_cast<std::size_t>(std::max(peakWindow_->currentIndex(), 0))];
+  distribution_->setPeaks(w.peaks, windowText(w.window));
+  distribution_->setLimit(std::max<std::int64_t>(1, w.percentiles[2].second));  // start at p99
+  requestCut();
+}
+
+void TunePanel::requestCut() {
+  if (!summary_) return;
+  if (cutInFlight_) {
+    cutPending_ = true;
+    return;
+  }
+  cutInFlight_ = true;
+  const qint64 windowUs = summary_->peaks[static_cast<std::size_t>(std::max(peakWindow_->currentIndex(), 0))].window.count();
+  QMetaObject::invokeMethod(worker_, [w = worker_, l = distribution_->limit(), windowUs] { w->countCut(l, windowUs); },
+                            Qt::QueuedConnection);
+}
+
+Result<TuneSpec> TunePanel::tuneSpec() const {
+  TuneSpec spec;
+  StormSpec s;
+  if (auto ok = applyStormSetting(s, "algorithm", algorithms_->text().trimmed().toStdString(), "Algorithms"); !ok)
+    return ok.error();
+  spec.algorithms = s.algorithms;
+  auto limits = parseIntAxis(limits_->text().trimmed().toStdString(), "Limits");
+  if (!limits) return limits.error();
+  spec.grid.limits = *limits;
+  if (!refill_->text().trimmed().isEmpty()) {
+    auto r = parseRateAxis(refill_->text().trimmed().toStdString(), "Refill");
+    if (!r) return r.error();
+    spec.grid.refillRates = *r;
+  }
+  if (!windows_->text().trimmed().isEmpty()) {
+    auto w = parseIntAxis(windows_->text().trimmed().toStdString(), "Windows");
+    if (!w) return w.error();
+    for (auto ms : *w) spec.grid.windows.push_back(Micros{ms * 1000});
+  }
+  auto target = parseTargetDenied(target_->text().trimmed().toStdString());
+  if (!target) return target.error();
+  spec.targetDenied = *target;
+  auto legit = parseLegit(legit_->text().trimmed().toStdString());
+  if (!legit) return legit.error();
+  spec.legit = *legit;
+  for (Algorithm a : spec.algorithms)
+    if (auto q = tuneGridQuotas(a, spec.grid); !q) return q.error();
+  return spec;
+}
+
+bool TunePanel::startSweep() {
+  if (sweeping_ || !trace_) return false;
+  auto spec = tuneSpec();
+  if (!spec) {
+    showStatus(QString::fromStdString(spec.error().message), true);
+    return false;
+  }
+  lastSpec_ = *spec;
+  sweeping_ = true;
+  sweep_->setEnabled(false);
+  cancel_->setEnabled(true);
+  progress_->setValue(0);
+  showStatus(tr("Sweeping..."));
+  QMetaObject::invokeMethod(worker_, [w = worker_, s = *spec] { w->sweep(s); }, Qt::QueuedConnection);
+  return true;
+}
+
+void TunePanel::onSwept(const std::shared_ptr<const TuneResult>& result) {
+  sweeping_ = false;
+  result_ = result;
+  sweep_->setEnabled(true);
+  cancel_->setEnabled(false);
+  progress_->setRange(0, std::max<int>(static_cast<int>(result->points.size()), 1));
+  progress_->setValue(static_cast<int>(std::count_if(result->points.begin(), result->points.end(), [](auto& p) { return p.computed; })));
+  const double secs = static_cast<double>(result->elapsed.count()) / 1e6;
+  showStatus(tr("%1 points, %2 decisions in %3 s%4. Click a cell to replay the trace with that quota.")
+                 .arg(result->points.size())
+                 .arg(result->decisions)
+                 .arg(secs, 0, 'f', 2)
+                 .arg(result->cancelled ? tr(" (cancelled: computed cells only)") : QString()));
+  const QSignalBlocker block(shown_);
+  shown_->clear();
+  for (Algorithm a : lastSpec_.algorithms) shown_->addItem(str(algorithmName(a)), static_cast<int>(a));
+  showHeatmap();
+  emit sweepFinished();
+}
+
+void TunePanel::showHeatmap() {
+  if (!result_ || shown_->count() == 0) return;
+  const auto a = static_cast<Algorithm>(shown_->currentData().toInt());
+  heatmap_->setResult(result_, a, lastSpec_.targetDenied);
+  if (auto best = heatmap_->recommended()) {
+    const TunePoint& p = result_->points[*best];
+    recommendation_->setText(tr("<b>Recommended for %1: %2</b>: %3% of legitimate requests denied (%4 of %5), "
+                                "%6 clients ever denied, at most %7 admitted to one client in %8.")
+                                 .arg(str(algorithmName(a)), TuneHeatmap::quotaWords(p.quota))
+                                 .arg(100.0 * p.legitDeniedShare(), 0, 'f', 4)
+                                 .arg(p.outcome.legitDenied)
+                                 .arg(p.outcome.legitOffered)
+                                 .arg(p.outcome.clientsDenied)
+                                 .arg(p.outcome.worstAdmitted)
+                                 .arg(windowText(lastSpec_.peakWindow)));
+  } else {
+    recommendation_->setText(tr("No quota of the grid meets the target for %1: widen the limits.").arg(str(algorithmName(a))));
+  }
+}
+
+void TunePanel::replayPoint(std::size_t i) {
+  if (!result_ || !trace_) return;
+  const TunePoint& p = result_->points[i];
+  showStatus(tr("Replaying the trace with %1 (%2) in the storm lanes").arg(TuneHeatmap::quotaWords(p.quota), str(algorithmName(p.algorithm))));
+  emit replayRequested(trace_, options_, p.algorithm, p.quota);
+}
+
+bool TunePanel::replayRecommended() {
+  const auto best = heatmap_->recommended();
+  if (best) replayPoint(*best);
+  return best.has_value();
+}
+
+void TunePanel::acceptDropsOn(QWidget* window) {
+  window->setAcceptDrops(true);
+  window->installEventFilter(this);
+}
+
+bool TunePanel::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::DragEnter) {
+    auto* e = static_cast<QDragEnterEvent*>(event);
+    if (e->mimeData()->hasUrls() && e->mimeData()->urls().first().isLocalFile()) {
+      e->acceptProposedAction();
+      return true;
+    }
+  } else if (event->type() == QEvent::Drop) {
+    auto* e = static_cast<QDropEvent*>(event);
+    if (e->mimeData()->hasUrls() && e->mimeData()->urls().first().isLocalFile()) {
+      openTrace(e->mimeData()->urls().first().toLocalFile());
+      e->acceptProposedAction();
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,118 @@
+#pragma once
+// TunePanel: what each candidate quota would have done to real traffic.
+// Open an access log (button, File > Open trace, or drop it on the window);
+// the per-client peak distribution appears with a draggable limit line
+// ("N clients and M requests would be cut"); Sweep runs the quota grid on a
+// worker thread (progress bar, Cancel) and fills one heatmap per algorithm;
+// clicking a cell asks the window to replay the trace with that quota through
+// the storm lanes (replayRequested). All reading and sweeping runs in
+// TuneWorker on its own thread: the GUI thread only draws.
+
+#include <QWidget>
+#include <memory>
+
+#include "trace/trace.hpp"
+#include "tune/tune_sweep.hpp"
+#include "ui/workers/tune_worker.hpp"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QThread;
+
+namespace rl::ui {
+
+class PeakDistributionChart;
+class TuneHeatmap;
+
+/// The Tune panel; see the file comment.
+class TunePanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TunePanel(QWidget* parent = nullptr);
+  ~TunePanel() override;
+
+  /// Reads `path` with the panel's trace options (format, key, filter, burst) on the worker.
+  void openTrace(const QString& path);
+  /// Lets a file dropped anywhere on `window` open as a trace.
+  void acceptDropsOn(QWidget* window);
+  /// Starts a sweep with the form's grid; false (with a visible message) when the form is invalid.
+  bool startSweep();
+  /// Replays the recommended cell of the algorithm shown (as a click would); false when there is none.
+  bool replayRecommended();
+  /// The form as a sweep spec, or the error naming the field.
+  Result<TuneSpec> tuneSpec() const;
+
+  TuneHeatmap* heatmap() const { return heatmap_; }                    ///< chart
+  PeakDistributionChart* distribution() const { return distribution_; }  ///< chart
+  QLineEdit* limitsEdit() const { return limits_; }                    ///< --limit
+  QLineEdit* refillEdit() const { return refill_; }                    ///< --refill-rate
+  QLineEdit* windowsEdit() const { return windows_; }                  ///< --window-ms
+  QLineEdit* algorithmsEdit() const { return algorithms_; }            ///< --algorithm
+  QComboBox* algorithmShown() const { return shown_; }                 ///< heatmap's algorithm
+  QProgressBar* progressBar() const { return progress_; }              ///< sweep progress
+  QString statusText() const;                                          ///< status / error line
+  SharedTrace trace() const { return trace_; }                         ///< the loaded trace
+  std::shared_ptr<const TuneResult> result() const { return result_; } ///< the last sweep
+
+ signals:
+  /// A trace was read (summary shown).
+  void traceOpened();
+  /// A sweep ended (complete or cancelled).
+  void sweepFinished();
+  /// Replay `trace` with `quota` for `algorithm` in the storm lanes.
+  void replayRequested(const rl::SharedTrace& trace, const rl::TraceOptions& options, rl::Algorithm algorithm,
+                       const rl::Quota& quota);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  QWidget* buildForm();
+  QWidget* buildCharts();
+  Result<TraceOptions> traceOptions(const QString& path) const;
+  void showStatus(const QString& text, bool error = false);
+  void onTraceLoaded(const std::shared_ptr<const TraceSummary>& summary);
+  void onSwept(const std::shared_ptr<const TuneResult>& result);
+  void showDistribution();
+  void showHeatmap();
+  void requestCut();
+  void replayPoint(std::size_t index);
+
+  QThread* thread_;
+  TuneWorker* worker_;
+  QPushButton* open_;
+  QLabel* traceText_;
+  QLineEdit* format_;
+  QLineEdit* key_;
+  QLineEdit* filter_;
+  QCheckBox* burst_;
+  QLineEdit* algorithms_;
+  QLineEdit* limits_;
+  QLineEdit* refill_;
+  QLineEdit* windows_;
+  QLineEdit* target_;
+  QLineEdit* legit_;
+  QPushButton* sweep_;
+  QPushButton* cancel_;
+  QProgressBar* progress_;
+  QLabel* status_;
+  QComboBox* peakWindow_;
+  PeakDistributionChart* distribution_;
+  QComboBox* shown_;
+  TuneHeatmap* heatmap_;
+  QLabel* recommendation_;
+  SharedTrace trace_;                          ///< the loaded trace
+  TraceOptions options_;                       ///< how it was read
+  std::shared_ptr<const TraceSummary> summary_;  ///< trace + peaks
+  std::shared_ptr<const TuneResult> result_;   ///< last sweep
+  TuneSpec lastSpec_;                          ///< the spec of the last sweep
+  bool cutInFlight_ = false;                   ///< a countCut is queued or running
+  bool cutPending_ = false;                    ///< the line moved meanwhile
+  bool sweeping_ = false;                      ///< a sweep runs
+};
+
+}  // namespace rl::ui
