@@ -1,7 +1,8 @@
 // ratelab-cli on a Redis Cluster, end to end: `cluster up` prints a seed URL
 // and keeps a private 3+3 cluster until SIGTERM (then its dirs are gone); run
 // (every algorithm), race, keys (node and slot of each key) and bench (per
-// master) on it give the same numbers as on one node; bad cluster input exits 2.
+// master) on it give the same numbers as on one node; serve on the cluster
+// admits exactly its limit to curl, then 429; bad cluster input exits 2.
 
 #include <QtTest>
 
@@ -38,6 +39,7 @@ class RatelabCliClusterTest : public QObject {
   void raceHoldsTheLimit();
   void keysNameNodeAndSlot();
   void benchCountsPerMaster();
+  void serveAdmitsThenLimits();
   void badClusterInputExitsTwo_data();
   void badClusterInputExitsTwo();
   void cleanupTestCase();
@@ -156,6 +158,50 @@ void RatelabCliClusterTest::benchCountsPerMaster() {
     sum += m.toObject()["decisions"].toInteger();
   }
   QCOMPARE(sum, r["decisions"].toInteger());
+}
+
+void RatelabCliClusterTest::serveAdmitsThenLimits() {
+  // The curl check through a cluster-backed serve: two replicas, each with a
+  // redis-lua store routed by slot, share one fixed window of 5 per minute, so
+  // 8 requests with one key get exactly 5 x 200, then 429.
+  QProcess serve;
+  serve.start(binary(), {"serve", "--backend", "redis-lua", "--redis", url_, "--algorithm", "fixed_window", "--limit",
+                         "5", "--window-ms", "60000", "--replicas", "2", "--front", "builtin", "--port", "0",
+                         "--prefix", "cserve:"});
+  QVERIFY(serve.waitForStarted(10'000));
+  QByteArray seen, front;
+  QElapsedTimer t;
+  t.start();
+  while (front.isEmpty() && t.elapsed() < 30'000) {
+    serve.waitForReadyRead(200);
+    while (serve.canReadLine()) {
+      const QByteArray line = serve.readLine();
+      seen += line;
+      if (line.startsWith("front ")) front = line.mid(6).trimmed();
+    }
+  }
+  QVERIFY2(front.startsWith("http://127.0.0.1:"), (seen + serve.readAllStandardError()).constData());
+  std::vector<int> codes;
+  for (int i = 0; i < 8; ++i) {
+    QProcess curl;
+    curl.start("/usr/bin/curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "x-api-key: curl-client",
+                                 QString::fromUtf8(front) + "/ping"});
+    QVERIFY(curl.waitForFinished(30'000));
+    codes.push_back(curl.readAllStandardOutput().toInt());
+  }
+  QCOMPARE(codes, (std::vector<int>{200, 200, 200, 200, 200, 429, 429, 429}));
+  ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
+  QVERIFY(serve.waitForFinished(10'000));
+  QCOMPARE(serve.exitCode(), 0);
+  // The one window key sits on the master that owns its slot.
+  const Cli keys = cli({"keys", "--redis", url_, "--prefix", "cserve:", "--json"});
+  QVERIFY2(keys.exitCode == 0, keys.err.constData());
+  const QJsonArray list = keys.json()["keys"].toArray();
+  QCOMPARE(list.size(), 1);
+  const QJsonObject k = list[0].toObject();
+  QCOMPARE(k["value"].toString(), QString("5"));
+  QCOMPARE(k["slot"].toInt(), keySlot(k["name"].toString().toStdString()));
+  QVERIFY(!k["node"].toString().isEmpty());
 }
 
 void RatelabCliClusterTest::badClusterInputExitsTwo_data() {
