@@ -27,10 +27,14 @@ echo "screenshots: key inspector after the race preset"
 run "$bin" --preset race --managed-redis --autostart --theme "${THEME:-light}" --show inspector \
   --size 1500x950 --screenshot "$out/inspector.png" --exit-after-ms 60000
 
+echo "screenshots: the seed article's script beside RateLab's token_bucket"
+run "$bin" --scenario resources/scenarios/seed_vs_token_bucket.json --managed-redis --autostart \
+  --theme "${THEME:-light}" --size 1500x950 --screenshot "$out/script_beside.png" --exit-after-ms 60000
+
 echo "screenshots: Tune panel over a synthetic access log (sweep, then the recommendation replayed)"
 log=$(mktemp --suffix=.log)
 python3 scripts/gen-access-log.py 100000 "$log" --clients 400 --seconds 600 --seed 3
 run "$bin" --trace "$log" --autostart --show tune --theme "${THEME:-light}" \
   --size 1500x950 --screenshot "$out/tune.png" --exit-after-ms 120000
 rm -f "$log"
-echo "screenshots: wrote $((${#presets[@]} + 2)) images to $out/"
+echo "screenshots: wrote $((${#presets[@]} + 3)) images to $out/"

@@ -85,12 +85,23 @@ void MainWindow::buildDocks() {
   scroll->setMinimumWidth(440);
   dock(this, tr("Connection"), QStringLiteral("connectionDock"), connection_, Qt::LeftDockWidgetArea);
   dock(this, tr("Storm"), QStringLiteral("stormDock"), scroll, Qt::LeftDockWidgetArea);
+  // The left column runs the full height (the storm form fits at 1366x768);
+  // the bottom tabs sit under the lanes only, and scroll rather than push
+  // the lanes away when a tab (Tune, Race lab) wants more height.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  const auto scrolled = [](QWidget* w) {
+    auto* s = new QScrollArea;
+    s->setWidget(w);
+    s->setWidgetResizable(true);
+    s->setFrameShape(QFrame::NoFrame);
+    return s;
+  };
   auto* summary = dock(this, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::BottomDockWidgetArea);
-  auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), race_, Qt::BottomDockWidgetArea);
+  auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), scrolled(race_), Qt::BottomDockWidgetArea);
   auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary, race);
   tabifyDockWidget(race, keys);
-  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), tune_, Qt::BottomDockWidgetArea));
+  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrolled(tune_), Qt::BottomDockWidgetArea));
   summary->raise();
 }
 
@@ -204,7 +215,7 @@ void MainWindow::wireStorm() {
   connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
   connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
-    lanes_->setAlgorithms(s.algorithms, ttlSourceOf(s.backend, s.clock));
+    lanes_->setLanes(stormLanes(s), ttlSourceOf(s.backend, s.clock));
     storm_->setRunning(true);
     toolbar_->setRunning(true);
   });
@@ -233,7 +244,7 @@ void MainWindow::wireServing() {
   connect(storm_, &StormPanel::serveStopRequested, c, &StormController::stopServing);
   connect(c, &StormController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {
     if (on)
-      lanes_->setAlgorithms(controller_.spec().algorithms,
+      lanes_->setLanes(stormLanes(controller_.spec()),
                             controller_.spec().backend == Backend::Memory ? TtlSource::NoKeys : TtlSource::NotSampled);
     storm_->setServing(on, on ? tr("Front %1 (replicas %2). Try: curl -i -H 'x-api-key: me' %1/ping")
                                     .arg(front, replicas.join(QStringLiteral(", ")))
@@ -362,7 +373,7 @@ Result<void> MainWindow::exportWindowPng(const QString& path) { return savePixma
 Result<void> MainWindow::exportJson(const QString& path) {
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
-  file.write(summary_->toJson(QString::fromUtf8(backendName(controller_.spec().backend).data())).toJson());
+  file.write(summary_->toJson().toJson());
   if (!file.commit()) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
   return {};
 }

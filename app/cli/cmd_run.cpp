@@ -10,10 +10,11 @@
 #include "progress_line.hpp"
 #include "redis_target.hpp"
 #include "run_report.hpp"
+#include "storm/compared_runs.hpp"
+#include "storm/key_tag.hpp"
 #include "storm/store_factory.hpp"
 #if RATELAB_HAVE_HTTP
 #include "http/http_store.hpp"
-#include "storm/key_tag.hpp"
 #endif
 
 namespace rl::cli {
@@ -81,18 +82,6 @@ Result<StoreFactory> makeFactory(const StormSpec& spec, const std::optional<Redi
   return storeFactoryFor(spec, redis ? redis->endpoint : RedisEndpoint{});
 }
 
-// The storm of `spec`, and the same storm on each --compare-backend.
-std::vector<StormSpec> specsToRun(const StormSpec& spec) {
-  std::vector<StormSpec> out{spec};
-  for (Backend b : spec.compareBackends) {
-    StormSpec other = spec;
-    other.backend = b;
-    other.compareBackends.clear();
-    out.push_back(std::move(other));
-  }
-  return out;
-}
-
 // Reachability of the HTTP target(s) at start: exit 3 when down.
 int checkHttp(const StormSpec& spec) {
 #if RATELAB_HAVE_HTTP
@@ -116,24 +105,39 @@ struct Ran {
 // Decisions of `b` that differ from `a` (same plan, same order), and the first few times.
 struct Differences {
   std::int64_t count = 0;                 ///< decisions with a different allowed bit
+  std::int64_t compared = 0;              ///< decisions compared
   std::vector<std::int64_t> firstAtUs;    ///< intended times of the first few
 };
 
-Differences differences(const StormOutcome& a, const StormOutcome& b) {
+// Lane by lane: the decisions of each of a's algorithms beside the same
+// algorithm's decisions in b (a script run has one lane; the built-ins beside it may have six).
+Differences differences(const Ran& a, const Ran& b) {
   Differences d;
-  const std::size_t n = std::min(a.records.size(), b.records.size());
-  for (std::size_t i = 0; i < n; ++i)
-    if (a.records[i].allowed() != b.records[i].allowed()) {
-      if (d.firstAtUs.size() < 6) d.firstAtUs.push_back(a.records[i].intendedUs);
-      ++d.count;
+  for (std::size_t la = 0; la < a.spec.algorithms.size(); ++la) {
+    const auto it = std::find(b.spec.algorithms.begin(), b.spec.algorithms.end(), a.spec.algorithms[la]);
+    if (it == b.spec.algorithms.end()) continue;
+    const auto lb = static_cast<std::size_t>(it - b.spec.algorithms.begin());
+    std::vector<const DecisionRecord*> theirs;
+    for (const DecisionRecord& r : b.outcome.records)
+      if (r.algorithm == lb) theirs.push_back(&r);
+    std::size_t i = 0;
+    for (const DecisionRecord& r : a.outcome.records) {
+      if (r.algorithm != la) continue;
+      if (i >= theirs.size()) break;
+      ++d.compared;
+      if (r.allowed() != theirs[i++]->allowed()) {
+        if (d.firstAtUs.size() < 6) d.firstAtUs.push_back(r.intendedUs);
+        ++d.count;
+      }
     }
+  }
   return d;
 }
 
 std::string differenceLine(const Ran& first, const Ran& other, const Differences& d) {
   std::string line = "decisions that differ between " + std::string(backendName(first.spec.backend)) + " and " +
                      std::string(backendName(other.spec.backend)) + ": " + std::to_string(d.count) + " of " +
-                     std::to_string(first.outcome.records.size());
+                     std::to_string(d.compared);
   for (std::size_t i = 0; i < d.firstAtUs.size(); ++i)
     line += (i == 0 ? " (at " : ", ") + std::to_string(d.firstAtUs[i] / 1000) + " ms";
   return line + (d.firstAtUs.empty() ? "" : d.count > 6 ? ", ...)" : ")");
@@ -150,7 +154,7 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverRe
     if (flags.has("json")) {
       const Json doc = runJson(spec, outcome, metrics);
       for (Json r : doc["runs"]) {
-        if (i > 0) r["decisions_differing_from_first_run"] = differences(ran[0].outcome, outcome).count;
+        if (i > 0) r["decisions_differing_from_first_run"] = differences(ran[0], ran[i]).count;
         runs.push_back(std::move(r));
       }
     } else {
@@ -161,11 +165,12 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverRe
   }
   if (!flags.has("json"))
     for (std::size_t i = 1; i < ran.size(); ++i)
-      std::printf("%s\n", differenceLine(ran[0], ran[i], differences(ran[0].outcome, ran[i].outcome)).c_str());
+      std::printf("%s\n", differenceLine(ran[0], ran[i], differences(ran[0], ran[i])).c_str());
   if (flags.has("json")) {
     Json doc;
     doc["runs"] = std::move(runs);
     if (failover) doc["failover"] = failoverJson(*failover);
+    if (ran.front().spec.traceData) doc["trace"] = traceJson(*ran.front().spec.traceData);
     std::printf("%s\n", dumpJson(doc, 2).c_str());
   }
   return kExitOk;
@@ -205,7 +210,7 @@ int cmdRun(const Args& args) {
 
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
-  const auto specs = specsToRun(spec);
+  const auto specs = comparedRuns(spec);
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
     if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
     if (int rc = resolveRedisTarget(spec.redisUrl.empty() ? std::nullopt : std::optional(spec.redisUrl), "run", redis);
@@ -224,8 +229,7 @@ int cmdRun(const Args& args) {
   }
   cancelOnInterrupt(redis);
   std::vector<Ran> ran;
-  for (StormSpec s : specsToRun(spec)) {
-    if (s.backend != spec.backend) s.keyTag += std::string(backendName(s.backend)) + "-";  // its own keys
+  for (const StormSpec& s : comparedRuns(spec)) {
     auto factory = makeFactory(s, redis);
     if (!factory) return badInput("run", factory.error());
     auto outcome = runStorm(s, factory.value(), progressLine(), storeRetries, &interruptFlag());

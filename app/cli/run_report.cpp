@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "storm/compared_runs.hpp"
+
 namespace rl::cli {
 
 namespace {
@@ -36,11 +38,6 @@ Json traceJson(const Trace& t) {
   return j;
 }
 
-std::string scriptLabel(const StormSpec& spec) {
-  const auto slash = spec.scriptFile.rfind('/');
-  return slash == std::string::npos ? spec.scriptFile : spec.scriptFile.substr(slash + 1);
-}
-
 Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<AlgorithmMetrics>& metrics) {
   Json runs = Json::array();
   for (std::size_t a = 0; a < metrics.size(); ++a) {
@@ -48,7 +45,7 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     Json r;
     r["algorithm"] = algorithmName(m.algorithm);
     r["backend"] = backendName(spec.backend);
-    if (spec.backend == Backend::RedisScript) r["script"] = scriptLabel(spec);
+    if (spec.backend == Backend::RedisScript) r["script"] = scriptName(spec);
     if (spec.backend == Backend::Http) r["http_target"] = spec.httpTargets.front();
     if (o.firstDecisionError) r["first_error"] = o.firstDecisionError->message;
     r["limit"] = spec.quota.limit;
@@ -90,9 +87,7 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
 void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
                    const std::vector<AlgorithmMetrics>& metrics) {
   if (spec.traceData) std::fprintf(out, "trace: %s\n", spec.traceData->summary().c_str());
-  const std::string backend = spec.backend == Backend::RedisScript ? "redis-script (" + scriptLabel(spec) + ")"
-                              : spec.backend == Backend::Http       ? "http (" + spec.httpTargets.front() + ")"
-                                                                    : std::string(backendName(spec.backend));
+  const std::string backend = backendLabel(spec);
   std::fprintf(out, "storm: %s backend, %d replica(s), %d client(s), %lld requests (%s), %s clock, quota %s\n",
                backend.c_str(), spec.replicas, spec.clients,
                static_cast<long long>(o.progress.planned / static_cast<std::int64_t>(std::max<std::size_t>(spec.algorithms.size(), 1))),
@@ -102,7 +97,7 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
                "denied", "errors", "max/window", "overshoot", "p50 us", "p99 us", "max us", "decisions/s");
   for (const AlgorithmMetrics& m : metrics)
     std::fprintf(out, "%-16s %9lld %9lld %9lld %7lld %11lld %8.2fx %8lld %8lld %8lld %12.0f\n",
-                 std::string(algorithmName(m.algorithm)).c_str(), static_cast<long long>(m.offered),
+                 laneLabel(spec, m.algorithm, false).c_str(), static_cast<long long>(m.offered),
                  static_cast<long long>(m.admitted), static_cast<long long>(m.denied),
                  static_cast<long long>(m.errors), static_cast<long long>(m.maxAdmittedInWindow), m.overshoot,
                  static_cast<long long>(m.latency.p50), static_cast<long long>(m.latency.p99),

@@ -16,9 +16,6 @@ namespace rl::cli {
 /// The trace a run replayed: path, format, counts, bad lines.
 Json traceJson(const Trace& trace);
 
-/// One entry of `{"runs":[...]}` per algorithm, with the contract's field names.
-/// The script's file name of a redis-script storm ("seed_token_bucket.lua").
-std::string scriptLabel(const StormSpec& spec);
 
 Json runJson(const StormSpec& spec, const StormOutcome& outcome, const std::vector<AlgorithmMetrics>& metrics);
 

@@ -38,12 +38,12 @@ void HttpTargetsTest::burstDecidesLikeLeakyBucket() {
   test::NginxLimitReq nginx("10r/s", 5);
   QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
   const auto c = test::runCli({"run", "--backend", "http", "--http-target", nginx.url(), "--algorithm", "leaky_bucket",
-                               "--limit", "5", "--refill-rate", "10", "--window-ms", "1000", "--requests", "100",
+                               "--limit", "6", "--refill-rate", "10", "--window-ms", "1000", "--requests", "100",
                                "--clock", "client", "--compare-backend", "memory", "--json"});
   QVERIFY2(c.exitCode == 0, c.err.constData());
   const QJsonObject doc = c.json();
   QCOMPARE(run(doc, 0)["backend"].toString(), QString("http"));
-  QCOMPARE(run(doc, 0)["admitted"].toInt(), 6);  // burst=5: 5 queued + the one served, all at once
+  QCOMPARE(run(doc, 0)["admitted"].toInt(), 6);  // burst=5: 5 queued + the one served, all at once (limit 6)
   QCOMPARE(run(doc, 0)["denied"].toInt(), 94);
   QCOMPARE(run(doc, 0)["errors"].toInt(), 0);
   QCOMPARE(run(doc, 1)["backend"].toString(), QString("memory"));
@@ -58,7 +58,7 @@ void HttpTargetsTest::steadyTrafficDecidesLikeLeakyBucket() {
   test::NginxLimitReq nginx("10r/s", 5);
   QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
   const auto c = test::runCli({"run", "--backend", "http", "--http-target", nginx.url(), "--algorithm", "leaky_bucket",
-                               "--limit", "5", "--refill-rate", "10", "--window-ms", "1000", "--pattern", "poisson",
+                               "--limit", "6", "--refill-rate", "10", "--window-ms", "1000", "--pattern", "poisson",
                                "--rate", "30", "--requests", "60", "--clock", "client", "--compare-backend", "memory",
                                "--json"});
   QVERIFY2(c.exitCode == 0, c.err.constData());
@@ -76,7 +76,7 @@ void HttpTargetsTest::sourceAddressIsTheClient() {
   test::NginxLimitReq nginx("1r/s", 2);
   QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
   const QStringList common{"run", "--backend", "http", "--http-target", nginx.url(), "--algorithm", "leaky_bucket",
-                           "--limit", "2", "--refill-rate", "1", "--requests", "30", "--clients", "3", "--json"};
+                           "--limit", "3", "--refill-rate", "1", "--requests", "30", "--clients", "3", "--json"};
   const auto perIp = test::runCli(common + QStringList{"--http-key", "source-addr"});
   QVERIFY2(perIp.exitCode == 0, perIp.err.constData());
   QCOMPARE(run(perIp.json(), 0)["admitted"].toInt(), 9);  // 3 clients x (burst 2 + 1)
@@ -122,7 +122,7 @@ void HttpTargetsTest::minuteRatesAreTruncatedByNginx() {
   auto http = makeHttpStore(nginx.url().toStdString());
   QVERIFY(http);
   MemoryStore memory;
-  const Quota q = Quota::perWindow(1, Micros{60'000'000}).withRefill(7.0 / 60.0);
+  const Quota q = Quota::perWindow(2, Micros{60'000'000}).withRefill(7.0 / 60.0);  // burst=1 is limit 2
   const auto t0 = std::chrono::steady_clock::now();
   const Micros now0{1'800'000'000'000'000};
   std::vector<int> viaNginx, viaLeaky;

@@ -1,16 +1,26 @@
 // The window's parts for other libraries' limiters: the inspector's Library
 // column and detail pane (a real scan of keys written by RateLab and shaped like
 // rate-limiter-flexible's, through the controller's Redis worker), and the
-// storm panel's "Custom script" backend with its templates.
+// storm panel's "Custom script" backend with its templates, and a script storm
+// in the window with RateLab's algorithm beside it.
 
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTableWidget>
 #include <QLineEdit>
 #include <QTreeWidget>
 
 #include "support/redis_test_server.hpp"
+#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/lanes_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 
@@ -22,6 +32,7 @@ class ForeignUiTest : public QObject {
  private slots:
   void inspectorNamesTheLibraryAndExplains();
   void customScriptBackendInTheStormPanel();
+  void scriptStandsBesideTheBuiltIns();
 };
 
 void ForeignUiTest::inspectorNamesTheLibraryAndExplains() {
@@ -87,6 +98,45 @@ void ForeignUiTest::customScriptBackendInTheStormPanel() {
   back.scriptArgv = "{now_ms}";
   panel.setSpec(back);
   QCOMPARE(panel.findChild<QLineEdit*>("scriptArgv")->text(), QString("{now_ms}"));
+}
+
+void ForeignUiTest::scriptStandsBesideTheBuiltIns() {
+  // The seed scenario in the window: the team's script in one lane, RateLab's
+  // token_bucket on redis-lua beside it, same storm, both named in the lanes
+  // and the summary. Both admit 109 of 200 (the CLI's figure for this file).
+  test::RedisTestServer redis;
+  RL_REQUIRE_REDIS(redis);
+  StormController controller;
+  MainWindow window(controller);
+  window.resize(1366, 768);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  const QString url = QStringLiteral("redis://127.0.0.1:%1").arg(redis.endpoint().port);
+  QSignalSpy status(&controller, &StormController::redisStatus);
+  window.connectionPanel()->setUrl(url);
+  controller.connectRedis(url);
+  QVERIFY(status.wait(10'000));
+  auto loaded = window.loadScenario(RATELAB_SOURCE_DIR "/resources/scenarios/seed_vs_token_bucket.json");
+  QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
+  QVERIFY(window.stormPanel()->findChild<QCheckBox*>("scriptBeside")->isChecked());
+  QSignalSpy done(&window, &MainWindow::stormDone);
+  QVERIFY(window.startStorm());
+  QVERIFY(done.wait(60'000));
+  const auto& lanes = window.lanesPanel()->lanes();
+  QCOMPARE(lanes.size(), 2);
+  QCOMPARE(lanes[0]->label(), QString("seed_token_bucket.lua"));
+  QCOMPARE(lanes[1]->label(), QString::fromUtf8("token_bucket \u00b7 redis-lua"));
+  QTableWidget* t = window.summaryPanel()->table();
+  QCOMPARE(t->rowCount(), 2);
+  QCOMPARE(t->item(0, 0)->text(), QString("seed_token_bucket.lua"));
+  QCOMPARE(t->item(0, 2)->text(), QString("109"));
+  QCOMPARE(t->item(1, 0)->text(), QString::fromUtf8("token_bucket \u00b7 redis-lua"));
+  QCOMPARE(t->item(1, 2)->text(), QString("109"));
+  const QJsonArray runs = window.summaryPanel()->toJson().object()["runs"].toArray();
+  QCOMPARE(runs[0].toObject()["backend"].toString(), QString("redis-script"));
+  QCOMPARE(runs[0].toObject()["script"].toString(), QString("seed_token_bucket.lua"));
+  QCOMPARE(runs[1].toObject()["backend"].toString(), QString("redis-lua"));
+  QCOMPARE(controller.model().size(), std::size_t{400});
 }
 
 QTEST_MAIN(ForeignUiTest)

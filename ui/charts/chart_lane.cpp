@@ -117,13 +117,19 @@ LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
   for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, openErrors_, closedErrors_, denied_,
                                                                     admitted_, limit_, marks_})
     attach(c, s, x_, y_);
-  c->setTitle(qs(algorithmName(algorithm)));
+  label_ = qs(algorithmName(algorithm));
+  c->setTitle(label_);
   c->legend()->setVisible(showLegend);
   c->legend()->setAlignment(Qt::AlignTop);  // on top: every lane's plot spans the same x pixels
   setToolTip(qs(algorithmSummary(algorithm)));
   setRenderHint(QPainter::Antialiasing, true);
   setMinimumHeight(130);
   styleSeries();
+}
+
+void LaneChart::setLabel(const QString& label) {
+  label_ = label;
+  chart()->setTitle(label_);
 }
 
 void LaneChart::styleSeries() {
@@ -196,7 +202,7 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   setNiceRange(x_, xMaxSeconds, 10);
   setNiceRange(y_, top, 4);
   chart()->setTitle(tr("%1   admitted %2  denied %3%4")
-                        .arg(qs(algorithmName(algorithm_)))
+                        .arg(label_)
                         .arg(p.admitted)
                         .arg(p.denied)
                         .arg(errorsText(p)));
@@ -219,7 +225,7 @@ SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QStr
   styleSeries();
 }
 
-void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
+void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms, const QStringList& labels) {
   for (QLineSeries* s : lines_) {
     chart()->removeSeries(s);
     delete s;
@@ -232,9 +238,9 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms) {
   lines_.clear();
   continuations_ = QList<QList<QLineSeries*>>(static_cast<qsizetype>(algorithms.size()));
   algorithms_ = algorithms;
-  for (Algorithm a : algorithms) {
+  for (std::size_t i = 0; i < algorithms.size(); ++i) {
     auto* s = new QLineSeries;
-    s->setName(qs(algorithmName(a)));
+    s->setName(static_cast<qsizetype>(i) < labels.size() ? labels[static_cast<qsizetype>(i)] : qs(algorithmName(algorithms[i])));
     s->setPointsVisible(pointsVisible_);
     attach(chart(), s, x_, y_);
     lines_.append(s);

@@ -50,10 +50,15 @@ class LaneChart : public QChartView {
   qsizetype closedErrorPoints() const;
   /// The algorithm of this lane.
   Algorithm algorithm() const { return algorithm_; }
+  /// Names the lane (default: the algorithm; a team's script by its file name).
+  void setLabel(const QString& label);
+  /// The lane's name, first in its title.
+  const QString& label() const { return label_; }
 
  private:
   void styleSeries();
   Algorithm algorithm_;
+  QString label_;
   QLineSeries* admitted_;
   QLineSeries* denied_;
   QLineSeries* limit_;
@@ -76,8 +81,8 @@ class SeriesChart : public QChartView {
   /// `title` on top, `yTitle` on the value axis, `reference` names the reference line ("" = none).
   SeriesChart(const QString& title, const QString& yTitle, const QString& reference,
               QWidget* parent = nullptr);
-  /// One line per algorithm (clears the data).
-  void setAlgorithms(const std::vector<Algorithm>& algorithms);
+  /// One line per algorithm (clears the data), named by `labels` where given.
+  void setAlgorithms(const std::vector<Algorithm>& algorithms, const QStringList& labels = {});
   /// Replaces line `index` with `points` (one replace()).
   void setSeries(int index, const QList<QPointF>& points);
   /// Replaces line `index` with pieces separated by gaps (no line drawn across a gap).

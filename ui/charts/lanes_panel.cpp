@@ -46,7 +46,7 @@ LanesPanel::LanesPanel(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
-  resetLanes({Algorithm::FixedWindow}, TtlSource::WallClock);  // an empty lane until the first storm
+  resetLanes({{Algorithm::FixedWindow, "fixed_window"}}, TtlSource::WallClock);  // an empty lane until the first storm
 }
 
 void LanesPanel::setHint(const QString& text) {
@@ -56,23 +56,29 @@ void LanesPanel::setHint(const QString& text) {
   for (LaneChart* lane : lanes_) lane->setVisible(!show);  // the hint stands in for the empty lane
 }
 
-void LanesPanel::setAlgorithms(const std::vector<Algorithm>& algorithms, TtlSource ttl) {
+void LanesPanel::setLanes(const std::vector<StormLane>& lanes, TtlSource ttl) {
   stormShown_ = true;  // the first storm replaces the hint for good
   hint_->hide();
-  resetLanes(algorithms, ttl);
+  resetLanes(lanes, ttl);
 }
 
-void LanesPanel::resetLanes(const std::vector<Algorithm>& algorithms, TtlSource ttl) {
+void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) {
   for (LaneChart* lane : lanes_) delete lane;
   lanes_.clear();
-  for (std::size_t i = 0; i < algorithms.size(); ++i) {
-    auto* lane = new LaneChart(algorithms[i], i == 0, lanesBox_);
+  std::vector<Algorithm> algorithms;
+  QStringList labels;
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    auto* lane = new LaneChart(lanes[i].algorithm, i == 0, lanesBox_);
+    lane->setLabel(QString::fromStdString(lanes[i].label));
     lane->setTheme(theme_);
     lanesBox_->layout()->addWidget(lane);
     lanes_.append(lane);
+    algorithms.push_back(lanes[i].algorithm);
+    labels << lane->label();
   }
-  level_->setAlgorithms(algorithms);
-  ttl_->reset(algorithms, ttl);
+  level_->setAlgorithms(algorithms, labels);
+  ttl_->reset(algorithms, ttl, labels);
+  level_->setRanges(1.0, 1.0);  // a plain 0..1 s axis until the first refresh
   xMax_ = 1;
 }
 

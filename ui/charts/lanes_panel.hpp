@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "limiter/algorithm.hpp"
+#include "storm/compared_runs.hpp"
 #include "ui/charts/theme.hpp"
 #include "ui/charts/ttl_chart.hpp"
 
@@ -33,9 +34,10 @@ class LanesPanel : public QWidget {
   static constexpr std::size_t kParallelBuildAbove = 50'000;
 
   explicit LanesPanel(QWidget* parent = nullptr);
-  /// Rebuilds the lanes for a new storm (one per algorithm) and clears all charts;
-  /// `ttl` says what the TTL chart can show (no keys, real-time or virtual-clock storm).
-  void setAlgorithms(const std::vector<Algorithm>& algorithms, TtlSource ttl = TtlSource::WallClock);
+  /// Rebuilds the lanes for a new storm (stormLanes(): one per algorithm of each
+  /// run, a script beside the built-ins) and clears all charts; `ttl` says what
+  /// the TTL chart can show (no keys, real-time or virtual-clock storm).
+  void setLanes(const std::vector<StormLane>& lanes, TtlSource ttl = TtlSource::WallClock);
   /// Redraws everything from `model` over [0, max(spanUs, last decision)].
   void refresh(LaneModel& model, std::int64_t spanUs);
   /// Adds one TTL sample (ms per algorithm lane, -2 = no key) at `atUs` wall time since the start.
@@ -58,7 +60,7 @@ class LanesPanel : public QWidget {
   double lastRefreshMs() const { return lastRefreshMs_; }
 
  private:
-  void resetLanes(const std::vector<Algorithm>& algorithms, TtlSource ttl);
+  void resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl);
   QWidget* lanesBox_;
   QLabel* hint_;  ///< shown until the first storm
   bool stormShown_ = false;  ///< a storm (or serving) has set the lanes

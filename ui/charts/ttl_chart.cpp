@@ -9,7 +9,7 @@ namespace {
 QString titleOf(TtlSource source, double runEndSeconds) {
   switch (source) {
     case TtlSource::NoKeys: return TtlChart::tr("PTTL of the limiter keys: none, the memory backend keeps no Redis keys");
-    case TtlSource::NotSampled: return TtlChart::tr("PTTL: not sampled while serving (the key inspector lists the keys)");
+    case TtlSource::NotSampled: return TtlChart::tr("PTTL: not sampled here; the key inspector lists these keys");
     case TtlSource::WallClock: return TtlChart::tr("PTTL of the limiter keys, during and after the run");
     case TtlSource::VirtualClock:
       if (runEndSeconds < 0) return TtlChart::tr("PTTL after the run (the virtual-clock storm is running)");
@@ -32,9 +32,9 @@ TtlChart::TtlChart(QWidget* parent)
   setPointsVisible(true);
 }
 
-void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source) {
+void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source, const QStringList& labels) {
   source_ = source;
-  setAlgorithms(algorithms);
+  setAlgorithms(algorithms, labels);
   pieces_.assign(algorithms.size(), {});
   gap_.assign(algorithms.size(), false);
   yMax_ = 1;
@@ -79,7 +79,8 @@ void TtlChart::updateRanges() {
   const double top = yMax_ * 1.1;
   // Virtual seconds are not wall seconds: only a real-time storm shares the lanes' span.
   const double x = source_ == TtlSource::VirtualClock ? xMax_ : std::max(xMax_, lanesSpan_);
-  setRanges(std::max({x, runEnd_, 1e-3}), top);
+  const double span = std::max(x, runEnd_);
+  setRanges(span > 0 ? span : 1.0, top);  // nothing yet: a plain 0..1 s axis
   if (runEnd_ >= 0) setReference({QPointF(runEnd_, 0), QPointF(runEnd_, top)});
 }
 

@@ -23,7 +23,7 @@ namespace rl::ui {
 /// What the TTL chart can show for the lanes' current source.
 enum class TtlSource {
   NoKeys,        ///< memory backend: no Redis keys to sample
-  NotSampled,    ///< serving over HTTP: the key inspector lists the keys
+  NotSampled,    ///< serving, a script or an HTTP target: keys RateLab does not name; the key inspector lists them
   WallClock,     ///< server or client clock: the storm runs in real time
   VirtualClock,  ///< virtual clock: the storm takes milliseconds of wall time
 };
@@ -37,7 +37,7 @@ class TtlChart : public SeriesChart {
  public:
   explicit TtlChart(QWidget* parent = nullptr);
   /// A new storm (or HTTP serving): one line per algorithm, cleared; `source` sets the title.
-  void reset(const std::vector<Algorithm>& algorithms, TtlSource source);
+  void reset(const std::vector<Algorithm>& algorithms, TtlSource source, const QStringList& labels = {});
   /// One sample at `atUs` wall time since the storm started (ms per lane, < 0 = no key: a gap).
   void addSample(std::int64_t atUs, const QList<qint64>& pttlMs);
   /// The storm ended at `wallUs` since it started: drawn as a vertical line (and named in the

@@ -208,6 +208,12 @@ QWidget* StormPanel::buildScript(QWidget* parent) {
   form->addRow(tr("KEYS"), scriptKeys_);
   form->addRow(tr("ARGV"), scriptArgv_);
   form->addRow(tr("Reply"), scriptReply_);
+  scriptBeside_ = new QCheckBox(tr("the checked algorithms beside it, on redis-lua"), scriptBox_);
+  scriptBeside_->setObjectName(QStringLiteral("scriptBeside"));
+  scriptBeside_->setChecked(true);
+  scriptBeside_->setToolTip(tr("Your script decides one lane (under the first checked algorithm's quota rules); "
+                               "then the same storm runs on RateLab's Lua scripts, one lane per checked algorithm"));
+  form->addRow(tr("Beside"), scriptBeside_);
   scriptBox_->setVisible(false);
   return scriptBox_;
 }
@@ -345,6 +351,8 @@ Result<StormSpec> StormPanel::spec() const {
   s.scriptKeys = scriptKeys_->text().toStdString();
   s.scriptArgv = scriptArgv_->text().toStdString();
   s.scriptReply = scriptReply_->text().toStdString();
+  if (s.backend == Backend::RedisScript)
+    s.compareBackends = scriptBeside_->isChecked() ? std::vector<Backend>{Backend::RedisLua} : std::vector<Backend>{};
   if (auto ok = validate(s); !ok) return ok.error();
   return s;
 }
@@ -356,6 +364,8 @@ void StormPanel::setSpec(const StormSpec& s) {
   scriptKeys_->setText(QString::fromStdString(s.scriptKeys));
   scriptArgv_->setText(QString::fromStdString(s.scriptArgv));
   scriptReply_->setText(QString::fromStdString(s.scriptReply));
+  scriptBeside_->setChecked(s.backend != Backend::RedisScript ||
+                            std::find(s.compareBackends.begin(), s.compareBackends.end(), Backend::RedisLua) != s.compareBackends.end());
   scriptBox_->setVisible(s.backend == Backend::RedisScript);
   for (auto& [a, check] : algorithms_)
     check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());

@@ -112,6 +112,7 @@ class StormPanel : public QWidget {
   QLineEdit* scriptKeys_;    ///< KEYS template
   QLineEdit* scriptArgv_;    ///< ARGV template
   QLineEdit* scriptReply_;   ///< reply element names
+  QCheckBox* scriptBeside_;  ///< run the built-ins beside the script (compare backend redis-lua)
   QPushButton* start_;
   QPushButton* serve_;
   QLabel* serveText_;

@@ -44,7 +44,7 @@ void SummaryPanel::setResult(const StormResult& result) {
   table_->setRowCount(static_cast<int>(result.algorithms.size()));
   int row = 0;
   for (const AlgorithmResult& r : result.algorithms) {
-    table_->setItem(row, 0, cell(name(r.algorithm), false));
+    table_->setItem(row, 0, cell(r.label.isEmpty() ? name(r.algorithm) : r.label, false));
     table_->item(row, 0)->setToolTip(QString::fromUtf8(algorithmSummary(r.algorithm).data()));
     const QList<QString> values = {QString::number(r.offered),
                                    QString::number(r.admitted),
@@ -61,12 +61,13 @@ void SummaryPanel::setResult(const StormResult& result) {
                                      : tr("Run took %1 ms.").arg(result.durationMs));
 }
 
-QJsonDocument SummaryPanel::toJson(const QString& backend) const {
+QJsonDocument SummaryPanel::toJson() const {
   QJsonArray runs;
   for (const AlgorithmResult& r : result_.algorithms) {
     QJsonObject o;
     o[QStringLiteral("algorithm")] = name(r.algorithm);
-    o[QStringLiteral("backend")] = backend;
+    o[QStringLiteral("backend")] = r.backend;
+    if (r.backend == QStringLiteral("redis-script")) o[QStringLiteral("script")] = r.label;  // as ratelab-cli run --json
     o[QStringLiteral("limit")] = static_cast<qint64>(r.limit);
     o[QStringLiteral("offered")] = static_cast<qint64>(r.offered);
     o[QStringLiteral("admitted")] = static_cast<qint64>(r.admitted);

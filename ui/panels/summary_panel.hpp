@@ -22,7 +22,7 @@ class SummaryPanel : public QWidget {
   /// The last result shown.
   const StormResult& result() const { return result_; }
   /// The summary as JSON: {"runs":[{algorithm, offered, admitted, ...}]} (CLI field names).
-  QJsonDocument toJson(const QString& backend) const;
+  QJsonDocument toJson() const;
   /// The table (tests read cells).
   QTableWidget* table() const { return table_; }
 

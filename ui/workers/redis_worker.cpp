@@ -1,5 +1,6 @@
 #include "ui/workers/redis_worker.hpp"
 
+#include <algorithm>
 #include <exception>
 
 #include "redis/foreign_keys/key_reading.hpp"
@@ -12,6 +13,8 @@
 namespace rl::ui {
 
 namespace {
+constexpr Micros kInteractiveTimeout{1'000'000};  ///< status, inspector, TTL samples: 1 s before "down"
+
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& reading) {
@@ -60,7 +63,13 @@ RedisConnection* RedisWorker::connection() {
     return nullptr;
   }
   if (!conn_) {
-    auto c = RedisConnection::connect(*endpoint_);
+    // This connection answers the status line, the inspector and the TTL
+    // samples, not decisions: a PING slower than a limiter's 100 ms (a VPN, a
+    // loaded machine) is slow, not down.
+    RedisEndpoint interactive = *endpoint_;
+    interactive.connectTimeout = std::max(interactive.connectTimeout, kInteractiveTimeout);
+    interactive.commandTimeout = std::max(interactive.commandTimeout, kInteractiveTimeout);
+    auto c = RedisConnection::connect(interactive);
     if (!c) {
       connError_ = QString::fromStdString(c.error().message);
       return nullptr;

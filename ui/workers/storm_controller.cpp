@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "store/store.hpp"
+#include "storm/compared_runs.hpp"
 #include "storm/key_tag.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
@@ -118,7 +119,9 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
-  model_.reset(spec_.algorithms, spec_.quota);
+  std::vector<Algorithm> laneAlgorithms;
+  for (const StormLane& lane : stormLanes(spec_)) laneAlgorithms.push_back(lane.algorithm);
+  model_.reset(laneAlgorithms, spec_.quota);
   ttlKeys_.clear();
   if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
     for (Algorithm a : spec_.algorithms)
@@ -224,6 +227,7 @@ void StormController::startServing(const StormSpec& spec, const QString& front) 
   }
   spec_ = spec;
   spec_.algorithms = {spec.algorithms.front()};  // the replicas run one algorithm
+  spec_.compareBackends.clear();                 // and nothing beside them
   spanUs_ = 0;
   model_.reset(spec_.algorithms, spec.quota);
   QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);

@@ -15,7 +15,9 @@ namespace rl::ui {
 
 /// One summary row: how one algorithm did in a storm.
 struct AlgorithmResult {
-  Algorithm algorithm = Algorithm::FixedWindow;  ///< which lane
+  Algorithm algorithm = Algorithm::FixedWindow;  ///< the lane's quota rules
+  QString label;                                 ///< the lane's name (stormLanes(): a script by its file name)
+  QString backend;                               ///< what decided: memory, redis-lua, redis-script, ...
   std::int64_t offered = 0;                      ///< requests sent
   std::int64_t admitted = 0;                     ///< allowed
   std::int64_t denied = 0;                       ///< refused
@@ -32,7 +34,8 @@ struct StormResult {
   std::vector<AlgorithmResult> algorithms;  ///< one row per lane
   std::int64_t durationMs = 0;              ///< wall time of the run
   bool cancelled = false;                   ///< stopped by the user
-  /// Every decision, sorted by intended time (CSV export); shared, never copied.
+  /// Every decision of the first run (the storm itself, not the runs beside
+  /// it), sorted by intended time (CSV export); shared, never copied.
   std::shared_ptr<const std::vector<DecisionRecord>> records;
 };
 

@@ -6,6 +6,7 @@
 
 #include "metrics/storm_metrics.hpp"
 #include "redis/redis_url.hpp"
+#include "storm/compared_runs.hpp"
 #include "storm/store_factory.hpp"
 #include "storm/traffic_plan.hpp"
 #include "ui/charts/lane_model.hpp"
@@ -35,7 +36,7 @@ Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
   return storeFactoryFor(spec, *endpoint);
 }
 
-StormResult summarize(const StormSpec& spec, StormOutcome outcome) {
+StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside) {
   StormResult out;
   out.durationMs = outcome.wallDuration.count() / 1000;
   out.cancelled = outcome.cancelled;
@@ -47,9 +48,12 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome) {
   }
   const auto metrics = computeMetrics(last, outcome.records, outcome.wallDuration);
   out.records = std::make_shared<const std::vector<DecisionRecord>>(std::move(outcome.records));
+  const QString backend = QString::fromUtf8(backendName(spec.backend).data(), static_cast<qsizetype>(backendName(spec.backend).size()));
   for (const AlgorithmMetrics& m : metrics) {
     AlgorithmResult r;
     r.algorithm = m.algorithm;
+    r.label = QString::fromStdString(laneLabel(spec, m.algorithm, beside));
+    r.backend = backend;
     r.offered = m.offered;
     r.admitted = m.admitted;
     r.denied = m.denied;
@@ -84,7 +88,7 @@ void StormWorker::run(const StormSpec& spec) {
   }
 }
 
-bool StormWorker::drain(StormRunner& runner, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen) {
+bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen) {
   buffer.clear();
   runner.takeRecords(buffer);
   const auto marks = runner.markers();
@@ -98,36 +102,56 @@ bool StormWorker::drain(StormRunner& runner, std::vector<DecisionRecord>& buffer
   std::vector<std::vector<LaneSample>> lanes(runner.spec().algorithms.size());
   for (const DecisionRecord& r : buffer)
     if (r.algorithm < lanes.size()) lanes[r.algorithm].push_back({r.atUs, r.level, r.allowed(), r.error()});
-  for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(static_cast<int>(i), std::move(lanes[i]));
+  for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(laneOffset + static_cast<int>(i), std::move(lanes[i]));
   return true;
 }
 
 void StormWorker::runGuarded(const StormSpec& spec) {
   cancel_.store(false);
+  StormResult total;
+  int laneOffset = 0;
+  bool first = true;
+  const auto runs = comparedRuns(spec);
+  for (const StormSpec& run : runs) {  // the storm, then the same storm beside it
+    if (!first && cancel_.load()) break;
+    auto result = runOne(run, laneOffset, first, runs.size() > 1);
+    if (!result) {
+      total.cancelled = true;
+      break;
+    }
+    for (AlgorithmResult& r : result->algorithms) total.algorithms.push_back(std::move(r));
+    total.durationMs += result->durationMs;
+    total.cancelled = total.cancelled || result->cancelled;
+    if (first) total.records = std::move(result->records);
+    laneOffset += static_cast<int>(run.algorithms.size());
+    first = false;
+  }
+  emit finished(total);
+}
+
+std::optional<StormResult> StormWorker::runOne(const StormSpec& spec, int laneOffset, bool first, bool beside) {
   auto factory = makeStoreFactory(spec);
   if (!factory) {
     emit errorOccurred(QString::fromStdString(factory.error().message));
-    emit finished(StormResult{{}, 0, true, {}});
-    return;
+    return std::nullopt;
   }
   StormRunner runner(spec, *factory);
   runner.setRetryCounter(storeRetries);
   if (auto ok = runner.start(); !ok) {
     emit errorOccurred(QString::fromStdString(ok.error().message));
-    emit finished(StormResult{{}, 0, true, {}});
-    return;
+    return std::nullopt;
   }
   {
     std::lock_guard lock(runnerMutex_);
     runner_ = &runner;
   }
-  emit started(plannedSpan(spec));
+  if (first) emit started(plannedSpan(spec));
   std::vector<DecisionRecord> buffer;
   std::size_t marksSeen = 0;
   for (int poll = 0; !runner.finished(); ++poll) {
     if (cancel_.load()) runner.cancel();
     QThread::msleep(static_cast<unsigned long>(kPoll.count()));
-    if (drain(runner, buffer, marksSeen)) emit dataReady();
+    if (drain(runner, laneOffset, buffer, marksSeen)) emit dataReady();
     if (poll % kProgressEvery == 0) emit progressed(runner.progress());
   }
   runner.wait();
@@ -135,12 +159,12 @@ void StormWorker::runGuarded(const StormSpec& spec) {
     std::lock_guard lock(runnerMutex_);
     runner_ = nullptr;
   }
-  drain(runner, buffer, marksSeen);
+  drain(runner, laneOffset, buffer, marksSeen);
   emit dataReady();
   StormOutcome outcome = runner.outcome();
   emit progressed(outcome.progress);
   if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
-  emit finished(summarize(spec, std::move(outcome)));
+  return summarize(spec, std::move(outcome), beside);
 }
 
 }  // namespace rl::ui

@@ -17,6 +17,8 @@
 
 #include "common/result.hpp"
 #include "storm/storm_runner.hpp"
+#include <optional>
+
 #include "ui/workers/storm_types.hpp"
 
 namespace rl::ui {
@@ -26,8 +28,9 @@ class LaneModel;
 /// The store factory for `spec`'s backend: memory (one store per replica) or Redis (one connection per worker).
 Result<StoreFactory> makeStoreFactory(const StormSpec& spec);
 
-/// Summary rows of a finished storm, from its records.
-StormResult summarize(const StormSpec& spec, StormOutcome outcome);
+/// Summary rows of a finished storm, from its records; `beside`: other runs
+/// stand beside it, so the rows name their backend.
+StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside = false);
 
 /// Runs storms off the GUI thread; see the file comment.
 class StormWorker : public QObject {
@@ -57,7 +60,9 @@ class StormWorker : public QObject {
 
  private:
   void runGuarded(const StormSpec& spec);
-  bool drain(StormRunner& runner, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen);
+  /// One run of comparedRuns(); its lanes start at `laneOffset`. Empty when it could not start.
+  std::optional<StormResult> runOne(const StormSpec& spec, int laneOffset, bool first, bool beside);
+  bool drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen);
 
   LaneModel& model_;
   std::atomic<bool> cancel_{false};       ///< set by requestCancel

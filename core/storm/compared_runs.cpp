@@ -1,0 +1,45 @@
+#include "storm/compared_runs.hpp"
+
+namespace rl {
+
+std::vector<StormSpec> comparedRuns(const StormSpec& spec) {
+  std::vector<StormSpec> out{spec};
+  if (spec.backend == Backend::RedisScript && spec.algorithms.size() > 1) out.front().algorithms.resize(1);
+  for (Backend b : spec.compareBackends) {
+    StormSpec other = spec;
+    other.backend = b;
+    other.compareBackends.clear();
+    other.keyTag += std::string(backendName(b)) + "-";  // its own keys
+    out.push_back(std::move(other));
+  }
+  return out;
+}
+
+std::string scriptName(const StormSpec& spec) {
+  if (spec.backend != Backend::RedisScript) return {};
+  const auto slash = spec.scriptFile.rfind('/');
+  return slash == std::string::npos ? spec.scriptFile : spec.scriptFile.substr(slash + 1);
+}
+
+std::string backendLabel(const StormSpec& spec) {
+  if (spec.backend == Backend::RedisScript) return "redis-script (" + scriptName(spec) + ")";
+  if (spec.backend == Backend::Http && !spec.httpTargets.empty()) return "http (" + spec.httpTargets.front() + ")";
+  return std::string(backendName(spec.backend));
+}
+
+std::string laneLabel(const StormSpec& spec, Algorithm algorithm, bool withBackend) {
+  if (spec.backend == Backend::RedisScript) return scriptName(spec);
+  std::string label(algorithmName(algorithm));
+  if (withBackend) label += " \xC2\xB7 " + std::string(backendName(spec.backend));
+  return label;
+}
+
+std::vector<StormLane> stormLanes(const StormSpec& spec) {
+  const auto runs = comparedRuns(spec);
+  std::vector<StormLane> lanes;
+  for (const StormSpec& run : runs)
+    for (Algorithm a : run.algorithms) lanes.push_back({a, laneLabel(run, a, runs.size() > 1)});
+  return lanes;
+}
+
+}  // namespace rl

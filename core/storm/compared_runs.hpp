@@ -1,0 +1,41 @@
+#pragma once
+// A storm and the same storm on other backends (--compare-backend, the
+// window's "beside" choice): one list of runs, each in its own key space, and
+// the words that name what decided each run (a team's script by its file name).
+
+#include <string>
+#include <vector>
+
+#include "storm/storm_spec.hpp"
+
+namespace rl {
+
+/// `spec` first, then one copy per `spec.compareBackends` entry with that
+/// backend, no compare list of its own, and its own key tag suffix (two runs
+/// on one Redis never meet each other's keys). A redis-script run decides one
+/// lane (the script is one limiter, whatever the algorithm list says: the
+/// first algorithm only gives its quota rules); the built-ins beside it keep
+/// every listed algorithm.
+std::vector<StormSpec> comparedRuns(const StormSpec& spec);
+
+/// One lane of a storm: the algorithm whose quota rules it follows, and its name.
+struct StormLane {
+  Algorithm algorithm = Algorithm::FixedWindow;
+  std::string label;
+};
+
+/// The lanes of every run of comparedRuns(spec), in order; names carry the
+/// backend when there is more than one run.
+std::vector<StormLane> stormLanes(const StormSpec& spec);
+
+/// The file name of a redis-script run's script ("seed_token_bucket.lua"), "" otherwise.
+std::string scriptName(const StormSpec& spec);
+
+/// What decided the run: "redis-script (seed_token_bucket.lua)", "http (http://..)", "redis-lua".
+std::string backendLabel(const StormSpec& spec);
+
+/// One lane's name: the script's file name for redis-script, else the algorithm;
+/// `withBackend` adds " · <backend>" to a built-in algorithm (runs side by side).
+std::string laneLabel(const StormSpec& spec, Algorithm algorithm, bool withBackend);
+
+}  // namespace rl
