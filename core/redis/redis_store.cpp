@@ -1,10 +1,13 @@
 #include "redis/redis_store.hpp"
 
 #include <array>
+#include <charconv>
+#include <chrono>
 #include <cstdlib>
 
 #include "redis/cluster/key_slot.hpp"
 #include "redis/lua_scripts.hpp"
+#include "redis/state_codec.hpp"
 
 namespace rl {
 
@@ -33,10 +36,29 @@ Result<Decision> parseScriptDecision(ReplyView r, const Quota& q) {
   return d;
 }
 
-std::array<std::string, 6> scriptArguments(const DecisionRequest& req, std::string key, bool serverClock) {
-  return {std::move(key), serverClock ? std::string() : std::to_string(req.now.count()),
-          std::to_string(req.quota.limit), std::to_string(req.quota.window.count()),
-          std::to_string(req.quota.interval().count()), std::to_string(req.cost)};
+ScriptCall scriptCall(const DecisionRequest& req, const std::string& base, bool serverClock,
+                      std::optional<std::int64_t> windowAt) {
+  std::int64_t at = req.now.count();
+  if (windowAt) {
+    at = *windowAt;
+  } else if (serverClock && detail::keysNeedTime(req.algorithm)) {  // Redis TIME is this machine's clock (loopback)
+    at = std::chrono::duration_cast<Micros>(std::chrono::system_clock::now().time_since_epoch()).count();
+  }
+  return {detail::keysAt(req.algorithm, base, at, req.quota),
+          {serverClock ? std::string() : std::to_string(req.now.count()), std::to_string(req.quota.limit),
+           std::to_string(req.quota.window.count()), std::to_string(req.quota.interval().count()),
+           std::to_string(req.cost)}};
+}
+
+std::optional<std::int64_t> scriptWindowOf(std::string_view message) {
+  constexpr std::string_view kWord = "RL_WINDOW ";
+  const auto at = message.find(kWord);
+  if (at == std::string_view::npos) return std::nullopt;
+  const char* first = message.data() + at + kWord.size();
+  std::int64_t start = 0;
+  const auto [end, ec] = std::from_chars(first, message.data() + message.size(), start);
+  if (ec != std::errc{} || end == first) return std::nullopt;
+  return start;
 }
 
 Result<RedisLink> RedisStoreBase::connectFor(const RedisStoreOptions& o) {
@@ -116,25 +138,42 @@ Result<Decision> RedisLuaStore::decide(const DecisionRequest& req) {
   if (auto ok = validateRequest(req); !ok) return ok.error();
   auto key = baseKey(req);
   if (!key) return key.error();
-  const auto args = scriptArguments(req, std::move(*key), options_.serverClock);
-  const std::string& sha = sha_[static_cast<int>(req.algorithm)];
-  RedisConnection* used = nullptr;
-  auto r = link_.onKey(args[0], [&](RedisConnection& conn) {
+  std::optional<std::int64_t> windowAt;  // the server's window, after it named another one than we guessed
+  for (int attempt = 1;; ++attempt) {
+    RedisConnection* used = nullptr;
+    auto r = evalScript(req.algorithm, scriptCall(req, *key, options_.serverClock, windowAt), used);
+    if (!r) {
+      windowAt = scriptWindowOf(r.error().message);
+      if (windowAt && attempt < kWindowAttempts) continue;
+      return r.error();
+    }
+    auto d = parseScriptDecision(*r, req.quota);
+    if (d && d->allowed && options_.waitReplicas > 0 && used)
+      if (auto ok = waitForReplicas(*used); !ok) return ok.error();
+    return d;
+  }
+}
+
+Result<RedisReply> RedisLuaStore::evalScript(Algorithm a, const ScriptCall& call, RedisConnection*& used) {
+  const std::string numKeys = std::to_string(call.keys.size());
+  const std::string sha = sha_[static_cast<int>(a)];  // loadScripts may assign sha_ while argv is in use
+  std::vector<std::string_view> argv{"EVALSHA", sha, numKeys};
+  argv.insert(argv.end(), call.keys.begin(), call.keys.end());
+  argv.insert(argv.end(), call.argv.begin(), call.argv.end());
+  return link_.onKey(call.keys.front(), [&](RedisConnection& conn) {
     used = &conn;
-    auto reply = conn.command({"EVALSHA", sha, "1", args[0], args[1], args[2], args[3], args[4], args[5]});
+    auto reply = conn.command(std::span<const std::string_view>(argv));
     if (!reply && reply.error().code == ErrorCode::Protocol && reply.error().message.starts_with("NOSCRIPT")) {
       // This node lost its scripts (SCRIPT FLUSH, restart, a promoted replica): run the source, reload here.
       ++reloads_;
-      reply = conn.command({"EVAL", luaScript(req.algorithm), "1", args[0], args[1], args[2], args[3], args[4], args[5]});
+      std::vector<std::string_view> eval = argv;
+      eval[0] = "EVAL";
+      eval[1] = luaScript(a);
+      reply = conn.command(std::span<const std::string_view>(eval));
       if (reply) (void)loadScripts(conn);
     }
     return reply;
   });
-  if (!r) return r.error();
-  auto d = parseScriptDecision(*r, req.quota);
-  if (d && d->allowed && options_.waitReplicas > 0 && used)
-    if (auto ok = waitForReplicas(*used); !ok) return ok.error();
-  return d;
 }
 
 // ---- factory ----------------------------------------------------------------------

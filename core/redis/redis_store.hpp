@@ -35,7 +35,10 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/result.hpp"
 #include "redis/redis_connection.hpp"
@@ -58,6 +61,8 @@ struct RedisStoreOptions {
   int waitReplicas = 0;                 ///< redis-lua: WAIT for this many replicas after an admitting write; 0 = no WAIT
   Micros waitTimeout{50'000};           ///< WAIT's timeout, 1 ms .. below the command timeout
 };
+
+struct ScriptCall;
 
 /// What the Redis stores share: the connection, options and counters.
 class RedisStoreBase : public Store {
@@ -105,6 +110,8 @@ class RedisLuaStore final : public RedisStoreBase {
       : RedisStoreBase(std::move(link), std::move(options)) {}
   Result<void> loadScripts(RedisConnection& conn);
   Result<void> waitForReplicas(RedisConnection& conn);
+  /// EVALSHA (NOSCRIPT: EVAL, then reload on that node) where the call's keys live.
+  Result<RedisReply> evalScript(Algorithm a, const ScriptCall& call, RedisConnection*& used);
 
   std::string sha_[6];          ///< SHA1 per algorithm, indexed by Algorithm
   std::int64_t reloads_ = 0;    ///< NOSCRIPT fallbacks
@@ -140,9 +147,21 @@ class RedisWatchStore final : public RedisStoreBase {
 /// The checks every Lua decision needs: quota, cost, the scripts' exact-arithmetic
 /// bound and (client clock) the range of `now`. InvalidArgument names the bound.
 Result<void> validateScriptRequest(const DecisionRequest& request, bool serverClock);
-/// KEYS[1] and ARGV of a limiter script: `key` (the client's base key), now ("" = server clock),
-/// limit, window, interval, cost.
-std::array<std::string, 6> scriptArguments(const DecisionRequest& request, std::string key, bool serverClock);
+/// KEYS and ARGV of one limiter script call (resources/lua/prelude.lua).
+struct ScriptCall {
+  std::vector<std::string> keys;    ///< the base key, or fixed_window's / sliding_counter's window keys
+  std::array<std::string, 5> argv;  ///< now ("" = server clock), limit, window, interval, cost
+};
+/// The call for `request` on the client's `base` key. Window keys are named at
+/// `windowAt` when given (the start a script answered RL_WINDOW with), else at
+/// request.now, or with the server clock at this machine's clock (the script checks it).
+ScriptCall scriptCall(const DecisionRequest& request, const std::string& base, bool serverClock,
+                      std::optional<std::int64_t> windowAt = std::nullopt);
+/// The window start of a script's `RL_WINDOW <start>` error (the server's clock is
+/// in another window than the caller named), else nullopt.
+std::optional<std::int64_t> scriptWindowOf(std::string_view errorMessage);
+/// How many times one decision is sent while the script names another window.
+inline constexpr int kWindowAttempts = 3;
 /// Parses a limiter script's {allowed, remaining, retryAfter, resetAfter, delay, level}.
 Result<Decision> parseScriptDecision(ReplyView reply, const Quota& quota);
 

@@ -1,7 +1,8 @@
--- fixed_window: one counter per aligned window, key <base>:<window start us>.
--- Mirrors core/limiter/fixed_window.cpp.
+-- fixed_window: one counter per aligned window. KEYS[1] = <base>:<window start us>,
+-- named by the caller (see windowKey in the prelude). Mirrors core/limiter/fixed_window.cpp.
 local start = idiv(now, window) * window
-local key = KEYS[1] .. ':' .. num(start)
+local key = windowKey(1, start)
+if not key then return windowMismatch(start) end
 local count = tonumber(redis.call('GET', key) or '0')
 local untilEnd = start + window - now
 local allowed, retry = 0, 0

@@ -1,10 +1,13 @@
--- sliding_counter: counts of the current and previous aligned windows, keys
--- <base>:<window start us>; admitted iff prev*(W-e) + (curr+cost)*W <= limit*W
+-- sliding_counter: counts of the current and previous aligned windows,
+-- KEYS[1] = <base>:<window start us>, KEYS[2] = <base>:<previous window start us>
+-- (named by the caller, see windowKey in the prelude);
+-- admitted iff prev*(W-e) + (curr+cost)*W <= limit*W
 -- (the stores keep 2*limit*W below 2^53, so this is exact).
 -- Mirrors core/limiter/sliding_counter.cpp.
 local start = idiv(now, window) * window
-local ckey = KEYS[1] .. ':' .. num(start)
-local prev = tonumber(redis.call('GET', KEYS[1] .. ':' .. num(start - window)) or '0')
+local ckey, pkey = windowKey(1, start), windowKey(2, start - window)
+if not (ckey and pkey) then return windowMismatch(start) end
+local prev = tonumber(redis.call('GET', pkey) or '0')
 local curr = tonumber(redis.call('GET', ckey) or '0')
 local e = now - start
 

@@ -16,18 +16,13 @@
 
 #include "redis/cluster/key_slot.hpp"
 #include "redis/redis_connection.hpp"
+#include "support/cli_process.hpp"
 #include "support/redis_test_server.hpp"
 
 using namespace rl;
 
 namespace {
-struct Cli {
-  int exitCode = -1;
-  QByteArray out;
-  QByteArray err;
-  QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
-
+using Cli = test::CliRun;
 QString binary() { return qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"; }
 }  // namespace
 
@@ -73,22 +68,7 @@ void RatelabCliClusterTest::initTestCase() {
   }
 }
 
-Cli RatelabCliClusterTest::cli(const QStringList& args) {
-  QProcess p;
-  p.setWorkingDirectory(RATELAB_SOURCE_DIR);
-  p.start(binary(), args);
-  Cli c;
-  if (!p.waitForFinished(120'000)) {
-    p.kill();
-    p.waitForFinished();
-    c.err = "timed out";
-    return c;
-  }
-  c.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  c.out = p.readAllStandardOutput();
-  c.err = p.readAllStandardError();
-  return c;
-}
+Cli RatelabCliClusterTest::cli(const QStringList& args) { return test::runCli(args); }
 
 void RatelabCliClusterTest::runGivesOneNodeCounts() {
   const QStringList storm = {"run", "--backend", "redis-lua", "--algorithm", "all", "--clock", "virtual",

@@ -128,7 +128,7 @@ auto ClusterRouter::onSlot(int slot, F&& fn) -> decltype(fn(std::declval<RedisCo
       case ClusterRedirect::Ask: ++asked_; ask = redirect; break;
       case ClusterRedirect::TryAgain:  // a migration in progress: not a hop, up to kMaxTryAgain waits
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        if (++tryAgains < kMaxTryAgain) --hop;
+        if (++tryAgains < kMaxTryAgain) hop = -1;  // the ASK that led here is not a hop either
         break;
       case ClusterRedirect::Down: return unavailable("slot " + std::to_string(slot) + ": " + last);
       case ClusterRedirect::None: return r;

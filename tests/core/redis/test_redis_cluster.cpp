@@ -6,10 +6,13 @@
 
 #include <QtTest>
 
+#include <QScopeGuard>
+
 #include <thread>
 
 #include "redis/cluster/cluster_router.hpp"
 #include "redis/cluster/key_slot.hpp"
+#include "redis/lua_scripts.hpp"
 #include "store/memory_store.hpp"
 #include "storm/store_factory.hpp"
 #include "support/redis_test_cluster.hpp"
@@ -31,6 +34,8 @@ class RedisClusterTest : public QObject {
   void movedAfterSlotMoves();
   void askDuringMigrationLosesNothing();
   void notAClusterIsClear();
+  void windowKeysAreNamedInKeys();
+  void serverClockCountsAsOneNode();
 
  private:
   std::unique_ptr<test::RedisTestCluster> cluster_;
@@ -245,8 +250,10 @@ void RedisClusterTest::askDuringMigrationLosesNothing() {
   // One client decides continuously (client clock, so a memory store can replay
   // it exactly) while its slot migrates: every decision equals the memory
   // store's, so none was lost (decided on a stale copy) or doubled.
-  const Algorithm algos[] = {Algorithm::TokenBucket, Algorithm::SlidingLog};
-  for (Algorithm a : algos) {
+  // fixed_window and sliding_counter name their window keys in KEYS: had they
+  // touched an undeclared window key, the importing node would have counted a
+  // fresh window (decisions doubled) and MIGRATE would have hit BUSYKEY.
+  for (Algorithm a : kAllAlgorithms) {
     const std::string prefix = std::string("ask-") + std::string(algorithmName(a)) + ":";
     auto made = RedisLuaStore::make(cluster_->storeOptions(prefix, false));
     QVERIFY(made);
@@ -270,6 +277,10 @@ void RedisClusterTest::askDuringMigrationLosesNothing() {
       moved = moved && move.finish();
       phase = 2;
     });
+    auto joinMover = qScopeGuard([&] {  // a failed check returns early: let the mover finish first
+      phase.store(std::max(phase.load(), 1));
+      if (mover.joinable()) mover.join();
+    });
     MemoryStore truth;
     std::int64_t t = 1'000'000, decisions = 0, admitted = 0, afterMove = 0;
     while (phase.load() < 2 || afterMove++ < 50) {
@@ -277,7 +288,7 @@ void RedisClusterTest::askDuringMigrationLosesNothing() {
       const DecisionRequest req{a, "mig", q, 1, Micros{t}};
       auto d = store.decide(req);
       auto want = truth.decide(req);
-      QVERIFY2(d, d ? "" : d.error().message.c_str());
+      QVERIFY2(d, (std::string(algorithmName(a)) + ": " + (d ? "" : d.error().message)).c_str());
       QCOMPARE(d->allowed, want->allowed);
       QCOMPARE(d->remaining, want->remaining);
       admitted += d->allowed;
@@ -299,6 +310,61 @@ void RedisClusterTest::notAClusterIsClear() {
   QVERIFY(!r);
   QCOMPARE(r.error().code, ErrorCode::InvalidArgument);
   QVERIFY(r.error().message.find("not in cluster mode") != std::string::npos);
+}
+
+void RedisClusterTest::windowKeysAreNamedInKeys() {
+  // The window scripts touch only the keys they are given, and say which window
+  // they are in when the caller named another (the server-clock guess was off).
+  const Quota q = Quota::perWindow(10, kSecond);
+  const DecisionRequest req{Algorithm::SlidingCounter, "w", q, 1, Micros{2'500'000}};
+  const ScriptCall right = scriptCall(req, "win:{sliding_counter:w}", false);
+  QCOMPARE(right.keys, (std::vector<std::string>{"win:{sliding_counter:w}:2000000", "win:{sliding_counter:w}:1000000"}));
+  const ScriptCall wrong = scriptCall(req, "win:{sliding_counter:w}", false, std::int64_t{3'000'000});
+  auto conn = RedisConnection::connect(single_->endpoint());
+  QVERIFY(conn);
+  for (Algorithm a : {Algorithm::FixedWindow, Algorithm::SlidingCounter}) {
+    const DecisionRequest r{a, "w", q, 1, Micros{2'500'000}};
+    const std::string base = limiterKey("win:", a, "w");
+    const ScriptCall bad = scriptCall(r, base, false, std::int64_t{3'000'000});
+    std::vector<std::string> cmd{"EVAL", luaScript(a), std::to_string(bad.keys.size())};
+    cmd.insert(cmd.end(), bad.keys.begin(), bad.keys.end());
+    cmd.insert(cmd.end(), bad.argv.begin(), bad.argv.end());
+    auto refused = conn->command(cmd);
+    QVERIFY(!refused);
+    QCOMPARE(scriptWindowOf(refused.error().message), std::optional<std::int64_t>(2'000'000));
+    auto none = conn->command({"KEYS", "win:*"});
+    QVERIFY(none);
+    QCOMPARE(none->size(), std::size_t{0});  // refused before touching anything
+  }
+  QCOMPARE(wrong.keys.front(), std::string("win:{sliding_counter:w}:3000000"));
+}
+
+void RedisClusterTest::serverClockCountsAsOneNode() {
+  // The server clock (the scripts read TIME; the store names the window keys
+  // from this machine's clock): a burst of 12 per client against a limit of 7
+  // per hour admits exactly 7 for each of 6 clients, on one node and on the
+  // cluster, for every algorithm.
+  for (Algorithm a : kAllAlgorithms) {
+    StormSpec s;
+    s.backend = Backend::RedisLua;
+    s.clock = ClockMode::Server;
+    s.algorithms = {a};
+    s.quota = Quota::perWindow(7, 3600 * kSecond);
+    s.pattern = Pattern::Burst;
+    s.requests = 72;
+    s.clients = 6;
+    s.replicas = 2;
+    s.concurrency = 3;
+    s.keyTag = "server-" + std::string(algorithmName(a)) + "-";
+    auto one = runStorm(s, redisStoreFactory(s, single_->storeOptions("").endpoint), {}, storeRetries);
+    auto many = runStorm(s, redisStoreFactory(s, cluster_->endpoint()), {}, storeRetries);
+    QVERIFY(one && !one->failure);
+    QVERIFY2(many && !many->failure, many ? many->failure->message.c_str() : many.error().message.c_str());
+    QCOMPARE(one->counters[0].admitted, std::int64_t{42});
+    QCOMPARE(many->counters[0].admitted, one->counters[0].admitted);
+    QCOMPARE(many->counters[0].denied, one->counters[0].denied);
+    QCOMPARE(many->counters[0].errors, std::int64_t{0});
+  }
 }
 
 QTEST_GUILESS_MAIN(RedisClusterTest)
