@@ -12,6 +12,10 @@
 # --latency`, with a limit so high that every request is admitted. The machine
 # is shared: each path is measured `rounds` times, the paths alternating, and
 # the best and the median are printed with the ratios, versions and `uptime`.
+# Because other jobs share the machine, it also prints each path's own CPU time
+# per request (utime + stime of its processes and their children, e.g. nginx's
+# worker, over the measurement, divided by wrk's request count; redis-server and
+# wrk are not counted): a figure much less sensitive to the load than req/s.
 # Usage: scripts/bench-http.sh [seconds per measurement, default 5] [rounds, default 3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,11 +50,12 @@ for _ in $(seq 50); do redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break;
 redis="redis://127.0.0.1:$redis_port"
 quota=(--algorithm token_bucket --limit 1000000000 --refill-rate 1000000)
 
-declare -A url
+declare -A url spid
 serve() {  # name, serve flags...: starts a serve process and records its front URL
   local name=$1; shift
   "$cli" serve "${quota[@]}" --port 0 "$@" >"$dir/$name.out" 2>"$dir/$name.err" &
   pids+=($!)
+  spid[$name]=$!
   for _ in $(seq 100); do grep -q '^front ' "$dir/$name.out" 2>/dev/null && break; sleep 0.1; done
   url[$name]=$(sed -n 's/^front //p' "$dir/$name.out")
   [[ -n "${url[$name]}" ]] || { echo "bench-http: serve $name did not start: $(cat "$dir/$name.err")" >&2; exit 1; }
@@ -64,6 +69,7 @@ serve mem-nginx --backend memory --replicas 4 --front nginx
 node_port=$(free_port)
 node scripts/peers/node-limiter.js "$node_port" "$redis_port" 1000000000 1 >"$dir/node.out" 2>&1 &
 pids+=($!)
+spid[node]=$!
 url[node]="http://127.0.0.1:$node_port"
 
 limit_port=$(free_port)
@@ -93,6 +99,7 @@ http {
 CONF
 nginx -p "$dir/limit_req" -c "$dir/limit_req/nginx.conf" -e "$dir/limit_req/error.log" &
 pids+=($!)
+spid[limit_req]=$!
 url[limit_req]="http://127.0.0.1:$limit_port"
 
 for name in node limit_req; do
@@ -104,17 +111,30 @@ declare -A label=([direct]="replica direct, redis-lua" [node]="node peer (rate-l
   [builtin]="builtin front + 4, redis-lua" [nginx]="nginx front + 4, redis-lua"
   [mem-builtin]="builtin front + 4, memory" [mem-nginx]="nginx front + 4, memory"
   [limit_req]="nginx limit_req, 1 worker")
-declare -A rps p50 non2xx
+cpu_ticks() {  # utime + stime (clock ticks) of $1 and its child processes
+  local total=0 p
+  for p in "$1" $(pgrep -P "$1" || true); do
+    total=$(( total + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0) ))
+  done
+  echo "$total"
+}
+tck=$(getconf CLK_TCK)
+declare -A rps p50 non2xx cpu
 echo "load before: $(uptime)"
 for r in $(seq "$rounds"); do
   for name in "${paths[@]}"; do
+    t0=$(cpu_ticks "${spid[$name]}")
     out=$(wrk -t2 -c50 -d"${secs}s" -H 'x-api-key: k1' --latency "${url[$name]}/ping")
+    t1=$(cpu_ticks "${spid[$name]}")
+    n=$(awk '/ requests in / {print $1}' <<<"$out")
+    cpu[$name]+="$(awk -v t=$((t1 - t0)) -v n="${n:-0}" -v hz="$tck" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }') "
     rps[$name]+="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out") "
     p50[$name]+="$(awk '$1 == "50%" {print $2}' <<<"$out") "
     bad=$(awk '/Non-2xx or 3xx responses:/ {print $NF}' <<<"$out")
     non2xx[$name]=$(( ${non2xx[$name]:-0} + ${bad:-0} ))
-    printf 'round %d  %-34s %10s req/s  p50 %s\n' "$r" "${label[$name]}" "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" \
-      "$(awk '$1 == "50%" {print $2}' <<<"$out")"
+    printf 'round %d  %-34s %10s req/s  p50 %-9s %s us CPU/req\n' "$r" "${label[$name]}" \
+      "$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")" "$(awk '$1 == "50%" {print $2}' <<<"$out")" \
+      "$(awk '{print $NF}' <<<"${cpu[$name]}")"
   done
 done
 echo "load after:  $(uptime)"
@@ -129,20 +149,27 @@ to_ms() {  # wrk latency (e.g. 812.00us, 4.52ms, 1.02s) -> ms
 }
 echo
 echo "wrk -t2 -c50 -d${secs}s -H 'x-api-key: k1' --latency, $rounds rounds, paths alternating"
-printf '| %-34s | %12s | %12s | %12s | %8s |\n' path "best req/s" "median req/s" "median p50" "non-2xx"
-printf '|%s|%s|%s|%s|%s|\n' "------------------------------------" "--------------" "--------------" "--------------" "----------"
-declare -A best median
+printf '| %-34s | %12s | %12s | %12s | %15s | %8s |\n' path "best req/s" "median req/s" "median p50" "CPU us/req (med)" "non-2xx"
+printf '|%s|%s|%s|%s|%s|%s|\n' "------------------------------------" "--------------" "--------------" "--------------" "------------------" "----------"
+declare -A best median cpumed
 for name in "${paths[@]}"; do
   best[$name]=$(stat "${rps[$name]}" best)
   median[$name]=$(stat "${rps[$name]}" median)
-  printf '| %-34s | %12.0f | %12.0f | %9.2f ms | %8d |\n' "${label[$name]}" "${best[$name]}" "${median[$name]}" \
-    "$(to_ms "${p50[$name]}")" "${non2xx[$name]}"
+  cpumed[$name]=$(stat "${cpu[$name]}" median)
+  printf '| %-34s | %12.0f | %12.0f | %9.2f ms | %16.1f | %8d |\n' "${label[$name]}" "${best[$name]}" "${median[$name]}" \
+    "$(to_ms "${p50[$name]}")" "${cpumed[$name]}" "${non2xx[$name]}"
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+paired() {  # median over rounds of (req/s of $1 / req/s of $2), each pair measured back to back
+  paste <(tr ' ' '\n' <<<"${rps[$1]}" | grep -v '^$') <(tr ' ' '\n' <<<"${rps[$2]}" | grep -v '^$') |
+    awk '{print $1 / $2}' | sort -g | awk '{v[NR]=$1} END {printf "%.2f", (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'
+}
 echo
-echo "replica direct / node peer:            best $(ratio "${best[direct]}" "${best[node]}")  median $(ratio "${median[direct]}" "${median[node]}")  (goal >= 2)"
-echo "builtin front memory / nginx limit_req: best $(ratio "${best[mem-builtin]}" "${best[limit_req]}")  median $(ratio "${median[mem-builtin]}" "${median[limit_req]}")  (goal >= 0.75)"
+echo "replica direct / node peer:            best $(ratio "${best[direct]}" "${best[node]}")  median $(ratio "${median[direct]}" "${median[node]}")  per round (median) $(paired direct node)  (goal >= 2)"
+echo "builtin front memory / nginx limit_req: best $(ratio "${best[mem-builtin]}" "${best[limit_req]}")  median $(ratio "${median[mem-builtin]}" "${median[limit_req]}")  per round (median) $(paired mem-builtin limit_req)  (goal >= 0.75)"
 echo "nginx front memory / nginx limit_req:   best $(ratio "${best[mem-nginx]}" "${best[limit_req]}")  median $(ratio "${median[mem-nginx]}" "${median[limit_req]}")"
+echo "CPU per request, nginx limit_req / builtin front memory: $(ratio "${cpumed[limit_req]}" "${cpumed[mem-builtin]}")" \
+  " (node peer / replica direct: $(ratio "${cpumed[node]}" "${cpumed[direct]}"))"
 echo "builtin front redis-lua p50: $(to_ms "${p50[builtin]}") ms, nginx front redis-lua p50: $(to_ms "${p50[nginx]}") ms  (goal < 5 ms)"
 echo
 echo "versions: ratelab $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nginx -v 2>&1), node $(node --version)," \

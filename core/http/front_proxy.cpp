@@ -1,51 +1,52 @@
 #include "http/front_proxy.hpp"
 
 #include <QElapsedTimer>
-#include <QHostAddress>
-#include <QPointer>
-#include <QTcpSocket>
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
+#include <deque>
 
+#include "http/fd_stream.hpp"
+#include "http/lazy_deadline.hpp"
 #include "http/limit_response.hpp"
 #include "http/replica_server.hpp"
 
 namespace rl {
 
+class Upstream;
+
 /// The proxy's state on its thread: idle upstream connections per replica and the round-robin cursor.
 class ProxyCore final : public QObject {
  public:
   ProxyCore(const FrontOptions& options, std::atomic<std::int64_t>& errors)
-      : options_(options), errors_(errors), idle_(options.replicaPorts.size()),
-        upstream_(QString::fromStdString(options.upstreamAddress)) {
+      : options_(options), errors_(errors), conns_(options.replicaPorts.size()) {
     connect(&trim_, &QTimer::timeout, this, [this] { trimIdle(); });
     trim_.start(static_cast<int>(kIdleUpstream.count() / 1000));
+    clock_.start();
   }
 
   void handle(HttpConnection& connection, HttpRequest&& request);
-  void release(std::size_t replica, QTcpSocket* socket);
+  /// `upstream` answered everything it carried.
+  void release(Upstream* upstream);
+  /// `upstream` closed: forget it if pooled, and delete it later.
+  void discard(Upstream* upstream);
   std::atomic<std::int64_t>& errors() { return errors_; }
+  const FrontOptions& options() const { return options_; }
 
  private:
-  QTcpSocket* take(std::size_t replica);
+  Upstream* take(std::size_t replica);
   void trimIdle();
-  static void drop(QTcpSocket* socket);
 
   /// Pooled upstream connections unused this long are closed (the pool shrinks after a peak).
   static constexpr Micros kIdleUpstream{2'000'000};
-  struct Idle {
-    QTcpSocket* socket;  ///< connected, no request in flight
-    qint64 sinceMs;      ///< when it was released (steady ms)
-  };
 
-  const FrontOptions& options_;                    ///< the front's options
-  std::atomic<std::int64_t>& errors_;              ///< 502/504 counter
-  std::vector<std::vector<Idle>> idle_;            ///< pooled keep-alive sockets per replica, oldest first
-  QTimer trim_;                                    ///< closes sockets idle longer than kIdleUpstream
-  QElapsedTimer clock_;                            ///< steady time for `Idle::sinceMs`
-  std::size_t next_ = 0;                           ///< round-robin cursor
-  QHostAddress upstream_;                          ///< replicas' address
+  const FrontOptions& options_;                ///< the front's options
+  std::atomic<std::int64_t>& errors_;          ///< 502/504 counter
+  std::vector<std::vector<Upstream*>> conns_;  ///< keep-alive connections per replica (children)
+  QTimer trim_;                                ///< closes connections idle longer than kIdleUpstream
+  QElapsedTimer clock_;                        ///< steady time for `Upstream::idleSinceMs`
+  std::size_t next_ = 0;                 ///< round-robin cursor
 };
 
 namespace {
@@ -57,89 +58,124 @@ bool isHopByHop(std::string_view name) {
   return false;
 }
 
-/// One request in flight to one replica; deletes itself when answered.
-class UpstreamCall final : public QObject {
- public:
-  UpstreamCall(ProxyCore& core, std::size_t replica, QTcpSocket* socket, HttpConnection& downstream,
-               bool head, const HttpLimits& limits)
-      : QObject(&core), core_(core), replica_(replica), socket_(socket), downstream_(&downstream),
-        head_(head), limits_(limits) {}
+}  // namespace
 
-  void send(const std::string& bytes, Micros timeout) {
-    // The client left: free the upstream connection now (a shaped answer may be far off).
-    connect(downstream_.data(), &QObject::destroyed, this, [this] { abandon(); });
-    connect(socket_, &QTcpSocket::readyRead, this, [this] { onReadable(); });
-    connect(socket_, &QTcpSocket::disconnected, this, [this] { fail(502, "closed the connection"); });
-    connect(socket_, &QTcpSocket::errorOccurred, this,
-            [this] { fail(502, "is unreachable: " + socket_->errorString().toStdString()); });
-    timer_.setSingleShot(true);
-    connect(&timer_, &QTimer::timeout, this, [this] { fail(504, "did not answer in time"); });
-    timer_.start(static_cast<int>(std::max<std::int64_t>(1, ceilMillis(timeout))));
-    socket_->write(bytes.data(), static_cast<qint64>(bytes.size()));
+/// One keep-alive connection to one replica. It carries one request at a time, or up to
+/// the front's pipeline depth when the replicas answer at once (answers come back in
+/// order). It lives as long as the connection: nothing is allocated, armed or connected
+/// per request beyond the queue entry.
+class Upstream final : public QObject {
+ public:
+  using Steady = std::chrono::steady_clock;
+
+  Upstream(ProxyCore& core, std::size_t replica)
+      : QObject(&core), core_(core), replica_(replica),
+        stream_(FdStream::connectTo(core.options().upstreamAddress,
+                                    core.options().replicaPorts[replica], this)) {
+    if (stream_ == nullptr) return;
+    stream_->onReadable([this] { onReadable(); });
+    stream_->onClosed([this] { onClosed(); });
+  }
+
+  std::size_t replica() const { return replica_; }
+  bool usable() const { return !closing_ && stream_ != nullptr && stream_->isOpen(); }
+  /// Requests sent and not answered yet.
+  std::size_t inFlight() const { return waiting_.size(); }
+  /// When the last answer came back (steady ms of the core's clock).
+  qint64 idleSinceMs = 0;
+
+  /// Sends `bytes` for `client`; the answer (or a 502/504) goes back to it.
+  void send(const std::string& bytes, HttpConnection& client, bool head, Micros timeout) {
+    const auto now = Steady::now();
+    waiting_.push_back({&client, head, now + std::chrono::microseconds(timeout.count())});
+    client.onAbandoned([this, c = &client] { abandon(c); });
+    if (waiting_.size() == 1) deadline_.setAt(waiting_.front().deadline);
+    if (!usable()) {  // could not even start connecting
+      const auto why = stream_ ? stream_->closeError() : std::string("no socket");
+      QTimer::singleShot(0, this, [this, why] { failAll(502, "is unreachable: " + why); });
+      return;
+    }
+    stream_->write(bytes);
+  }
+
+  /// Closes the connection and deletes this later (requests in flight are not answered).
+  void close() {
+    closing_ = true;
+    waiting_.clear();
+    deadline_.clear();
+    if (stream_ != nullptr && stream_->isOpen()) stream_->abort();  // onClosed() tells the core
+    else core_.discard(this);
   }
 
  private:
+  struct Waiting {
+    HttpConnection* client;          ///< null once the client left
+    bool head;                       ///< HEAD request: no body in the answer
+    Steady::time_point deadline;     ///< the replica must answer by then
+  };
+
   void onReadable() {
-    appendAvailable(*socket_, buffer_);
-    HttpResponse response;
-    const auto outcome = parseResponse(buffer_, limits_, head_, response);
-    if (outcome.state == ParseState::NeedMore) return;
-    if (outcome.state == ParseState::Failed) return fail(502, outcome.error);
-    const bool reuse = response.keepAlive && outcome.consumed == buffer_.size();
-    if (reuse && downstream_ && downstream_->relayable()) {  // relay the replica's bytes as they are
-      done_ = true;
-      timer_.stop();
-      QObject::disconnect(socket_, nullptr, this, nullptr);
-      core_.release(replica_, socket_);
-      downstream_->respondRaw(std::string_view(buffer_).substr(0, outcome.consumed), true);
-      deleteLater();
-      return;
+    const auto& limits = core_.options().limits.message;
+    if (!stream_->readInto(buffer_, limits.maxHeaderBytes + limits.maxBodyBytes + 4096)) return;
+    if (waiting_.empty()) return close();  // an idle upstream must not talk
+    std::size_t used = 0;
+    while (!waiting_.empty() && used < buffer_.size()) {
+      HttpResponse response;
+      const auto outcome = parseResponse(std::string_view(buffer_).substr(used), limits, waiting_.front().head, response);
+      if (outcome.state == ParseState::NeedMore) break;
+      if (outcome.state == ParseState::Failed) return failAll(502, outcome.error);
+      const auto bytes = std::string_view(buffer_).substr(used, outcome.consumed);
+      used += outcome.consumed;
+      HttpConnection* client = waiting_.front().client;
+      waiting_.pop_front();
+      if (client != nullptr && response.keepAlive && client->relayable()) {
+        client->respondRaw(bytes, true);  // the replica's bytes as they are
+      } else if (client != nullptr) {
+        client->respond(std::move(response));
+      }
+      if (!response.keepAlive) return failAll(502, "closed the connection");
     }
-    finish(std::move(response), reuse);
+    buffer_.erase(0, used);
+    if (!waiting_.empty()) return deadline_.setAt(waiting_.front().deadline);
+    deadline_.clear();
+    if (!buffer_.empty()) return close();  // bytes nobody asked for
+    core_.release(this);
   }
 
-  void abandon() {
-    if (done_) return;
-    done_ = true;
-    timer_.stop();
-    QObject::disconnect(socket_, nullptr, this, nullptr);
-    socket_->abort();
-    socket_->deleteLater();
-    deleteLater();
+  void onClosed() {
+    if (stream_->connectFailed()) failAll(502, "is unreachable: " + stream_->closeError());
+    else failAll(502, "closed the connection");
+    core_.discard(this);
   }
 
-  void fail(int status, const std::string& what) {
-    if (done_) return;
-    core_.errors().fetch_add(1);
-    finish(errorResponse(status, "replica " + std::to_string(replica_) + " " + what), false);
+  // The client left: free the connection now if it carries only this request (a shaped
+  // answer may be far off); otherwise its answer is dropped when it comes.
+  void abandon(HttpConnection* client) {
+    if (waiting_.size() == 1 && waiting_.front().client == client) return close();
+    for (auto& w : waiting_)
+      if (w.client == client) w.client = nullptr;
   }
 
-  void finish(HttpResponse response, bool reuse) {
-    done_ = true;
-    timer_.stop();
-    QObject::disconnect(socket_, nullptr, this, nullptr);
-    if (reuse) {
-      core_.release(replica_, socket_);
-    } else {
-      socket_->abort();
-      socket_->deleteLater();
+  void failAll(int status, const std::string& what) {
+    closing_ = true;  // an answer below may start the client's next request: not on this connection
+    auto waiting = std::move(waiting_);
+    waiting_.clear();
+    for (const auto& w : waiting) {
+      if (w.client == nullptr) continue;
+      core_.errors().fetch_add(1);
+      w.client->respond(errorResponse(status, "replica " + std::to_string(replica_) + " " + what));
     }
-    if (downstream_) downstream_->respond(std::move(response));
-    deleteLater();
+    close();
   }
 
-  ProxyCore& core_;                      ///< the pool
-  std::size_t replica_;                  ///< target replica
-  QTcpSocket* socket_;                   ///< upstream connection (owned by core_)
-  QPointer<HttpConnection> downstream_;  ///< the waiting client, if still connected
-  bool head_;                            ///< HEAD request: no body in the answer
-  const HttpLimits& limits_;             ///< response size limits
-  std::string buffer_;                   ///< received bytes
-  QTimer timer_;                         ///< upstream deadline
-  bool done_ = false;                    ///< answered
+  ProxyCore& core_;                ///< the pool
+  std::size_t replica_;            ///< target replica
+  FdStream* stream_;               ///< the connection (child); nullptr if it could not be made
+  std::string buffer_;             ///< received bytes not yet relayed
+  std::deque<Waiting> waiting_;    ///< requests in flight, oldest first (answers come in this order)
+  LazyDeadline deadline_{[this] { failAll(504, "did not answer in time"); }};  ///< the oldest request's
+  bool closing_ = false;           ///< being closed: takes no more requests
 };
-
-}  // namespace
 
 std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret) {
   std::string out;
@@ -156,60 +192,42 @@ std::string forwardedBytes(const HttpRequest& request, const std::string& peer, 
   return out;
 }
 
-QTcpSocket* ProxyCore::take(std::size_t replica) {
-  auto& pool = idle_[replica];
-  while (!pool.empty()) {
-    QTcpSocket* s = pool.back().socket;  // the most recently used: warm, and lets the oldest expire
-    pool.pop_back();
-    QObject::disconnect(s, nullptr, this, nullptr);
-    if (s->state() == QAbstractSocket::ConnectedState) return s;
-    drop(s);
-  }
-  auto* s = new QTcpSocket(this);
-  s->connectToHost(upstream_, static_cast<quint16>(options_.replicaPorts[replica]));
-  s->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-  return s;
+Upstream* ProxyCore::take(std::size_t replica) {
+  auto& conns = conns_[replica];
+  Upstream* best = nullptr;
+  for (Upstream* u : conns)
+    if (u->usable() && (best == nullptr || u->inFlight() < best->inFlight())) best = u;
+  if (best != nullptr && best->inFlight() < static_cast<std::size_t>(std::max(1, options_.pipelineDepth))) return best;
+  conns.push_back(new Upstream(*this, replica));
+  return conns.back();
 }
 
-void ProxyCore::drop(QTcpSocket* socket) {
-  socket->abort();
-  socket->deleteLater();
+void ProxyCore::release(Upstream* upstream) {
+  upstream->idleSinceMs = clock_.elapsed();
+  const auto& conns = conns_[upstream->replica()];
+  const auto idle = std::count_if(conns.begin(), conns.end(), [](const Upstream* u) { return u->inFlight() == 0; });
+  if (idle > options_.maxIdlePerReplica) upstream->close();
 }
 
-void ProxyCore::release(std::size_t replica, QTcpSocket* socket) {
-  auto& pool = idle_[replica];
-  if (static_cast<int>(pool.size()) >= options_.maxIdlePerReplica) return drop(socket);
-  if (!clock_.isValid()) clock_.start();
-  pool.push_back({socket, clock_.elapsed()});
-  const auto remove = [this, replica, socket] {
-    auto& p = idle_[replica];
-    std::erase_if(p, [socket](const Idle& i) { return i.socket == socket; });
-    QObject::disconnect(socket, nullptr, this, nullptr);
-    drop(socket);
-  };
-  connect(socket, &QTcpSocket::disconnected, this, remove);
-  connect(socket, &QTcpSocket::readyRead, this, remove);  // an idle upstream must not talk
+void ProxyCore::discard(Upstream* upstream) {
+  std::erase(conns_[upstream->replica()], upstream);
+  upstream->deleteLater();
 }
 
 void ProxyCore::trimIdle() {
-  if (!clock_.isValid()) return;
   const qint64 cutoff = clock_.elapsed() - kIdleUpstream.count() / 1000;
-  for (auto& pool : idle_) {
-    const auto fresh = std::find_if(pool.begin(), pool.end(), [cutoff](const Idle& i) { return i.sinceMs > cutoff; });
-    for (auto it = pool.begin(); it != fresh; ++it) {
-      QObject::disconnect(it->socket, nullptr, this, nullptr);
-      drop(it->socket);
-    }
-    pool.erase(pool.begin(), fresh);
+  for (auto& conns : conns_) {
+    std::vector<Upstream*> old;
+    for (Upstream* u : conns)
+      if (u->inFlight() == 0 && u->idleSinceMs <= cutoff) old.push_back(u);
+    for (Upstream* u : old) u->close();  // discard() removes it from conns
   }
 }
 
 void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {
-  const std::size_t replica = next_++ % idle_.size();
+  const std::size_t replica = next_++ % conns_.size();
   const auto bytes = forwardedBytes(request, connection.peerAddress(), options_.secret);
-  auto* call = new UpstreamCall(*this, replica, take(replica), connection, request.method == "HEAD",
-                                options_.limits.message);
-  call->send(bytes, options_.upstreamTimeout);
+  take(replica)->send(bytes, connection, request.method == "HEAD", options_.upstreamTimeout);
 }
 
 FrontProxy::FrontProxy(FrontOptions options) : options_(std::move(options)), thread_("rl-front") {}

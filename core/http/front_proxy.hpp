@@ -8,6 +8,13 @@
 // answers 502; one that does not answer within `upstreamTimeout`, 504. A
 // client that leaves before its answer frees the upstream connection at once.
 // Expect: 100-continue is answered by the front itself and not forwarded.
+//
+// Pipelining: when no replica holds an answer back on purpose (no
+// leaky-bucket shaping, no per-request algorithm), ServeCluster sets
+// `pipelineDepth` > 1: requests to one replica share a connection, those read
+// in one event-loop pass leave in one send, and the replica answers them
+// together, in order. A shaped answer would hold up the ones behind it, so
+// such replicas get one request per connection (depth 1).
 // Runs on its own EventThread.
 
 #include <atomic>
@@ -31,6 +38,8 @@ struct FrontOptions {
   HttpServerLimits limits;                ///< downstream connection and message limits
   Micros upstreamTimeout{10'000'000};     ///< a replica must answer within this (504)
   int maxIdlePerReplica = 256;            ///< pooled idle upstream connections per replica
+  int pipelineDepth = 1;                  ///< requests in flight per upstream connection (>1 only
+                                          ///< when no replica holds answers back: see the file comment)
   std::string secret;                     ///< sent as X-RateLab-Front (client_identity.hpp); empty = none
 };
 

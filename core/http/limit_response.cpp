@@ -1,5 +1,8 @@
 #include "http/limit_response.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <optional>
 
 #include "common/json.hpp"
@@ -15,20 +18,89 @@ std::int64_t policyWindowSeconds(Algorithm a, const Quota& q) {
   return std::max<std::int64_t>(1, ceilDiv(span.count(), kSecond.count()));
 }
 
-std::string decisionJson(const Decision& d, const LimitContext& c) {
-  Json j;
-  j["status"] = d.allowed ? "ok" : "rate_limited";
-  j["replica"] = c.replica;
-  j["client"] = c.client;
-  j["algorithm"] = algorithmName(c.algorithm);
-  j["allowed"] = d.allowed;
-  j["remaining"] = d.remaining;
-  j["limit"] = d.limit;
-  j["retry_after_us"] = static_cast<std::int64_t>(d.retryAfter.count());
-  j["reset_after_us"] = static_cast<std::int64_t>(d.resetAfter.count());
-  j["delay_us"] = static_cast<std::int64_t>(d.delay.count());
-  j["level"] = d.level;
-  return dumpJson(j) + "\n";
+// Appends `v` in decimal.
+void appendInt(std::string& out, std::int64_t v) {
+  char buf[24];
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  out.append(buf, end);
+}
+
+// Appends `v` as a JSON number the way nlohmann writes it ("9.0", "0.25"); non-finite -> null.
+void appendJsonDouble(std::string& out, double v) {
+  if (!std::isfinite(v)) return void(out.append("null"));
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+  if (r.ec != std::errc{} || r.ptr - buf > 24) r = std::to_chars(buf, buf + sizeof buf, v);
+  const std::string_view text(buf, static_cast<std::size_t>(r.ptr - buf));
+  out.append(text);
+  if (text.find_first_of(".e") == std::string_view::npos) out.append(".0");
+}
+
+// Appends `s` as a JSON string. Plain text is copied; anything needing escapes (or not
+// UTF-8) goes through the JSON library.
+void appendJsonString(std::string& out, std::string_view s) {
+  const bool plain = std::all_of(s.begin(), s.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+  });
+  if (!plain) return void(out.append(dumpJson(Json(std::string(s)))));
+  out.append("\"").append(s).append("\"");
+}
+
+// The decision body (one line of JSON, numeric fields in integer microseconds), appended to `out`.
+void appendDecisionJson(std::string& out, const Decision& d, const LimitContext& c) {
+  out.append(d.allowed ? "{\"status\":\"ok\",\"replica\":" : "{\"status\":\"rate_limited\",\"replica\":");
+  appendInt(out, c.replica);
+  out.append(",\"client\":");
+  appendJsonString(out, c.client);
+  out.append(",\"algorithm\":\"").append(algorithmName(c.algorithm));
+  out.append(d.allowed ? "\",\"allowed\":true,\"remaining\":" : "\",\"allowed\":false,\"remaining\":");
+  appendInt(out, d.remaining);
+  out.append(",\"limit\":");
+  appendInt(out, d.limit);
+  out.append(",\"retry_after_us\":");
+  appendInt(out, d.retryAfter.count());
+  out.append(",\"reset_after_us\":");
+  appendInt(out, d.resetAfter.count());
+  out.append(",\"delay_us\":");
+  appendInt(out, d.delay.count());
+  out.append(",\"level\":");
+  appendJsonDouble(out, d.level);
+  out.append("}\n");
+}
+
+void appendRateLimitPolicyField(std::string& v, Algorithm a, const Quota& q) {
+  v.append("\"").append(algorithmName(a)).append("\";q=");
+  appendInt(v, q.limit);
+  v.append(";w=");
+  appendInt(v, policyWindowSeconds(a, q));
+}
+
+void appendRateLimitField(std::string& v, Algorithm a, const Decision& d) {
+  std::int64_t t = std::max<std::int64_t>(0, ceilDiv(d.resetAfter.count(), kSecond.count()));
+  if (!d.allowed) t = std::max(t, retryAfterSeconds(d.retryAfter));
+  v.append("\"").append(algorithmName(a)).append("\";r=");
+  appendInt(v, d.remaining);
+  v.append(";t=");
+  appendInt(v, t);
+}
+
+// Every header of a decision answer (without Content-Length / Connection), in wire order:
+// add(name, write) where write(std::string&) appends the value.
+template <class Add>
+void decisionHeaders(const Decision& d, const LimitContext& c, Add&& add) {
+  add("Content-Type", [](std::string& o) { o.append("application/json"); });
+  add("X-RateLimit-Limit", [&](std::string& o) { appendInt(o, d.limit); });
+  add("X-RateLimit-Remaining", [&](std::string& o) { appendInt(o, d.remaining); });
+  add("RateLimit-Policy", [&](std::string& o) { appendRateLimitPolicyField(o, c.algorithm, c.quota); });
+  add("RateLimit", [&](std::string& o) { appendRateLimitField(o, c.algorithm, d); });
+  add("X-RateLimit-Replica", [&](std::string& o) { appendInt(o, c.replica); });
+  if (d.allowed && d.delay.count() > 0)
+    add("X-RateLimit-Delay-Ms", [&](std::string& o) { appendInt(o, ceilMillis(d.delay)); });
+  if (!d.allowed) {
+    add("Retry-After", [&](std::string& o) { appendInt(o, retryAfterSeconds(d.retryAfter)); });
+    add("Retry-After-Ms", [&](std::string& o) { appendInt(o, retryAfterMillis(d.retryAfter)); });
+  }
 }
 
 // An integer member of `j`, or nullopt.
@@ -46,37 +118,43 @@ std::int64_t retryAfterSeconds(Micros d) {
 std::int64_t retryAfterMillis(Micros d) { return std::max<std::int64_t>(1, ceilMillis(d)); }
 
 std::string rateLimitPolicyField(Algorithm a, const Quota& q) {
-  std::string v = "\"";
-  v.append(algorithmName(a)).append("\";q=").append(std::to_string(q.limit));
-  v.append(";w=").append(std::to_string(policyWindowSeconds(a, q)));
+  std::string v;
+  appendRateLimitPolicyField(v, a, q);
   return v;
 }
 
 std::string rateLimitField(Algorithm a, const Decision& d) {
-  std::int64_t t = std::max<std::int64_t>(0, ceilDiv(d.resetAfter.count(), kSecond.count()));
-  if (!d.allowed) t = std::max(t, retryAfterSeconds(d.retryAfter));
-  std::string v = "\"";
-  v.append(algorithmName(a)).append("\";r=").append(std::to_string(d.remaining));
-  v.append(";t=").append(std::to_string(t));
+  std::string v;
+  appendRateLimitField(v, a, d);
   return v;
 }
 
 HttpResponse decisionResponse(const Decision& d, const LimitContext& c) {
   HttpResponse r;
   r.status = d.allowed ? 200 : 429;
-  r.set("Content-Type", "application/json");
-  r.set("X-RateLimit-Limit", std::to_string(d.limit));
-  r.set("X-RateLimit-Remaining", std::to_string(d.remaining));
-  r.set("RateLimit-Policy", rateLimitPolicyField(c.algorithm, c.quota));
-  r.set("RateLimit", rateLimitField(c.algorithm, d));
-  r.set("X-RateLimit-Replica", std::to_string(c.replica));
-  if (d.allowed && d.delay.count() > 0) r.set("X-RateLimit-Delay-Ms", std::to_string(ceilMillis(d.delay)));
-  if (!d.allowed) {
-    r.set("Retry-After", std::to_string(retryAfterSeconds(d.retryAfter)));
-    r.set("Retry-After-Ms", std::to_string(retryAfterMillis(d.retryAfter)));
-  }
-  r.body = decisionJson(d, c);
+  decisionHeaders(d, c, [&r](std::string_view name, auto&& write) {
+    std::string value;
+    write(value);
+    r.set(std::string(name), std::move(value));
+  });
+  appendDecisionJson(r.body, d, c);
   return r;
+}
+
+void appendDecisionAnswer(std::string& out, const Decision& d, const LimitContext& c, bool keepAlive, bool headOnly) {
+  thread_local std::string body;
+  body.clear();
+  appendDecisionJson(body, d, c);
+  out.append(d.allowed ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 429 Too Many Requests\r\n");
+  decisionHeaders(d, c, [&out](std::string_view name, auto&& write) {
+    out.append(name).append(": ");
+    write(out);
+    out.append("\r\n");
+  });
+  out.append("Content-Length: ");
+  appendInt(out, static_cast<std::int64_t>(body.size()));
+  out.append(keepAlive ? "\r\nConnection: keep-alive\r\n\r\n" : "\r\nConnection: close\r\n\r\n");
+  if (!headOnly) out.append(body);
 }
 
 HttpResponse storeFailureResponse(FailurePolicy policy, const Decision& d, const LimitContext& c) {

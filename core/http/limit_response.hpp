@@ -50,6 +50,9 @@ std::string rateLimitField(Algorithm a, const Decision& d);
 
 /// 200 for an admitted decision, 429 for a denied one; see the file comment.
 HttpResponse decisionResponse(const Decision& d, const LimitContext& c);
+/// The same answer as decisionResponse(), appended to `out` as wire bytes (status line,
+/// headers, Content-Length, Connection, and the body unless `headOnly`): the replicas' hot path.
+void appendDecisionAnswer(std::string& out, const Decision& d, const LimitContext& c, bool keepAlive, bool headOnly);
 /// The response when the store failed and the policy decided `d`: open 200,
 /// closed 503, local 200 or 429; X-RateLimit-Failure-Policy names the policy.
 HttpResponse storeFailureResponse(FailurePolicy policy, const Decision& d, const LimitContext& c);

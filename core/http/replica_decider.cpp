@@ -10,6 +10,7 @@ class SyncStoreDecider final : public ReplicaDecider {
  public:
   explicit SyncStoreDecider(std::unique_ptr<Store> store) : store_(std::move(store)) {}
   void decide(const DecisionRequest& request, Done done) override { done(store_->decide(request)); }
+  bool answersAtOnce() const override { return true; }
 
  private:
   std::unique_ptr<Store> store_;  ///< this thread's store

@@ -21,6 +21,8 @@ class ReplicaDecider {
   virtual ~ReplicaDecider() = default;
   /// Decides `request` (its `client` must stay valid only during the call); calls `done` once.
   virtual void decide(const DecisionRequest& request, Done done) = 0;
+  /// decide() always calls `done` before it returns (a front may pipeline to this replica).
+  virtual bool answersAtOnce() const { return false; }
 };
 
 /// The replica's decider for `store`: redis-lua gets the asynchronous path on this

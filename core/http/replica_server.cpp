@@ -14,6 +14,9 @@
 namespace rl {
 namespace {
 
+// Requests of one connection a redis-lua replica decides at once.
+constexpr int kMaxPipelined = 32;
+
 std::string allowedAlgorithms() {
   std::string s;
   for (const auto a : kAllAlgorithms) s.append(s.empty() ? "" : ", ").append(algorithmName(a));
@@ -73,6 +76,9 @@ Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions optio
     }
     s->decider_ = std::move(*decider);
     if (s->options_.onStoreError == FailurePolicy::Local) s->fallback_ = std::make_unique<MemoryStore>();
+    // Decisions from Redis come later: decide a connection's pipelined requests together
+    // (answers still leave in order) unless an answer may be held back on purpose.
+    if (!s->decider_->answersAtOnce() && s->pipelinable()) s->options_.limits.maxPipelined = kMaxPipelined;
     s->listener_ = std::make_unique<HttpListener>(
         s->options_.limits, [s](HttpConnection& c, HttpRequest&& r) { s->handle(c, std::move(r)); });
     bound = s->listener_->listen(s->options_.bindAddress, s->options_.port);
@@ -85,6 +91,10 @@ Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions optio
 std::string ReplicaServer::url() const { return httpUrl(options_.bindAddress, port_); }
 
 const ListenerStats& ReplicaServer::listenerStats() const { return listener_->stats(); }
+
+bool ReplicaServer::pipelinable() const {
+  return options_.algorithm != Algorithm::LeakyBucket && !options_.allowClientOverrides;
+}
 
 void ReplicaServer::refuse(HttpConnection& connection, const std::string& message) {
   stats_.badRequests.fetch_add(1);
@@ -136,15 +146,16 @@ void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
   static const SystemClock clock;
   event.at = clock.now();
   const DecisionRequest r{event.algorithm, event.client, options_.quota, *cost, event.at};
-  decider_->decide(r, [this, target = QPointer<HttpConnection>(&connection), event, cost = *cost,
-                       noWait](Result<Decision> d) mutable {
+  decider_->decide(r, [this, target = QPointer<HttpConnection>(&connection), id = connection.currentRequest(), event,
+                       cost = *cost, noWait](Result<Decision> d) mutable {
     const DecisionRequest asked{event.algorithm, event.client, options_.quota, cost, event.at};
-    finish(target.data(), event, applyPolicy(std::move(d), asked, options_.onStoreError, kPolicyRetryAfter,
-                                             fallback_.get()), noWait);
+    finish(target.data(), id, event,
+           applyPolicy(std::move(d), asked, options_.onStoreError, kPolicyRetryAfter, fallback_.get()), noWait);
   });
 }
 
-void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event, Result<PolicyDecision> decided,
+void ReplicaServer::finish(HttpConnection* connection, std::uint64_t id, HttpDecisionEvent& event,
+                           Result<PolicyDecision> decided,
                            bool noWait) {
   const LimitContext context{event.algorithm, options_.quota, event.client, options_.index};
   HttpResponse response;
@@ -158,7 +169,7 @@ void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event,
       logStoreError(id, decided.error());
       response = errorResponse(500, "store error (request id " + id + ")");
     }
-    if (connection) connection->respond(std::move(response));
+    if (connection) connection->respondTo(id, std::move(response));
     else stats_.abandoned.fetch_add(1);
     return;
   }
@@ -166,6 +177,16 @@ void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event,
   event.storeFailed = decided->byPolicy;
   if (!decided->byPolicy) {
     (event.decision.allowed ? stats_.admitted : stats_.denied).fetch_add(1);
+    const bool shaped = event.decision.allowed && !noWait && event.decision.delay.count() > 0;
+    if (connection != nullptr && !shaped) {  // the hot path: wire bytes straight from the decision
+      event.status = event.decision.allowed ? 200 : 429;
+      if (options_.observer) options_.observer(event);
+      thread_local std::string wire;
+      wire.clear();
+      const bool keepAlive = connection->keepAliveRequested(id);
+      appendDecisionAnswer(wire, event.decision, context, keepAlive, connection->headRequest(id));
+      return connection->respondRawTo(id, wire, keepAlive);
+    }
     response = decisionResponse(event.decision, context);
   } else {
     (event.decision.allowed ? stats_.failedOpen : stats_.failedClosed).fetch_add(1);
@@ -175,21 +196,21 @@ void ReplicaServer::finish(HttpConnection* connection, HttpDecisionEvent& event,
     stats_.abandoned.fetch_add(1);
     return;
   }
-  answer(*connection, event, std::move(response), noWait);
+  answer(*connection, id, event, std::move(response), noWait);
 }
 
-void ReplicaServer::answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response,
-                           bool noWait) {
+void ReplicaServer::answer(HttpConnection& connection, std::uint64_t id, HttpDecisionEvent& event,
+                           HttpResponse response, bool noWait) {
   event.status = response.status;
   if (options_.observer) options_.observer(event);
   const Micros delay = event.decision.allowed && !noWait ? event.decision.delay : Micros{0};
-  if (delay.count() <= 0) return connection.respond(std::move(response));
+  if (delay.count() <= 0) return connection.respondTo(id, std::move(response));
   // Leaky-bucket shaping: the admitted request waits `delay` in the queue, without blocking the thread.
   QPointer<HttpConnection> target(&connection);
   const auto ms = std::min<std::int64_t>(ceilMillis(delay), std::numeric_limits<int>::max());
   QTimer::singleShot(static_cast<int>(ms), Qt::PreciseTimer, &connection,
-                     [target, r = std::move(response)]() mutable {
-                       if (target) target->respond(std::move(r));
+                     [target, id, r = std::move(response)]() mutable {
+                       if (target) target->respondTo(id, std::move(r));
                      });
 }
 

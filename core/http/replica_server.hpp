@@ -103,6 +103,10 @@ class ReplicaServer {
   const ReplicaStats& stats() const { return stats_; }
   /// Connection counters.
   const ListenerStats& listenerStats() const;
+  /// No answer is held back on purpose (no leaky-bucket shaping, no per-request algorithm):
+  /// answers come back as soon as decided, so a front may pipeline requests to this replica.
+  /// A redis-lua replica then decides a connection's pipelined requests together.
+  bool pipelinable() const;
 
  private:
   explicit ReplicaServer(ReplicaOptions options);
@@ -110,8 +114,10 @@ class ReplicaServer {
   void refuse(HttpConnection& connection, const std::string& message);
   Result<Algorithm> requestedAlgorithm(const HttpRequest& request) const;
   Result<std::int64_t> requestedCost(const HttpRequest& request) const;
-  void finish(HttpConnection* connection, HttpDecisionEvent& event, Result<PolicyDecision> decided, bool noWait);
-  void answer(HttpConnection& connection, HttpDecisionEvent& event, HttpResponse response, bool noWait);
+  void finish(HttpConnection* connection, std::uint64_t id, HttpDecisionEvent& event, Result<PolicyDecision> decided,
+              bool noWait);
+  void answer(HttpConnection& connection, std::uint64_t id, HttpDecisionEvent& event, HttpResponse response,
+              bool noWait);
 
   ReplicaOptions options_;                   ///< as given
   ReplicaStats stats_;                       ///< counters

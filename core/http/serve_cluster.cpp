@@ -1,5 +1,7 @@
 #include "http/serve_cluster.hpp"
 
+#include <algorithm>
+
 namespace rl {
 namespace {
 
@@ -8,6 +10,8 @@ constexpr int kMaxReplicas = 64;
 // X-RateLab-Front, Host), so the front never forwards what its replicas would refuse with 431.
 constexpr std::size_t kForwardedBytes = 512;
 constexpr std::size_t kForwardedFields = 4;
+// Requests in flight per builtin-front upstream connection to pipelinable replicas.
+constexpr int kPipelineDepth = 16;
 
 Result<void> validateOptions(const ServeOptions& o) {
   if (o.replicas < 1 || o.replicas > kMaxReplicas)
@@ -104,6 +108,11 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
     front.replicaPorts.push_back((*replica)->port());
     cluster->replicas_.push_back(std::move(*replica));
   }
+  // Pipelined upstream connections only where no answer is held up behind a shaped one.
+  const bool pipelinable = std::all_of(cluster->replicas_.begin(), cluster->replicas_.end(),
+                                       [](const auto& r) { return r->pipelinable(); });
+  if (pipelinable) front.pipelineDepth = kPipelineDepth;
+  cluster->pipelinable_ = pipelinable;
   if (options.front == FrontKind::Nginx) {
     auto n = startNginx(front);
     if (!n) return n.error();

@@ -81,6 +81,8 @@ class ServeCluster {
   /// One line: "200: 10  429: 10  503: 0  fail-open: 0  bad: 0  500: 0  502/504: 0  conns: 3  refused: 0
   /// per replica: 5/5/5/5" (503 = fail-closed answers; refused = connections over the limit).
   std::string tallyLine() const;
+  /// Every replica is pipelinable (replica_server.hpp): the builtin front pipelines to them.
+  bool pipelinable() const { return pipelinable_; }
 
  private:
   ServeCluster() = default;
@@ -88,6 +90,7 @@ class ServeCluster {
   std::unique_ptr<FrontProxy> front_;                     ///< builtin front (destroyed first)
   std::unique_ptr<NginxFront> nginx_;                     ///< nginx front (destroyed first)
   FrontKind kind_ = FrontKind::Builtin;                   ///< which one
+  bool pipelinable_ = false;                              ///< see pipelinable()
 };
 
 }  // namespace rl

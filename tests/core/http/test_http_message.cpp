@@ -3,6 +3,7 @@
 
 #include <QtTest>
 
+#include "common/json.hpp"
 #include "http/client_identity.hpp"
 #include "http/front_proxy.hpp"
 #include "http/http_client.hpp"
@@ -25,6 +26,8 @@ class HttpMessageTest : public QObject {
   void deniedResponse();
   void failurePolicyResponses();
   void decisionRoundTrip();
+  void wireAnswerEqualsResponse_data();
+  void wireAnswerEqualsResponse();
   void parsesResponses();
   void parsesUrls_data();
   void parsesUrls();
@@ -367,6 +370,48 @@ void HttpMessageTest::forwardedBytesReplaceIdentity() {
   ForwardTrust trust;
   trust.frontSecret = "s3cret";
   QCOMPARE(*clientKeyOf(parsed, "127.0.0.1", trust), std::string("ip:198.51.100.7"));
+}
+
+void HttpMessageTest::wireAnswerEqualsResponse_data() {
+  QTest::addColumn<bool>("allowed");
+  QTest::addColumn<qint64>("delayUs");
+  QTest::addColumn<double>("level");
+  QTest::addColumn<QString>("client");
+  QTest::addColumn<bool>("keepAlive");
+  QTest::addColumn<bool>("head");
+  QTest::newRow("admitted") << true << qint64(0) << 9.0 << "key:k1" << true << false;
+  QTest::newRow("denied, close") << false << qint64(0) << 0.0 << "key:k1" << false << false;
+  QTest::newRow("shaped") << true << qint64(1'500) << 2.5 << "ip:127.0.0.1" << true << false;
+  QTest::newRow("head") << true << qint64(0) << 0.125 << "ip:::1" << true << true;
+  QTest::newRow("escaped key") << false << qint64(0) << 1e-7 << "key:a\"b\\c\tz\u00e9" << true << false;
+  QTest::newRow("big level") << true << qint64(0) << 123456789012.0 << "key:x" << true << false;
+}
+
+void HttpMessageTest::wireAnswerEqualsResponse() {
+  // The replicas' hot path writes wire bytes straight from the decision; they must be the
+  // bytes of decisionResponse() serialized, and read back to the same decision.
+  QFETCH(bool, allowed);
+  QFETCH(qint64, delayUs);
+  QFETCH(double, level);
+  QFETCH(QString, client);
+  QFETCH(bool, keepAlive);
+  QFETCH(bool, head);
+  const Decision d{allowed, allowed ? 7 : 0, 10, Micros{allowed ? 0 : 400'001}, Micros{1'000'000}, Micros{delayUs}, level};
+  const auto key = client.toStdString();
+  const LimitContext c{Algorithm::TokenBucket, Quota::perSecond(1).withBurst(10), key, 3};
+  auto response = decisionResponse(d, c);
+  response.keepAlive = keepAlive;
+  std::string wire = "prefix:";
+  appendDecisionAnswer(wire, d, c, keepAlive, head);
+  QCOMPARE(QByteArray::fromStdString(wire), QByteArray::fromStdString("prefix:" + response.serialize(head)));
+  const auto body = parseJson(response.body);
+  QVERIFY(body.ok());
+  QCOMPARE(QString::fromStdString((*body)["client"].get<std::string>()), client);
+  QCOMPARE((*body)["level"].get<double>(), level);
+  const auto back = decisionFromResponse(response);
+  QVERIFY(back.ok());
+  QCOMPARE(back->remaining, d.remaining);
+  QCOMPARE(back->delay, d.delay);
 }
 
 QTEST_GUILESS_MAIN(HttpMessageTest)
