@@ -211,7 +211,12 @@ struct SlotMove {
     return true;
   }
   bool finish() {
+    // The destination first, then the source (as redis-cli does): otherwise the source
+    // answers MOVED to a node that still answers MOVED back while it is only importing.
+    std::vector<RedisConnection*> order{&to, &from};
     for (RedisConnection* c : all)
+      if (c != &to && c != &from) order.push_back(c);
+    for (RedisConnection* c : order)
       if (!c->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", toId})) return false;
     return true;
   }
