@@ -215,7 +215,7 @@ void MainWindow::wireStorm() {
   connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
   connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
-    lanes_->setLanes(stormLanes(s), ttlSourceOf(s.backend, s.clock));
+    lanes_->setLanes(controller_.lanes(), ttlSourceOf(s.backend, s.clock));
     storm_->setRunning(true);
     toolbar_->setRunning(true);
   });
@@ -291,10 +291,19 @@ bool MainWindow::startStorm() {
                          "Connection panel (or choose the memory backend)"));
     return false;
   }
+  if (!spec->faults.empty()) {  // never silently run a fault schedule without its faults
+    storm_->showError(tr("This scenario has a fault schedule (%1): run it with ratelab-cli run --scenario FILE, "
+                         "which does the faults to its own redis-server; the window does the outage preset's stop "
+                         "and restart only")
+                          .arg(QString::fromStdString(faultScheduleText(spec->faults))));
+    return false;
+  }
   std::optional<OutagePlan> outage;
+  std::vector<FailurePolicy> policies;  // the outage preset shows every policy side by side
   if (preset_ && preset_->outage && spec->backend != Backend::Memory) outage = preset_->outage;
+  if (preset_ && spec->backend != Backend::Memory) policies = preset_->policies;
   storm_->showError({});
-  controller_.startStorm(*spec, outage);
+  controller_.startStorm(*spec, outage, policies);
   if (preset_ && preset_->runRace) startRace();
   return true;
 }

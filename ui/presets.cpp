@@ -32,6 +32,15 @@ Result<void> readWindowKeys(const Json& w, Preset& p, const std::string& where) 
       return invalidArgument(where + " 'window.outage': allowed {\"stop_at_ms\": A, \"restart_at_ms\": B} with 0 <= A < B");
     p.outage = OutagePlan{stop, restart};
   }
+  if (const auto c = w.find("compare_policies"); c != w.end()) {
+    const std::string allowed = " 'window.compare_policies': allowed an array of " + failurePolicyChoices();
+    if (!c->is_array() || c->empty()) return invalidArgument(where + allowed);
+    for (const Json& v : *c) {
+      const auto policy = v.is_string() ? parseFailurePolicy(v.get<std::string>()) : std::nullopt;
+      if (!policy) return invalidArgument(where + allowed);
+      p.policies.push_back(*policy);
+    }
+  }
   return {};
 }
 }  // namespace

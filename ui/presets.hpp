@@ -29,6 +29,7 @@ struct Preset {
   QString explanation;                ///< what to look at, two or three sentences
   StormSpec spec;                     ///< the storm
   std::optional<OutagePlan> outage;   ///< Redis outage preset only
+  std::vector<FailurePolicy> policies;  ///< run once per failure policy, side by side (empty = the panel's)
   bool runRace = false;               ///< also run the race lab (race preset)
   QString show;                       ///< the dock to raise ("raceDock"), or empty
   int order = 0;                      ///< position in the menu

@@ -5,6 +5,7 @@
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
+#include "fault_report.hpp"
 #include "interrupt.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "progress_line.hpp"
@@ -26,7 +27,8 @@ constexpr const char* kRunHelp =
     "  --backend B          memory | redis-lua | redis-naive | redis-watch | redis-script | http\n"
     "                       (default memory)\n"
     "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,host:port..]\n"
-    "                       | cluster (a private 3+3 cluster) (default: embedded)\n"
+    "                       | managed (a private redis-server, stopped on exit) | cluster (a private 3+3\n"
+    "                       cluster) (default: 127.0.0.1:6379 if it answers, else managed)\n"
     "  --algorithm A[,A..]  fixed_window sliding_log sliding_counter token_bucket\n"
     "                       leaky_bucket gcra | all                          (default fixed_window)\n"
     "  --limit N --window-ms MS --refill-rate R --cost N\n"
@@ -65,6 +67,18 @@ constexpr const char* kRunHelp =
     "                       fewer acks make the decision an error for --on-redis-error (default T 50)\n"
     "  --failover break@MS,kill@MS,promote@MS[,rejoin@MS]  with --redis cluster: break the replication of\n"
     "                       the master holding the first key, kill it, promote its replica; reports lost writes\n"
+    "fault injection (on the managed redis-server only; needs --clock client|server and rate-driven traffic):\n"
+    "  --fault F[,F..]      kill@T          SIGKILL the server (down until a restart)\n"
+    "                       restart@T       start it again, same port and dir (its data is gone)\n"
+    "                       pause@S:E       SIGSTOP from S to E (connects succeed, nothing answers)\n"
+    "                       latency@S:E:MS  the server stalls MS at a time (DEBUG SLEEP, 1 ms apart)\n"
+    "                       oom@S:E         CONFIG SET maxmemory 1, noeviction: writes get OOM\n"
+    "                       readonly@S:E    REPLICAOF a dead port: writes get READONLY\n"
+    "                       T, S, E: ms since the run's start; a window may be S+DURATION; windows\n"
+    "                       may not overlap. E.g. --fault pause@1000:2500,kill@3000,restart@4000\n"
+    "                       Reported per fault: decisions, admitted / denied / errors by cause, the\n"
+    "                       policy's decisions, p99 and max latency, answers later than the command\n"
+    "                       timeout + 50 ms, and the time to the first good answer after it\n"
     "  --json               one JSON document on stdout\n"
     "  --csv FILE           every decision as a row\n";
 
@@ -97,9 +111,27 @@ int checkHttp(const StormSpec& spec) {
   return kExitOk;
 }
 
+// The Redis of a run: --redis, the embedded default, or (--fault, --redis managed) a private
+// server the faults are done to (DEBUG allowed for latency faults).
+int resolveRunTarget(const StormSpec& spec, std::optional<RedisTarget>& redis) {
+  std::optional<std::string> url;
+  if (!spec.redisUrl.empty()) url = spec.redisUrl;
+  ManagedServerOptions managed;
+  if (!spec.faults.empty()) {
+    if (url && *url != kManagedRedis)
+      return badInput("run", invalidArgument("--fault acts on the redis-server RateLab starts itself: allowed with "
+                                             "--redis managed or without --redis, not --redis " + redactRedisUrl(*url)));
+    url = std::string(kManagedRedis);
+    for (const FaultEvent& e : spec.faults)
+      if (e.kind == FaultKind::Latency) managed.extraArgs = {"--enable-debug-command", "local"};
+  }
+  return resolveRedisTarget(url, "run", redis, managed);
+}
+
 struct Ran {
   StormSpec spec;        ///< what ran
   StormOutcome outcome;  ///< what it recorded
+  std::optional<FaultRun> faults;  ///< --fault: what the injector did
 };
 
 // Decisions of `b` that differ from `a` (same plan, same order), and the first few times.
@@ -146,21 +178,28 @@ std::string differenceLine(const Ran& first, const Ran& other, const Differences
 int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverReport* failover = nullptr) {
   Json runs = Json::array();
   for (std::size_t i = 0; i < ran.size(); ++i) {
-    const auto& [spec, outcome] = ran[i];
+    const auto& [spec, outcome, faults] = ran[i];
     const auto metrics = computeMetrics(spec, outcome.records, outcome.wallDuration);
     if (auto csv = flags.get("csv"); csv && i == 0) {
       if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
     }
     if (flags.has("json")) {
       const Json doc = runJson(spec, outcome, metrics);
+      int algo = 0;
       for (Json r : doc["runs"]) {
         if (i > 0) r["decisions_differing_from_first_run"] = differences(ran[0], ran[i]).count;
+        if (faults) {
+          r["faults"] = faultsJson(spec, outcome, *faults, algo);
+          r["fault_actions"] = faultActionsJson(*faults);
+        }
+        ++algo;
         runs.push_back(std::move(r));
       }
     } else {
       if (i > 0) std::printf("\n");
       printRunTable(stdout, spec, outcome, metrics);
       if (failover) printFailover(stdout, spec, *failover);
+      if (faults) printFaultReport(stdout, spec, outcome, *faults);
     }
   }
   if (!flags.has("json"))
@@ -185,7 +224,7 @@ int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTar
     std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
     return kExitFailed;
   }
-  return reportRuns({Ran{spec, std::move(run->outcome)}}, flags, &run->report);
+  return reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
 }
 }  // namespace
 
@@ -213,9 +252,7 @@ int cmdRun(const Args& args) {
   const auto specs = comparedRuns(spec);
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
     if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
-    if (int rc = resolveRedisTarget(spec.redisUrl.empty() ? std::nullopt : std::optional(spec.redisUrl), "run", redis);
-        rc != kExitOk)
-      return rc;
+    if (int rc = resolveRunTarget(spec, redis); rc != kExitOk) return rc;
   }
   if (spec.failover && !(redis && redis->cluster))
     return badInput("run", invalidArgument("--failover needs --redis cluster (a private cluster whose nodes RateLab "
@@ -232,7 +269,16 @@ int cmdRun(const Args& args) {
   for (const StormSpec& s : comparedRuns(spec)) {
     auto factory = makeFactory(s, redis);
     if (!factory) return badInput("run", factory.error());
-    auto outcome = runStorm(s, factory.value(), progressLine(), storeRetries, &interruptFlag());
+    std::optional<FaultInjector> injector;  // --fault: timed from the storm's start
+    if (!s.faults.empty()) injector.emplace(*redis->server, s.faults);
+    std::function<void(std::int64_t)> onStart;
+    if (injector) onStart = [&injector](std::int64_t origin) { injector->start(origin); };
+    auto outcome = runStorm(s, factory.value(), progressLine(), storeRetries, &interruptFlag(), onStart);
+    std::optional<FaultRun> faults;
+    if (injector) {
+      injector->stop();
+      faults = FaultRun{injector->windows(), injector->actions(), redis->endpoint.commandTimeout};
+    }
     endProgressLine();
     if (!outcome) {
       const bool down = outcome.error().code == ErrorCode::Unavailable;
@@ -246,7 +292,7 @@ int cmdRun(const Args& args) {
       std::fprintf(stderr, "ratelab-cli run: %s: first error: %s\n", std::string(backendName(s.backend)).c_str(),
                    outcome->firstDecisionError->message.c_str());
     const bool cancelled = outcome->cancelled;
-    ran.push_back({std::move(s), std::move(outcome).value()});
+    ran.push_back({std::move(s), std::move(outcome).value(), std::move(faults)});
     if (cancelled) break;
   }
   const int rc = reportRuns(ran, flags.value());
@@ -254,8 +300,10 @@ int cmdRun(const Args& args) {
   if (ran.back().outcome.cancelled) return interruptedExitCode();  // Ctrl-C: what was recorded, then 130
   // A decision error that no failure policy covers (a wrong script reply, an
   // unexpected HTTP status, a target that stopped answering) fails the run.
-  for (const Ran& r : ran)
+  for (const Ran& r : ran) {
+    if (r.faults && !faultActionsOk(*r.faults)) return kExitFailed;  // the faults asked for did not all happen
     if (r.outcome.firstDecisionError && r.outcome.firstDecisionError->code != ErrorCode::Unavailable) return kExitFailed;
+  }
   return kExitOk;
 }
 

@@ -9,7 +9,7 @@
 namespace rl::cli {
 
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
-                       std::optional<RedisTarget>& out) {
+                       std::optional<RedisTarget>& out, const ManagedServerOptions& managed) {
   RedisTarget target;
   if (url && *url == "cluster") {
     installServerSignalCleanup();
@@ -23,6 +23,18 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
     target.cluster.emplace(std::move(cluster).value());
     std::fprintf(stderr, "ratelab-cli: started a private Redis Cluster (3 masters + 3 replicas) at %s (stopped on exit)\n",
                  target.endpoint.toString().c_str());
+  } else if (url && *url == kManagedRedis) {
+    installServerSignalCleanup();
+    auto server = ManagedRedisServer::start(managed);
+    if (!server) {
+      std::fprintf(stderr, "ratelab-cli %.*s: cannot start a private redis-server (--redis managed): %s\n",
+                   static_cast<int>(command.size()), command.data(), server.error().message.c_str());
+      return kExitNoRedis;
+    }
+    target.endpoint = server->endpoint();
+    target.server.emplace(std::move(server).value());
+    std::fprintf(stderr, "ratelab-cli: a private redis-server on %s (--redis managed), stopped on exit\n",
+                 target.endpoint.address().c_str());
   } else if (url && !url->empty()) {
     auto endpoint = resolveRedisUrl(*url);
     if (!endpoint) return badInput(command, invalidArgument("--redis: " + endpoint.error().message));

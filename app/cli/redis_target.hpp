@@ -21,11 +21,15 @@ struct RedisTarget {
   std::optional<ManagedRedisCluster> cluster;  ///< owned private cluster (--redis cluster), if any
 };
 
-/// Resolves `url` (empty = embedded default, "cluster" = a private cluster) and
-/// checks it answers (PING; a cluster: its slot map).
-/// Returns kExitOk and fills `out`, or prints one line on stderr and returns
-/// kExitBadInput (bad URL) or kExitNoRedis (cannot reach it).
+/// The --redis value that always starts a private redis-server (never probes :6379).
+inline constexpr std::string_view kManagedRedis = "managed";
+
+/// Resolves `url` (empty = embedded default, "managed" = a private server
+/// started with `managed`, "cluster" = a private cluster) and checks it answers
+/// (PING; a cluster: its slot map). Returns kExitOk and fills `out`, or prints
+/// one line on stderr and returns kExitBadInput (bad URL) or kExitNoRedis
+/// (cannot reach it).
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
-                       std::optional<RedisTarget>& out);
+                       std::optional<RedisTarget>& out, const ManagedServerOptions& managed = {});
 
 }  // namespace rl::cli

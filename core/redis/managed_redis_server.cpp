@@ -163,9 +163,6 @@ int spawnOwnedChild(std::vector<char*>& argv, std::optional<std::pair<unsigned, 
   return Spawner::instance().spawn(argv, runAs);
 }
 
-namespace {
-
-// A free loopback port: bind port 0 and read what the kernel chose.
 Result<int> freeLoopbackPort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return unavailable(std::string("cannot open a socket: ") + std::strerror(errno));
@@ -181,6 +178,8 @@ Result<int> freeLoopbackPort() {
   if (port <= 0) return unavailable("cannot find a free loopback port");
   return port;
 }
+
+namespace {
 
 std::string tailOf(const std::string& file, std::size_t maxChars = 400) {
   std::ifstream in(file);
@@ -379,6 +378,17 @@ Result<void> ManagedRedisServer::stop() {
   }
   unregisterChild(pid);
   pid_ = 0;
+  return {};
+}
+
+Result<void> ManagedRedisServer::kill() {
+  if (pid_ <= 0) return unavailable("the managed redis-server is not running: nothing to kill");
+  const int pid = pid_;
+  pid_ = 0;
+  if (!isRegistered(pid)) return {};  // stopAllManagedServers() already killed and reaped it
+  ::kill(pid, SIGKILL);
+  waitExit(pid, std::chrono::milliseconds(2000));
+  unregisterChild(pid);
   return {};
 }
 

@@ -53,6 +53,8 @@ class ManagedRedisServer {
 
   /// Stops the server (SIGTERM, then SIGKILL after 2 s); keeps port and dir for restart().
   Result<void> stop();
+  /// Kills the server at once with SIGKILL (a crash: no shutdown); keeps port and dir for restart().
+  Result<void> kill();
   /// Freezes the server with SIGSTOP: its kernel still accepts connections, nothing answers.
   Result<void> pause();
   /// Lets a paused server run again (SIGCONT).
@@ -82,6 +84,9 @@ class ManagedRedisServer {
   int port_ = 0;                ///< loopback port
   int pid_ = 0;                 ///< child pid, 0 when stopped
 };
+
+/// A loopback port nobody listens on right now (bind port 0, read what the kernel chose, close).
+Result<int> freeLoopbackPort();
 
 /// Finds redis-server in PATH, then /usr/bin; nullopt when not installed.
 std::optional<std::string> findRedisServer();

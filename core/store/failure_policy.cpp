@@ -51,11 +51,12 @@ Result<PolicyDecision> applyPolicy(Result<Decision> d, const DecisionRequest& re
                                    Micros retryAfter, Store* fallback) {
   if (d) return PolicyDecision{*d, false};
   if (classifyStoreError(d.error()) != StoreErrorClass::Outage) return d.error();
-  if (policy != FailurePolicy::Local) return PolicyDecision{failureDecision(policy, request.quota, retryAfter), true};
+  const ErrorCode cause = d.error().code;
+  if (policy != FailurePolicy::Local) return PolicyDecision{failureDecision(policy, request.quota, retryAfter), true, cause};
   if (fallback == nullptr) return Error{ErrorCode::Internal, "the local failure policy has no local store"};
   auto local = fallback->decide(request);
   if (!local) return local.error();
-  return PolicyDecision{*local, true};
+  return PolicyDecision{*local, true, cause};
 }
 
 }  // namespace rl

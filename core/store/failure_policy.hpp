@@ -47,6 +47,7 @@ StoreErrorClass classifyStoreError(const Error& error);
 struct PolicyDecision {
   Decision decision;      ///< what the caller acts on
   bool byPolicy = false;  ///< true: the store did not decide; the policy did
+  ErrorCode cause = ErrorCode::Internal;  ///< byPolicy: the store's error (Unavailable, Timeout, OutOfMemory, ReadOnly)
 };
 
 /// The open or closed policy's decision for a request the store could not decide.

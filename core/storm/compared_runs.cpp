@@ -38,7 +38,34 @@ std::vector<StormLane> stormLanes(const StormSpec& spec) {
   const auto runs = comparedRuns(spec);
   std::vector<StormLane> lanes;
   for (const StormSpec& run : runs)
-    for (Algorithm a : run.algorithms) lanes.push_back({a, laneLabel(run, a, runs.size() > 1)});
+    for (Algorithm a : run.algorithms) lanes.push_back({a, laneLabel(run, a, runs.size() > 1), run.onRedisError});
+  return lanes;
+}
+
+namespace {
+// The policy as the connection panel names it.
+std::string policyLabel(FailurePolicy p) {
+  return p == FailurePolicy::Local ? "local" : "fail-" + std::string(failurePolicyName(p));
+}
+}  // namespace
+
+std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+  std::vector<StormSpec> out;
+  for (FailurePolicy p : policies) {
+    StormSpec run = spec;
+    run.onRedisError = p;
+    run.compareBackends.clear();
+    run.keyTag += std::string(failurePolicyName(p)) + "-";  // its own keys
+    out.push_back(std::move(run));
+  }
+  return out;
+}
+
+std::vector<StormLane> policyLanes(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+  std::vector<StormLane> lanes;
+  for (const StormSpec& run : policyRuns(spec, policies))
+    for (Algorithm a : run.algorithms)
+      lanes.push_back({a, laneLabel(run, a, false) + " \xC2\xB7 " + policyLabel(run.onRedisError), run.onRedisError});
   return lanes;
 }
 

@@ -22,11 +22,19 @@ std::vector<StormSpec> comparedRuns(const StormSpec& spec);
 struct StormLane {
   Algorithm algorithm = Algorithm::FixedWindow;
   std::string label;
+  FailurePolicy policy = FailurePolicy::Open;  ///< decides the lane's store errors (names its bands)
 };
 
 /// The lanes of every run of comparedRuns(spec), in order; names carry the
 /// backend when there is more than one run.
 std::vector<StormLane> stormLanes(const StormSpec& spec);
+
+/// The storm once per failure policy, to run at the same time (the window's
+/// outage preset: one outage, every policy): each with its own key tag suffix.
+std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
+
+/// The lanes of policyRuns(): "<algorithm> · fail-open", "· fail-closed", "· local".
+std::vector<StormLane> policyLanes(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
 
 /// The file name of a redis-script run's script ("seed_token_bucket.lua"), "" otherwise.
 std::string scriptName(const StormSpec& spec);

@@ -4,6 +4,9 @@
 // run's own timeline (wall time, or the virtual clock's scheduled time).
 
 #include <cstdint>
+#include <optional>
+
+#include "common/result.hpp"
 
 namespace rl {
 
@@ -14,6 +17,14 @@ enum DecisionFlag : std::uint8_t {
   kDecisionLate = 4,     ///< the send started later than its intended time (open model)
   kDecisionByPolicy = 8, ///< the store was down (an outage): the failure policy decided (with kDecisionError)
 };
+
+/// Bits 4..7 of DecisionRecord::flags: the store error's ErrorCode + 1 (0 = no error).
+inline constexpr int kDecisionCauseShift = 4;
+
+/// The flags bits that record `cause` (an error decision's ErrorCode).
+constexpr std::uint8_t decisionCauseBits(ErrorCode cause) {
+  return static_cast<std::uint8_t>((static_cast<int>(cause) + 1) << kDecisionCauseShift);
+}
 
 /// One decision as the recorder keeps it; see the file comment.
 struct DecisionRecord {
@@ -32,6 +43,11 @@ struct DecisionRecord {
   bool error() const { return (flags & kDecisionError) != 0; }      ///< store failed
   bool late() const { return (flags & kDecisionLate) != 0; }        ///< started late
   bool byPolicy() const { return (flags & kDecisionByPolicy) != 0; }  ///< decided by the failure policy (degraded)
+  /// The store's error for an error decision (OutOfMemory, ReadOnly, Timeout, ...), else nullopt.
+  std::optional<ErrorCode> cause() const {
+    const int c = flags >> kDecisionCauseShift;
+    return c == 0 ? std::nullopt : std::optional(static_cast<ErrorCode>(c - 1));
+  }
 };
 
 static_assert(sizeof(DecisionRecord) <= 48, "DecisionRecord must stay <= 48 bytes");

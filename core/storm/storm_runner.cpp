@@ -46,6 +46,8 @@ void StormRunner::setOnData(std::function<void()> cb, Micros interval) {
   onDataInterval_ = std::max(interval, Micros{1000});
 }
 
+void StormRunner::setOnStart(std::function<void(std::int64_t)> cb) { onStart_ = std::move(cb); }
+
 void StormRunner::setRetryCounter(RetryCounter counter) { retryCounter_ = std::move(counter); }
 
 Result<void> StormRunner::start() {
@@ -89,6 +91,7 @@ void StormRunner::drive() {
     doneCv_.wait(lock, [this] { return ready_.load() == static_cast<int>(workers_.size()) || cancel_.load(); });
   }
   if (!cancel_.load()) plan();
+  if (onStart_ && !cancel_.load()) onStart_(startSteadyUs_.load());
   {
     std::lock_guard lock(mutex_);
     go_ = true;

@@ -96,6 +96,10 @@ class StormRunner {
 
   /// Before start(): `cb` runs on the driver thread at most every `interval` when data is new.
   void setOnData(std::function<void()> cb, Micros interval = Micros{30'000});
+  /// Before start(): `cb` runs on the driver thread once the plan is made, just before the
+  /// first send, with the run's start on the steady clock (us since its epoch): the origin
+  /// of every record's times (a fault schedule is timed from it).
+  void setOnStart(std::function<void(std::int64_t startSteadyUs)> cb);
   /// Before start(): how to read retries from a store (redis-watch).
   void setRetryCounter(RetryCounter counter);
   /// Validates the spec and starts the driver thread; never blocks on I/O.
@@ -143,6 +147,7 @@ class StormRunner {
   StoreFactory factory_;               ///< makes one store per (replica, worker)
   RetryCounter retryCounter_;          ///< optional
   std::function<void()> onData_;       ///< optional data hook
+  std::function<void(std::int64_t)> onStart_;  ///< optional start hook
   Micros onDataInterval_{30'000};      ///< minimum gap between onData calls
   Recorder recorder_;                  ///< per-thread decision buffers
   std::vector<Send> sends_;            ///< real clocks: all sends in intended order
@@ -180,8 +185,10 @@ class StormRunner {
 /// Builds, runs and waits for one storm (CLI, tests). `onProgress`, when set,
 /// is called about every 200 ms from the calling thread. When `cancel` becomes
 /// true the run is cancelled and returns what was recorded.
+/// `onStart`, when set, is StormRunner::setOnStart's hook.
 Result<StormOutcome> runStorm(const StormSpec& spec, StoreFactory factory,
                               const std::function<void(const StormProgress&)>& onProgress = {},
-                              RetryCounter retries = {}, const std::atomic<bool>* cancel = nullptr);
+                              RetryCounter retries = {}, const std::atomic<bool>* cancel = nullptr,
+                              std::function<void(std::int64_t)> onStart = {});
 
 }  // namespace rl

@@ -132,6 +132,7 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   const bool allowed = d && d->decision.allowed;
   rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (failed ? kDecisionError : 0) |
                                         (d && d->byPolicy ? kDecisionByPolicy : 0));
+  if (failed) rec.flags |= decisionCauseBits(d ? d->cause : d.error().code);
   if (!virt && t0 - intendedSteady > kLateAfter.count()) {
     rec.flags |= kDecisionLate;
     add(w.late, 1);
@@ -229,9 +230,11 @@ StormOutcome StormRunner::outcome() {
 
 Result<StormOutcome> runStorm(const StormSpec& spec, StoreFactory factory,
                               const std::function<void(const StormProgress&)>& onProgress,
-                              RetryCounter retries, const std::atomic<bool>* cancel) {
+                              RetryCounter retries, const std::atomic<bool>* cancel,
+                              std::function<void(std::int64_t)> onStart) {
   StormRunner runner(spec, std::move(factory));
   if (retries) runner.setRetryCounter(std::move(retries));
+  if (onStart) runner.setOnStart(std::move(onStart));
   if (auto ok = runner.start(); !ok) return ok.error();
   auto last = std::chrono::steady_clock::now();
   while ((onProgress || cancel) && !runner.finished()) {

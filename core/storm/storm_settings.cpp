@@ -11,14 +11,14 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 43> kNames = {
+constexpr std::array<std::string_view, 44> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
     "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
     "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
-    "wait_replicas", "wait_timeout_ms", "failover"};
+    "wait_replicas", "wait_timeout_ms", "failover", "fault"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
 constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
@@ -221,6 +221,7 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
     for (std::string_view v : splitList(t)) s.httpTargets.emplace_back(v);
     return {};
   }
+  if (key == "fault") return setParsed(s.faults, parseFaultSchedule(t, shownAs));
   if (key.rfind("trace", 0) == 0 || key == "strict" || key == "speed") return setTraceField(s, key, t, shownAs);
   return invalidArgument(shownAs + " is not a storm setting");
 }
@@ -339,6 +340,7 @@ Json specToJson(const StormSpec& s) {
     doc["script_argv"] = s.scriptArgv;
     doc["script_reply"] = s.scriptReply;
   }
+  if (!s.faults.empty()) doc["fault"] = faultScheduleText(s.faults);
   if (!s.compareBackends.empty()) {
     Json compare = Json::array();
     for (Backend b : s.compareBackends) compare.push_back(backendName(b));

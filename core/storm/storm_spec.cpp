@@ -155,7 +155,37 @@ Result<void> validateTopology(const StormSpec& s) {
   return validateHttpRequest(s);
 }
 
+// --fault: a Redis backend, a real clock, traffic that lasts past the last fault, one run.
+Result<void> validateFaults(const StormSpec& s) {
+  if (s.faults.empty()) return {};
+  if (!isRedisBackend(s.backend))
+    return fail("--fault acts on the managed redis-server: allowed with --backend redis-lua, redis-naive, "
+                "redis-watch or redis-script");
+  if (s.clock == ClockMode::Virtual)
+    return fail("--fault happens on the wall clock: allowed with --clock client or server (the virtual clock "
+                "runs as fast as possible)");
+  if (!s.compareBackends.empty()) return fail("--fault runs once: not allowed with --compare-backend");
+  const Micros span = plannedSpan(s);
+  if (span <= Micros{0})
+    return fail("--fault needs traffic that lasts: allowed with --pattern constant, ramp or poisson (or --trace)");
+  const Micros last = faultScheduleEnd(s.faults);
+  if (last > span)
+    return fail("--fault '" + faultScheduleText(s.faults) + "' ends at " + std::to_string(last.count() / 1000) +
+                " ms, after the run's last send at " + std::to_string(span.count() / 1000) +
+                " ms: allowed faults within the run (raise --requests or --duration-ms)");
+  return {};
+}
+
 }  // namespace
+
+Micros plannedSpan(const StormSpec& s) {
+  if (s.traceData) return Micros{static_cast<std::int64_t>(static_cast<double>(s.traceData->spanUs()) / replaySpeed(s))};
+  const bool rateDriven = s.pattern == Pattern::Constant || s.pattern == Pattern::Ramp || s.pattern == Pattern::Poisson;
+  if (!rateDriven || s.rate <= 0) return Micros{0};
+  if (s.requests == 0) return s.duration;
+  const double seconds = static_cast<double>(s.requests) / s.rate * (s.pattern == Pattern::Ramp ? 2.0 : 1.0);
+  return Micros{static_cast<std::int64_t>(seconds * 1e6)};
+}
 
 std::string_view patternName(Pattern p) { return enumName(kPatterns, p); }
 std::optional<Pattern> parsePattern(std::string_view s) { return enumFromName(kPatterns, s); }
@@ -230,7 +260,8 @@ Result<void> validate(const StormSpec& spec) {
     if (spec.speed != 0) return fail("--speed replays a trace: allowed with --trace only");
     if (auto ok = validateTraffic(spec); !ok) return ok;
   }
-  return validateTopology(spec);
+  if (auto ok = validateTopology(spec); !ok) return ok;
+  return validateFaults(spec);
 }
 
 }  // namespace rl

@@ -14,6 +14,7 @@
 #include "limiter/quota.hpp"
 #include "store/backend.hpp"
 #include "store/failure_policy.hpp"
+#include "storm/fault_schedule.hpp"
 #include "trace/trace.hpp"
 
 namespace rl {
@@ -87,7 +88,12 @@ struct StormSpec {
   int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
   Micros waitTimeout{50'000};        ///< WAIT's timeout
   std::optional<FailoverPlan> failover;  ///< a failover on a managed cluster during the storm
+  std::vector<FaultEvent> faults;        ///< --fault: done to the managed redis-server during the run (time order)
 };
+
+/// How long the run's sends span, as planned (trace: its span / speed; rate-driven patterns:
+/// requests / rate, twice that for ramp, or the duration; burst and boundary: 0).
+Micros plannedSpan(const StormSpec& spec);
 
 /// Wall-clock replay speed of a trace on a real clock: `speed`, or 1 when unset.
 double replaySpeed(const StormSpec& spec);

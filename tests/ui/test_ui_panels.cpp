@@ -72,6 +72,7 @@ class UiPanelsTest : public QObject {
   void connectionPanelOffersThreePolicies();
   void scenarioRoundTrip();
   void badScenarioNamesTheKey();
+  void faultScenarioIsNotRunWithoutItsFaults();
   void memoryPresetStormFillsLanesAndSummary();
   void inspectorPagesAndStopsAutoRefreshAboveTheLimit();
   void refreshBacksOffWhenItIsExpensive_data();
@@ -224,6 +225,13 @@ void UiPanelsTest::presetsAreTheScenarioFiles() {
   QVERIFY(findPreset(QStringLiteral("race"))->runRace);
   QCOMPARE(findPreset(QStringLiteral("race"))->show, QStringLiteral("raceDock"));
   QCOMPARE(findPreset(QStringLiteral("outage"))->outage->restartAtMs, 2000);
+  QVERIFY(findPreset(QStringLiteral("outage"))->policies ==
+          (std::vector<FailurePolicy>{FailurePolicy::Open, FailurePolicy::Closed, FailurePolicy::Local}));
+  QVERIFY(findPreset(QStringLiteral("boundary"))->policies.empty());
+  auto bad = presetFromScenario(QStringLiteral("z"), R"({"limit": 5, "window": {"title": "T", "explanation": "E", "compare_policies": ["open", "lax"]}})");
+  QVERIFY(!bad.ok());
+  QCOMPARE(QString::fromStdString(bad.error().message),
+           QStringLiteral("scenario 'z' 'window.compare_policies': allowed an array of open, closed or local"));
 }
 
 void UiPanelsTest::firstRunShowsWhereToStart() {
@@ -359,6 +367,25 @@ void UiPanelsTest::badScenarioNamesTheKey() {
   QVERIFY(!ok.ok());
   QVERIFY2(QString::fromStdString(ok.error().message).contains(QStringLiteral("limitt")), ok.error().message.c_str());
   QCOMPARE(json(*w.stormPanel()->spec()), before);  // nothing changed
+}
+
+void UiPanelsTest::faultScenarioIsNotRunWithoutItsFaults() {
+  // A scenario with "fault" loads, but the window does not inject faults: it says so, never runs it plain.
+  const QString path = dir_.filePath(QStringLiteral("faults.json"));
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(R"({"backend": "redis-lua", "clock": "client", "pattern": "constant", "rate": 100, "requests": 300,
+              "fault": "pause@100:200"})");
+  f.close();
+  StormController controller;
+  MainWindow w(controller);
+  QVERIFY(w.loadScenario(path).ok());
+  w.connectionPanel()->setUrl(QStringLiteral("redis://127.0.0.1:1"));
+  QVERIFY(!w.startStorm());
+  QVERIFY(!controller.stormRunning());
+  QVERIFY2(w.stormPanel()->errorText().startsWith(QStringLiteral("This scenario has a fault schedule (pause@100:200): "
+                                                                 "run it with ratelab-cli run --scenario FILE")),
+           qPrintable(w.stormPanel()->errorText()));
 }
 
 void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {

@@ -2,7 +2,8 @@
 // storm fills the lanes and the summary with exact numbers, the inspector
 // lists the keys it created with PTTL > 0, the race lab shows naive above the
 // limit and lua at it, live tuning is applied and marked, and the outage
-// preset stops and restarts the window's managed server mid-storm.
+// preset stops and restarts the window's managed server mid-storm while the
+// same storm runs once per failure policy, side by side.
 
 #include <QtTest>
 
@@ -63,8 +64,7 @@ class UiStormsTest : public QObject {
   void csvExportWritesEveryDecision();
   void raceLabShowsNaiveAboveTheLimitAndLuaAtIt();
   void liveTuningAppliesToNextDecisionsAndIsMarked();
-  void outagePresetStopsAndRestartsTheManagedServer_data();
-  void outagePresetStopsAndRestartsTheManagedServer();
+  void outagePresetComparesThePoliciesSideBySide();
   void servingOverHttpFeedsTheLanes();
 
  private:
@@ -277,14 +277,9 @@ void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {
   QCOMPARE(maxAdmittedInWindowAfter(samples, marks[1].t + 1'000'000, 990'000), 10);
 }
 
-void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer_data() {
-  QTest::addColumn<bool>("failOpen");
-  QTest::newRow("fail-open") << true;
-  QTest::newRow("fail-closed") << false;
-}
-
-void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer() {
-  QFETCH(bool, failOpen);
+void UiStormsTest::outagePresetComparesThePoliciesSideBySide() {
+  // outage.json: the managed server stops at 1 s and restarts at 2 s while the same storm
+  // runs once per policy (open, closed, local), each with its own keys: one lane each.
   QSignalSpy server(controller_.get(), &StormController::serverChanged);
   QSignalSpy status(controller_.get(), &StormController::redisStatus);
   controller_->startServer();  // the window's own managed server: the preset stops and restarts it
@@ -292,28 +287,58 @@ void UiStormsTest::outagePresetStopsAndRestartsTheManagedServer() {
   QVERIFY(!server.isEmpty());
   QVERIFY(window_->connectionPanel()->url().startsWith(QStringLiteral("redis://127.0.0.1:")));
   window_->applyPreset(*findPreset(QStringLiteral("outage")));
-  window_->connectionPanel()->setPolicy(failOpen ? FailurePolicy::Open : FailurePolicy::Closed);
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
   QVERIFY(window_->startStorm());
   QVERIFY(done.wait(kStormTimeoutMs));
   QTRY_VERIFY_WITH_TIMEOUT(server.count() >= 3, 15'000);  // started, stopped, restarted (a loaded machine may restart after the last decision)
-  // Requests during the outage were decided by the policy and counted as errors.
+  const QList<LaneChart*> lanes = window_->lanesPanel()->lanes();
+  QCOMPARE(lanes.size(), 3);
+  const FailurePolicy order[] = {FailurePolicy::Open, FailurePolicy::Closed, FailurePolicy::Local};
   QTableWidget* t = window_->summaryPanel()->table();
-  const int offered = cell(t, 0, 1).toInt();
-  const int errors = cell(t, 0, 4).toInt();
-  QCOMPARE(offered, 525);  // 150 per second for 3.5 s
-  QVERIFY2(errors > 0 && errors < offered, qPrintable(QStringLiteral("%1 errors").arg(errors)));
-  QCOMPARE(cell(t, 0, 2).toInt() + cell(t, 0, 3).toInt(), offered);
-  // The lane draws them: a band under the admitted line (fail-open) or the denied line (fail-closed).
-  const LanePoints lane = controller_->model().build(0, 1000, controller_->spanUs());
-  QCOMPARE(lane.errors, errors);
-  QCOMPARE(failOpen ? lane.openErrors : lane.closedErrors, errors);
-  LaneChart* chart = window_->lanesPanel()->lanes()[0];
-  QCOMPARE(chart->openErrorPoints() > 0, failOpen);
-  QCOMPARE(chart->closedErrorPoints() > 0, !failOpen);
-  QVERIFY2(chart->chart()->title().contains(failOpen ? QStringLiteral("admitted by fail-open")
-                                                     : QStringLiteral("denied by fail-closed")),
-           qPrintable(chart->chart()->title()));
+  QCOMPARE(t->rowCount(), 3);
+  for (int i = 0; i < 3; ++i) {
+    const QString policy = QString::fromUtf8(failurePolicyName(order[i]).data());
+    const QString label = QStringLiteral("sliding_log \u00b7 ") + (i == 2 ? QStringLiteral("local") : QStringLiteral("fail-") + policy);
+    QCOMPARE(lanes[i]->policy(), order[i]);
+    QVERIFY2(lanes[i]->chart()->title().startsWith(label), qPrintable(lanes[i]->chart()->title()));
+    QCOMPARE(cell(t, i, 0), label);
+    const int offered = cell(t, i, 1).toInt();
+    const int errors = cell(t, i, 4).toInt();
+    QCOMPARE(offered, 525);  // 150 per second for 3.5 s, in every lane
+    QVERIFY2(errors > 0 && errors < offered, qPrintable(QStringLiteral("%1: %2 errors").arg(policy).arg(errors)));
+    QCOMPARE(cell(t, i, 2).toInt() + cell(t, i, 3).toInt(), offered);
+    const LanePoints lane = controller_->model().build(i, 1000, controller_->spanUs());
+    QCOMPARE(lane.errors, errors);
+    qInfo("%s: %d errors, the policy admitted %lld and denied %lld; admitted %s, overshoot %s", qPrintable(policy),
+          errors, static_cast<long long>(lane.openErrors), static_cast<long long>(lane.closedErrors),
+          qPrintable(cell(t, i, 2)), qPrintable(cell(t, i, 6)));
+  }
+  // Open admits every store error, closed denies every one: one band each, named for its policy.
+  QCOMPARE(controller_->model().build(0, 1000, controller_->spanUs()).closedErrors, 0);
+  QCOMPARE(controller_->model().build(1, 1000, controller_->spanUs()).openErrors, 0);
+  QVERIFY(lanes[0]->openErrorPoints() > 0 && lanes[0]->closedErrorPoints() == 0);
+  QVERIFY(lanes[1]->closedErrorPoints() > 0 && lanes[1]->openErrorPoints() == 0);
+  QCOMPARE(lanes[0]->bandName(true), QStringLiteral("admitted by fail-open (store error)"));
+  QCOMPARE(lanes[1]->bandName(false), QStringLiteral("denied by fail-closed (store error)"));
+  // Local decides with each replica's memory limiter: it admits and denies, and is never
+  // labelled fail-open or fail-closed. One client at 150/s, sliding_log 5 per second on 2
+  // replicas: at most 2 x 5 in any 1 s of the outage.
+  const LanePoints local = controller_->model().build(2, 1000, controller_->spanUs());
+  std::int64_t first = -1, last = -1;
+  for (const LaneSample& x : controller_->model().samples(2))
+    if (x.error) {
+      if (first < 0) first = x.t;
+      last = x.t;
+    }
+  const std::int64_t windows = (last - first) / 1'000'000 + 2;
+  QVERIFY(local.openErrors > 0 && local.closedErrors > 0);
+  QVERIFY2(local.openErrors <= 2 * 5 * windows,
+           qPrintable(QStringLiteral("%1 admitted over %2 windows").arg(local.openErrors).arg(windows)));
+  QCOMPARE(lanes[2]->bandName(true), QStringLiteral("admitted by the local limiter (store error)"));
+  QCOMPARE(lanes[2]->bandName(false), QStringLiteral("denied by the local limiter (store error)"));
+  QVERIFY2(lanes[2]->chart()->title().contains(QStringLiteral("the local limiter admitted")),
+           qPrintable(lanes[2]->chart()->title()));
+  QVERIFY(!lanes[2]->chart()->title().contains(QStringLiteral("fail-")));
 }
 
 void UiStormsTest::servingOverHttpFeedsTheLanes() {

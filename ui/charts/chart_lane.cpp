@@ -162,15 +162,31 @@ qsizetype LaneChart::openErrorPoints() const { return openUpper_->count(); }
 qsizetype LaneChart::closedErrorPoints() const { return closedUpper_->count(); }
 
 namespace {
+/// Who decided a store error: "fail-open", "fail-closed" or "the local limiter".
+QString decidedBy(FailurePolicy policy) {
+  switch (policy) {
+    case FailurePolicy::Open: return LaneChart::tr("fail-open");
+    case FailurePolicy::Closed: return LaneChart::tr("fail-closed");
+    case FailurePolicy::Local: return LaneChart::tr("the local limiter");
+  }
+  return {};
+}
+
 /// "   store errors N, all admitted by fail-open" and the like ("" without errors).
-QString errorsText(const LanePoints& p) {
+QString errorsText(const LanePoints& p, FailurePolicy policy) {
   if (p.errors == 0) return {};
-  if (p.closedErrors == 0) return LaneChart::tr("   store errors %1, all admitted by fail-open").arg(p.errors);
-  if (p.openErrors == 0) return LaneChart::tr("   store errors %1, all denied by fail-closed").arg(p.errors);
-  return LaneChart::tr("   store errors %1: %2 admitted by fail-open, %3 denied by fail-closed")
+  if (policy == FailurePolicy::Local)
+    return LaneChart::tr("   store errors %1: the local limiter admitted %2, denied %3")
+        .arg(p.errors)
+        .arg(p.openErrors)
+        .arg(p.closedErrors);
+  if (p.closedErrors == 0) return LaneChart::tr("   store errors %1, all admitted by %2").arg(p.errors).arg(decidedBy(policy));
+  if (p.openErrors == 0) return LaneChart::tr("   store errors %1, all denied by %2").arg(p.errors).arg(decidedBy(policy));
+  return LaneChart::tr("   store errors %1: %2 admitted, %3 denied by %4")
       .arg(p.errors)
       .arg(p.openErrors)
-      .arg(p.closedErrors);
+      .arg(p.closedErrors)
+      .arg(decidedBy(policy));
 }
 
 /// Shows or hides the legend entry of `series`; the legend closes the gap of a hidden entry.
@@ -183,6 +199,18 @@ void showInLegend(QChart* chart, QAbstractSeries* series, bool visible) {
   if (changed && chart->legend()->layout()) chart->legend()->layout()->invalidate();
 }
 }  // namespace
+
+void LaneChart::setPolicy(FailurePolicy policy) {
+  policy_ = policy;
+  openErrors_->setName(bandName(true));
+  closedErrors_->setName(bandName(false));
+}
+
+QString LaneChart::bandName(bool admitted) const {
+  const bool decides = policy_ == FailurePolicy::Local || (policy_ == FailurePolicy::Open) == admitted;
+  if (!decides) return admitted ? tr("admitted (store error)") : tr("denied (store error)");
+  return (admitted ? tr("admitted by %1 (store error)") : tr("denied by %1 (store error)")).arg(decidedBy(policy_));
+}
 
 void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   const double top = std::max(1.0, p.peak * 1.1);
@@ -205,7 +233,7 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
                         .arg(label_)
                         .arg(p.admitted)
                         .arg(p.denied)
-                        .arg(errorsText(p)));
+                        .arg(errorsText(p, policy_)));
 }
 
 SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QString& reference, QWidget* parent)

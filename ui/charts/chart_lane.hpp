@@ -2,8 +2,9 @@
 // Chart views of the lanes panel. LaneChart: one algorithm's admit/deny
 // timeline (admitted and denied in the trailing window, the limit as a step
 // line, tuning marks, over-limit windows shaded, and when the store failed
-// the part of the admitted (fail-open) or denied (fail-closed) that the
-// failure policy decided, as a filled band under that line). SeriesChart: one
+// the part of the admitted or denied that the failure policy decided, as a
+// filled band under that line, named for the lane's policy: fail-open,
+// fail-closed, or the local limiter, which both admits and denies). SeriesChart: one
 // line per algorithm plus an optional reference line (level vs capacity, PTTL);
 // each algorithm has its own dash pattern, so identical lines stay visible.
 // Every update is one QXYSeries::replace() per series, never append().
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "limiter/algorithm.hpp"
+#include "store/failure_policy.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/charts/theme.hpp"
 
@@ -50,6 +52,12 @@ class LaneChart : public QChartView {
   qsizetype closedErrorPoints() const;
   /// The algorithm of this lane.
   Algorithm algorithm() const { return algorithm_; }
+  /// The failure policy that decided this lane's store errors (names its bands; default open).
+  void setPolicy(FailurePolicy policy);
+  /// The lane's failure policy.
+  FailurePolicy policy() const { return policy_; }
+  /// The legend name of the band of admitted (true) or denied (false) store errors (tests).
+  QString bandName(bool admitted) const;
   /// Names the lane (default: the algorithm; a team's script by its file name).
   void setLabel(const QString& label);
   /// The lane's name, first in its title.
@@ -58,6 +66,7 @@ class LaneChart : public QChartView {
  private:
   void styleSeries();
   Algorithm algorithm_;
+  FailurePolicy policy_ = FailurePolicy::Open;  ///< decided the store errors
   QString label_;
   QLineSeries* admitted_;
   QLineSeries* denied_;

@@ -70,6 +70,7 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     auto* lane = new LaneChart(lanes[i].algorithm, i == 0, lanesBox_);
     lane->setLabel(QString::fromStdString(lanes[i].label));
+    lane->setPolicy(lanes[i].policy);
     lane->setTheme(theme_);
     lanesBox_->layout()->addWidget(lane);
     lanes_.append(lane);

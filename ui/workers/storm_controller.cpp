@@ -107,7 +107,8 @@ void StormController::noteRefreshCost(double ms) {
   refresh_.setInterval(std::clamp(static_cast<int>(3 * ms), kRefreshMs, 1000));
 }
 
-void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage) {
+void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage,
+                                 const std::vector<FailurePolicy>& policies) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(stormRunning_ ? tr("A storm is already running: stop it first")
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
@@ -119,20 +120,23 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
+  lanes_ = policies.empty() ? stormLanes(spec_) : policyLanes(spec_, policies);
   std::vector<Algorithm> laneAlgorithms;
-  for (const StormLane& lane : stormLanes(spec_)) laneAlgorithms.push_back(lane.algorithm);
+  for (const StormLane& lane : lanes_) laneAlgorithms.push_back(lane.algorithm);
   model_.reset(laneAlgorithms, spec_.quota);
   ttlKeys_.clear();
+  const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
   if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
-    for (Algorithm a : spec_.algorithms)
-      ttlKeys_ << qs(limiterKey(spec_.prefix, a, spec_.keyTag + (spec_.traceData ? spec_.traceData->keys.front() : "client-0")));
+    for (const StormSpec& run : policies.empty() ? std::vector<StormSpec>{spec_} : policyRuns(spec_, policies))
+      for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.keyTag + client));
   emit stormStarted(spec_);
   clock_.start();
   ttlPending_ = false;
   ttlAskedAt_ = -1;
   if (!ttlKeys_.isEmpty()) ttl_.start();
   if (outage) armOutage(*outage);
-  QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_] { w->run(spec); }, Qt::QueuedConnection);
+  QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, policies] { w->run(spec, policies); },
+                            Qt::QueuedConnection);
 }
 
 void StormController::stopStorm() { storm_->requestCancel(); }
@@ -229,6 +233,7 @@ void StormController::startServing(const StormSpec& spec, const QString& front) 
   spec_.algorithms = {spec.algorithms.front()};  // the replicas run one algorithm
   spec_.compareBackends.clear();                 // and nothing beside them
   spanUs_ = 0;
+  lanes_ = stormLanes(spec_);
   model_.reset(spec_.algorithms, spec.quota);
   QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);
 }

@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <optional>
 
+#include "storm/compared_runs.hpp"
 #include "storm/storm_spec.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/presets.hpp"
@@ -58,6 +59,8 @@ class StormController : public QObject {
   bool raceRunning() const { return raceRunning_; }
   /// The spec of the current (or last) storm.
   const StormSpec& spec() const { return spec_; }
+  /// The lanes of the current (or last) storm: stormLanes(spec()), or one set per compared policy.
+  const std::vector<StormLane>& lanes() const { return lanes_; }
   /// Planned span of the current storm's timeline (us; 0 = unknown).
   std::int64_t spanUs() const { return spanUs_; }
   /// Tells how long the last lane refresh took: the next one waits at least
@@ -73,8 +76,10 @@ class StormController : public QObject {
   bool ttlSampling() const { return ttl_.isActive(); }
 
  public slots:
-  /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm.
-  void startStorm(const rl::StormSpec& spec, std::optional<rl::ui::OutagePlan> outage = std::nullopt);
+  /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm;
+  /// with `policies`, the storm runs once per failure policy side by side (lanes per policy).
+  void startStorm(const rl::StormSpec& spec, std::optional<rl::ui::OutagePlan> outage = std::nullopt,
+                  const std::vector<rl::FailurePolicy>& policies = {});
   /// Asks the running storm to stop.
   void stopStorm();
   /// Applies a quota to the running storm's next decisions (marked on the timeline).
@@ -165,6 +170,7 @@ class StormController : public QObject {
   bool raceRunning_ = false;
   bool serving_ = false;
   StormSpec spec_;
+  std::vector<StormLane> lanes_;  ///< of the current (or last) storm
   std::int64_t spanUs_ = 0;
   std::int64_t runWallUs_ = -1;
   StormResult lastResult_;

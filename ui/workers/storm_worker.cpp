@@ -1,6 +1,7 @@
 #include "ui/workers/storm_worker.hpp"
 
 #include <QThread>
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -16,16 +17,6 @@ namespace rl::ui {
 namespace {
 constexpr auto kPoll = std::chrono::milliseconds(20);
 constexpr int kProgressEvery = 5;  // polls
-
-/// Planned length of the run's timeline in us (0 when it depends on the store's speed).
-std::int64_t plannedSpan(const StormSpec& spec) {
-  if (spec.traceData)
-    return static_cast<std::int64_t>(static_cast<double>(spec.traceData->spanUs()) /
-                                     (spec.clock == ClockMode::Virtual ? 1.0 : replaySpeed(spec)));
-  if (spec.duration.count() > 0) return spec.duration.count();
-  if (spec.rate > 0 && spec.requests > 0) return static_cast<std::int64_t>(1e6 * static_cast<double>(spec.requests) / spec.rate);
-  return 0;
-}
 }  // namespace
 
 Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
@@ -72,13 +63,18 @@ StormWorker::StormWorker(LaneModel& model) : model_(model) {}
 
 Result<void> StormWorker::setQuota(const Quota& quota) {
   std::lock_guard lock(runnerMutex_);
-  if (!runner_) return invalidArgument("no storm is running");
-  return runner_->setQuota(quota);
+  if (runners_.empty()) return invalidArgument("no storm is running");
+  for (StormRunner* r : runners_)
+    if (auto ok = r->setQuota(quota); !ok) return ok;
+  return {};
 }
 
-void StormWorker::run(const StormSpec& spec) {
+void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
   try {
-    runGuarded(spec);
+    if (policies.empty())
+      runGuarded(spec);
+    else
+      runSideBySide(spec, policies);
   } catch (const std::exception& e) {
     emit errorOccurred(tr("The storm failed: %1").arg(QString::fromUtf8(e.what())));
     emit finished(StormResult{{}, 0, true, {}});
@@ -88,12 +84,12 @@ void StormWorker::run(const StormSpec& spec) {
   }
 }
 
-bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen) {
+bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen) {
   buffer.clear();
   runner.takeRecords(buffer);
-  const auto marks = runner.markers();
-  for (; marksSeen < marks.size(); ++marksSeen) {
-    const QuotaMarker& m = marks[marksSeen];
+  const auto marks = marksSeen ? runner.markers() : std::vector<QuotaMarker>{};
+  for (; marksSeen && *marksSeen < marks.size(); ++*marksSeen) {
+    const QuotaMarker& m = marks[*marksSeen];
     Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
     if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
     model_.markQuota(m.atUs, q);
@@ -143,28 +139,94 @@ std::optional<StormResult> StormWorker::runOne(const StormSpec& spec, int laneOf
   }
   {
     std::lock_guard lock(runnerMutex_);
-    runner_ = &runner;
+    runners_ = {&runner};
   }
-  if (first) emit started(plannedSpan(spec));
+  if (first) emit started(plannedSpan(spec).count());
   std::vector<DecisionRecord> buffer;
   std::size_t marksSeen = 0;
   for (int poll = 0; !runner.finished(); ++poll) {
     if (cancel_.load()) runner.cancel();
     QThread::msleep(static_cast<unsigned long>(kPoll.count()));
-    if (drain(runner, laneOffset, buffer, marksSeen)) emit dataReady();
+    if (drain(runner, laneOffset, buffer, &marksSeen)) emit dataReady();
     if (poll % kProgressEvery == 0) emit progressed(runner.progress());
   }
   runner.wait();
   {
     std::lock_guard lock(runnerMutex_);
-    runner_ = nullptr;
+    runners_.clear();
   }
-  drain(runner, laneOffset, buffer, marksSeen);
+  drain(runner, laneOffset, buffer, &marksSeen);
   emit dataReady();
   StormOutcome outcome = runner.outcome();
   emit progressed(outcome.progress);
   if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
   return summarize(spec, std::move(outcome), beside);
+}
+
+void StormWorker::runSideBySide(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+  cancel_.store(false);
+  const auto runs = policyRuns(spec, policies);
+  const auto lanes = policyLanes(spec, policies);
+  std::vector<std::unique_ptr<StormRunner>> runners;
+  for (const StormSpec& run : runs) {
+    auto factory = makeStoreFactory(run);
+    if (!factory) {
+      emit errorOccurred(QString::fromStdString(factory.error().message));
+      return void(emit finished(StormResult{{}, 0, true, {}}));
+    }
+    runners.push_back(std::make_unique<StormRunner>(run, *factory));
+    runners.back()->setRetryCounter(storeRetries);
+  }
+  for (auto& r : runners)
+    if (auto ok = r->start(); !ok) {
+      emit errorOccurred(QString::fromStdString(ok.error().message));
+      return void(emit finished(StormResult{{}, 0, true, {}}));
+    }
+  {
+    std::lock_guard lock(runnerMutex_);
+    for (auto& r : runners) runners_.push_back(r.get());
+  }
+  emit started(plannedSpan(spec).count());
+  const int algos = static_cast<int>(spec.algorithms.size());
+  std::vector<DecisionRecord> buffer;
+  std::size_t marksSeen = 0;
+  const auto drainAll = [&] {
+    bool any = false;
+    for (std::size_t i = 0; i < runners.size(); ++i)  // quota marks: the same on every run, taken from the first
+      any = drain(*runners[i], static_cast<int>(i) * algos, buffer, i == 0 ? &marksSeen : nullptr) || any;
+    return any;
+  };
+  const auto allFinished = [&] { return std::all_of(runners.begin(), runners.end(), [](const auto& r) { return r->finished(); }); };
+  for (int poll = 0; !allFinished(); ++poll) {
+    if (cancel_.load())
+      for (auto& r : runners) r->cancel();
+    QThread::msleep(static_cast<unsigned long>(kPoll.count()));
+    if (drainAll()) emit dataReady();
+    if (poll % kProgressEvery == 0) emit progressed(runners.front()->progress());
+  }
+  for (auto& r : runners) r->wait();
+  {
+    std::lock_guard lock(runnerMutex_);
+    runners_.clear();
+  }
+  drainAll();
+  emit dataReady();
+  StormResult total;
+  std::size_t lane = 0;
+  for (std::size_t i = 0; i < runners.size(); ++i) {
+    StormOutcome outcome = runners[i]->outcome();
+    if (i == 0) emit progressed(outcome.progress);
+    if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
+    StormResult part = summarize(runs[i], std::move(outcome));
+    for (AlgorithmResult& r : part.algorithms) {
+      if (lane < lanes.size()) r.label = QString::fromStdString(lanes[lane++].label);
+      total.algorithms.push_back(std::move(r));
+    }
+    total.durationMs = std::max(total.durationMs, part.durationMs);
+    total.cancelled = total.cancelled || part.cancelled;
+    if (i == 0) total.records = std::move(part.records);
+  }
+  emit finished(total);
 }
 
 }  // namespace rl::ui

@@ -44,7 +44,9 @@ class StormWorker : public QObject {
 
  public slots:
   /// Runs `spec` to completion or cancellation (blocks this worker's thread, not the GUI).
-  void run(const rl::StormSpec& spec);
+  /// With `policies`: the storm once per failure policy, all at the same time (one outage
+  /// for all; policyRuns()), lanes in policyLanes() order.
+  void run(const rl::StormSpec& spec, const std::vector<rl::FailurePolicy>& policies = {});
 
  signals:
   /// The runner started; `spanUs` is the planned length of the run's timeline (0 = unknown).
@@ -60,14 +62,17 @@ class StormWorker : public QObject {
 
  private:
   void runGuarded(const StormSpec& spec);
+  /// policyRuns() at the same time; lanes follow each other in run order.
+  void runSideBySide(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
   /// One run of comparedRuns(); its lanes start at `laneOffset`. Empty when it could not start.
   std::optional<StormResult> runOne(const StormSpec& spec, int laneOffset, bool first, bool beside);
-  bool drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t& marksSeen);
+  /// Moves the runner's new records into the model; `marksSeen` null: its quota marks are not copied.
+  bool drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen);
 
   LaneModel& model_;
   std::atomic<bool> cancel_{false};       ///< set by requestCancel
-  std::mutex runnerMutex_;                ///< guards runner_ (setQuota from other threads)
-  StormRunner* runner_ = nullptr;         ///< the running storm, owned by run()
+  std::mutex runnerMutex_;                ///< guards runners_ (setQuota from other threads)
+  std::vector<StormRunner*> runners_;     ///< the running storm(s), owned by run()
 };
 
 }  // namespace rl::ui
