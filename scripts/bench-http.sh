@@ -21,12 +21,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
 rounds=${2:-3}
-build=${RATELAB_BUILD_DIR:-build}
-cli="$build/app/cli/ratelab-cli"
-[[ -x "$cli" ]] || { echo "bench-http: $cli not built (run scripts/build.sh or set RATELAB_BUILD_DIR)" >&2; exit 2; }
-for tool in redis-server redis-cli wrk nginx node npm; do
-  command -v "$tool" >/dev/null || { echo "bench-http: $tool not installed (scripts/install-deps.sh)" >&2; exit 2; }
-done
+. scripts/lib/bench-common.sh
+bench_cli bench-http
+bench_require bench-http "scripts/install-deps.sh" redis-server redis-cli wrk nginx node npm
 if [[ ! -d scripts/peers/node_modules/rate-limiter-flexible || ! -d scripts/peers/node_modules/ioredis ]]; then
   echo "bench-http: installing the Node peer (npm ci in scripts/peers)" >&2
   (cd scripts/peers && npm ci --no-audit --no-fund >/dev/null)

@@ -17,21 +17,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
 rounds=${2:-3}
-build=${RATELAB_BUILD_DIR:-build}
-cli="$build/app/cli/ratelab-cli"
-[[ -x "$cli" ]] || { echo "bench-redis: $cli not built (run scripts/build.sh or set RATELAB_BUILD_DIR)" >&2; exit 2; }
-for tool in redis-server redis-benchmark redis-cli; do
-  command -v "$tool" >/dev/null || { echo "bench-redis: $tool not installed (apt-get install redis-server redis-tools)" >&2; exit 2; }
-done
-
-dir=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo $((20000 + RANDOM % 20000)))
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --daemonize no \
-  --logfile "$dir/redis.log" &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
-trap cleanup EXIT INT TERM
-for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+. scripts/lib/bench-common.sh
+bench_cli bench-redis
+bench_require bench-redis "apt-get install redis-server redis-tools" redis-server redis-benchmark redis-cli
+bench_private_redis
 
 sha=$(redis-cli -p "$port" SCRIPT LOAD "$("$cli" script token_bucket)")
 key='ratelab:{token_bucket:rb__rand_int__}'

@@ -47,6 +47,15 @@ QDockWidget* dock(QMainWindow* w, const QString& title, const QString& name, QWi
   return d;
 }
 
+// `w` in a scroll area that resizes it, with the given frame.
+QScrollArea* scrollable(QWidget* w, QFrame::Shape frame) {
+  auto* s = new QScrollArea;
+  s->setWidget(w);
+  s->setWidgetResizable(true);
+  s->setFrameShape(frame);
+  return s;
+}
+
 Result<void> savePixmap(const QPixmap& pixmap, const QString& path) {
   if (pixmap.isNull() || !pixmap.save(path, "PNG")) return fromError(QObject::tr("cannot write PNG %1").arg(path));
   return {};
@@ -78,9 +87,7 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
 }
 
 void MainWindow::buildDocks() {
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(storm_);
-  scroll->setWidgetResizable(true);
+  QScrollArea* scroll = scrollable(storm_, QFrame::StyledPanel);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setMinimumWidth(440);
   dock(this, tr("Connection"), QStringLiteral("connectionDock"), connection_, Qt::LeftDockWidgetArea);
@@ -89,19 +96,12 @@ void MainWindow::buildDocks() {
   // the bottom tabs sit under the lanes only, and scroll rather than push
   // the lanes away when a tab (Tune, Race lab) wants more height.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-  const auto scrolled = [](QWidget* w) {
-    auto* s = new QScrollArea;
-    s->setWidget(w);
-    s->setWidgetResizable(true);
-    s->setFrameShape(QFrame::NoFrame);
-    return s;
-  };
   auto* summary = dock(this, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::BottomDockWidgetArea);
-  auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), scrolled(race_), Qt::BottomDockWidgetArea);
+  auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), scrollable(race_, QFrame::NoFrame), Qt::BottomDockWidgetArea);
   auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary, race);
   tabifyDockWidget(race, keys);
-  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrolled(tune_), Qt::BottomDockWidgetArea));
+  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrollable(tune_, QFrame::NoFrame), Qt::BottomDockWidgetArea));
   summary->raise();
 }
 
@@ -291,17 +291,15 @@ bool MainWindow::startStorm() {
                          "Connection panel (or choose the memory backend)"));
     return false;
   }
-  if (!spec->faults.empty()) {  // never silently run a fault schedule without its faults
-    storm_->showError(tr("This scenario has a fault schedule (%1): run it with ratelab-cli run --scenario FILE, "
-                         "which does the faults to its own redis-server; the window does the outage preset's stop "
-                         "and restart only")
-                          .arg(QString::fromStdString(faultScheduleText(spec->faults))));
-    return false;
-  }
   std::optional<OutagePlan> outage;
   std::vector<FailurePolicy> policies;  // the outage preset shows every policy side by side
   if (preset_ && preset_->outage && spec->backend != Backend::Memory) outage = preset_->outage;
   if (preset_ && spec->backend != Backend::Memory) policies = preset_->policies;
+  // Never run a fault schedule without its faults.
+  if (const QString refused = controller_.faultRefusal(*spec, outage.has_value(), !policies.empty()); !refused.isEmpty()) {
+    storm_->showError(refused);
+    return false;
+  }
   storm_->showError({});
   controller_.startStorm(*spec, outage, policies);
   if (preset_ && preset_->runRace) startRace();

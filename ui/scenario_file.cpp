@@ -37,11 +37,11 @@ Result<void> writeDecisionsCsv(const QString& path, const StormSpec& spec, const
   QTextStream out(&file);
   out << "intended_us,at_us,algorithm,client,replica,allowed,error,late,remaining,retry_after_us,latency_us,level\n";
   for (const DecisionRecord& r : records) {
-    const auto name = r.algorithm < spec.algorithms.size() ? algorithmName(spec.algorithms[r.algorithm])
+    const auto name = r.algorithm() < spec.algorithms.size() ? algorithmName(spec.algorithms[r.algorithm()])
                                                            : std::string_view("unknown");
-    out << r.intendedUs << ',' << r.atUs << ',' << QLatin1String(name.data(), static_cast<qsizetype>(name.size()))
-        << ',' << r.client << ',' << r.replica << ',' << int(r.allowed()) << ',' << int(r.error()) << ','
-        << int(r.late()) << ',' << r.remaining << ',' << r.retryAfterUs << ',' << r.latencyUs << ',' << r.level << '\n';
+    out << r.intendedUs() << ',' << r.atUs() << ',' << QLatin1String(name.data(), static_cast<qsizetype>(name.size()))
+        << ',' << r.client() << ',' << r.replica() << ',' << int(r.allowed()) << ',' << int(r.error()) << ','
+        << int(r.late()) << ',' << r.remaining() << ',' << r.retryAfterUs() << ',' << r.latencyUs() << ',' << r.level() << '\n';
   }
   out.flush();
   if (!file.commit()) return fileError(QStringLiteral("cannot write CSV"), path, file.errorString());

@@ -1,4 +1,5 @@
 // ratelab-cli bench: the most decisions per second per backend and algorithm.
+#include <cmath>
 #include <cstdio>
 
 #include "cli_flags.hpp"
@@ -25,6 +26,7 @@ constexpr const char* kBenchHelp =
     "  --limit N --window-ms MS --refill-rate R   the quota checked (default 100 per 1000 ms)\n"
     "  --path auto|store|wire  redis-lua: wire = event loops (one server), store = one store per thread\n"
     "                       (a cluster always uses store)                   (default auto)\n"
+    "  --clock server|client  Redis: the script reads TIME, or gets the client's clock (default server)\n"
     "  --script FILE --script-keys T --script-argv T --script-reply NAMES   --backend redis-script\n"
     "  --json               one JSON document on stdout\n";
 
@@ -56,6 +58,11 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
   s.pipeline = static_cast<int>(pipe.value());
   s.duration = Micros{dur.value() * 1000};
   s.keysPerThread = static_cast<int>(keys.value());
+  if (auto clock = f.get("clock")) {
+    if (*clock != "server" && *clock != "client")
+      return invalidArgument("--clock '" + *clock + "' is not valid: allowed server or client");
+    s.serverClock = *clock == "server";
+  }
   s.script = scriptSettingsFrom(f);
   StormSpec b;
   for (const std::string& name : {f.get("backend").value_or("memory")}) {
@@ -93,6 +100,7 @@ Json benchJson(const std::vector<BenchResult>& results) {
                                {"decisions_per_s", static_cast<std::int64_t>(static_cast<double>(n) / secs)}});
       j["masters"] = std::move(masters);
     }
+    if (r.backend != Backend::Memory) j["redis_us_per_decision"] = std::round(r.redisMicros * 100) / 100;
     arr.push_back(std::move(j));
   }
   Json doc;
@@ -105,7 +113,7 @@ int cmdBench(const Args& args) {
   std::vector<FlagSpec> allowed{
       {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
       {"threads", true},  {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
-      {"path", true},     {"json", false},    {"help", false}};
+      {"path", true},     {"clock", true},    {"json", false},    {"help", false}};
   allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
   auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("bench", flags.error());
@@ -142,13 +150,16 @@ int cmdBench(const Args& args) {
     std::printf("%s\n", dumpJson(benchJson(all), 2).c_str());
     return kExitOk;
   }
-  std::printf("%-12s %-16s %-5s %11s %8s %7s %12s %7s %14s\n", "backend", "algorithm", "path", "connections",
-              "pipeline", "threads", "decisions", "errors", "decisions/s");
-  for (const BenchResult& r : all)
-    std::printf("%-12s %-16s %-5s %11d %8d %7d %12lld %7lld %14.0f\n", std::string(backendName(r.backend)).c_str(),
+  std::printf("%-12s %-16s %-5s %11s %8s %7s %12s %7s %14s %12s\n", "backend", "algorithm", "path", "connections",
+              "pipeline", "threads", "decisions", "errors", "decisions/s", "redis us/dec");
+  for (const BenchResult& r : all) {
+    char us[32] = "-";
+    if (r.backend != Backend::Memory) std::snprintf(us, sizeof us, "%.2f", r.redisMicros);
+    std::printf("%-12s %-16s %-5s %11d %8d %7d %12lld %7lld %14.0f %12s\n", std::string(backendName(r.backend)).c_str(),
                 std::string(algorithmName(r.algorithm)).c_str(), r.wirePath ? "wire" : "store", r.concurrency,
-                r.pipeline, r.threads,
-                static_cast<long long>(r.decisions), static_cast<long long>(r.errors), r.perSecond);
+                r.pipeline, r.threads, static_cast<long long>(r.decisions), static_cast<long long>(r.errors),
+                r.perSecond, us);
+  }
   for (const BenchResult& r : all)
     for (const auto& [node, n] : r.perMaster)
       std::printf("  %-16s %-16s master %-21s %12lld %22.0f\n", std::string(backendName(r.backend)).c_str(),

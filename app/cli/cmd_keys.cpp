@@ -31,7 +31,7 @@ Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   j["type"] = k.type;
   j["pttl_ms"] = k.pttlMs;
   if (k.type == "string") j["value"] = k.value;
-  if (k.type == "hash") {
+  if (!k.fields.empty()) {
     Json fields;
     for (const auto& [f, v] : k.fields) fields[f] = v;
     j["fields"] = std::move(fields);
@@ -47,7 +47,7 @@ Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
 }
 
 std::string keyDetail(const KeyInfo& k) {
-  if (k.type == "string") return k.value;
+  if (k.type == "string" && k.fields.empty()) return k.value;
   if (k.type == "zset") return "size " + std::to_string(k.zsetSize);
   if (k.type == "list") return "length " + std::to_string(k.listSize);
   std::string out;

@@ -151,14 +151,14 @@ Differences differences(const Ran& a, const Ran& b) {
     const auto lb = static_cast<std::size_t>(it - b.spec.algorithms.begin());
     std::vector<const DecisionRecord*> theirs;
     for (const DecisionRecord& r : b.outcome.records)
-      if (r.algorithm == lb) theirs.push_back(&r);
+      if (r.algorithm() == lb) theirs.push_back(&r);
     std::size_t i = 0;
     for (const DecisionRecord& r : a.outcome.records) {
-      if (r.algorithm != la) continue;
+      if (r.algorithm() != la) continue;
       if (i >= theirs.size()) break;
       ++d.compared;
       if (r.allowed() != theirs[i++]->allowed()) {
-        if (d.firstAtUs.size() < 6) d.firstAtUs.push_back(r.intendedUs);
+        if (d.firstAtUs.size() < 6) d.firstAtUs.push_back(r.intendedUs());
         ++d.count;
       }
     }

@@ -157,12 +157,12 @@ Result<void> writeDecisionsCsv(const std::string& path, const StormSpec& spec, c
                    : "intended_us,actual_us,replica,client,algorithm,allowed,remaining,retry_after_us,latency_us\n",
              f);
   for (const DecisionRecord& r : o.records) {
-    const std::string_view algo = algorithmName(spec.algorithms[r.algorithm]);
-    std::fprintf(f, "%lld,%lld,%u,%u,%.*s,%d,%lld,%lld,%u", static_cast<long long>(r.intendedUs),
-                 static_cast<long long>(r.atUs), static_cast<unsigned>(r.replica), r.client,
-                 static_cast<int>(algo.size()), algo.data(), r.allowed() ? 1 : 0, static_cast<long long>(r.remaining),
-                 static_cast<long long>(r.retryAfterUs), r.latencyUs);
-    if (trace) std::fprintf(f, ",%s", csvField(trace->keys[r.client]).c_str());
+    const std::string_view algo = algorithmName(spec.algorithms[r.algorithm()]);
+    std::fprintf(f, "%lld,%lld,%u,%u,%.*s,%d,%lld,%lld,%u", static_cast<long long>(r.intendedUs()),
+                 static_cast<long long>(r.atUs()), static_cast<unsigned>(r.replica()), r.client(),
+                 static_cast<int>(algo.size()), algo.data(), r.allowed() ? 1 : 0, static_cast<long long>(r.remaining()),
+                 static_cast<long long>(r.retryAfterUs()), r.latencyUs());
+    if (trace) std::fprintf(f, ",%s", csvField(trace->keys[r.client()]).c_str());
     std::fputc('\n', f);
   }
   if (std::fclose(f) != 0) return invalidArgument("--csv: cannot write '" + path + "': " + std::strerror(errno));

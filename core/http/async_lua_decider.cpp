@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 
+#include "redis/lua_reply.hpp"
 #include "redis/lua_scripts.hpp"
 
 namespace rl {
@@ -214,7 +215,7 @@ void AsyncLuaDecider::onReplyFrom(redisAsyncContext* ac, Call* call, void* raw) 
       }
       return finish(call, redisReplyError(view.str()));
     }
-    return finish(call, parseScriptDecision(view, call->quota));
+    return finish(call, parseLuaDecision(view, call->algorithm, call->quota));
   }
   if (call->kind == Call::Kind::Probe && !view.isError()) {
     state_ = State::Up;

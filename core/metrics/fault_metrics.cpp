@@ -17,9 +17,9 @@ FaultWindowMetrics windowMetrics(const FaultWindow& w, std::span<const DecisionR
   std::vector<std::int64_t> latencies;
   std::int64_t firstGoodAt = std::numeric_limits<std::int64_t>::max();
   for (const DecisionRecord& r : records) {
-    if (algo >= 0 && r.algorithm != algo) continue;
-    if (w.endUs >= 0 && r.atUs >= w.endUs && !r.error()) firstGoodAt = std::min(firstGoodAt, r.atUs);
-    if (r.atUs < w.startUs || r.atUs >= end) continue;
+    if (algo >= 0 && r.algorithm() != algo) continue;
+    if (w.endUs >= 0 && r.atUs() >= w.endUs && !r.error()) firstGoodAt = std::min(firstGoodAt, r.atUs());
+    if (r.atUs() < w.startUs || r.atUs() >= end) continue;
     ++m.decisions;
     ++(r.allowed() ? m.admitted : m.denied);
     if (r.error()) {
@@ -27,8 +27,8 @@ FaultWindowMetrics windowMetrics(const FaultWindow& w, std::span<const DecisionR
       if (auto c = r.cause()) ++m.errorsByCause[static_cast<std::size_t>(*c)];
     }
     if (r.byPolicy()) ++(r.allowed() ? m.policyAdmitted : m.policyDenied);
-    latencies.push_back(r.latencyUs);
-    m.overBound += r.latencyUs > answerBound.count();
+    latencies.push_back(r.latencyUs());
+    m.overBound += r.latencyUs() > answerBound.count();
   }
   if (firstGoodAt != std::numeric_limits<std::int64_t>::max()) m.recoveryUs = firstGoodAt - w.endUs;
   const LatencySummary s = summarizeLatency(latencies);

@@ -20,5 +20,7 @@ std::int64_t percentile(const std::vector<std::int64_t>& sorted, double p);
 
 /// Summary of `samples` (any order; sorted in place).
 LatencySummary summarizeLatency(std::vector<std::int64_t>& samples);
+/// Same for 4-byte samples (a storm's recorded latencies: half the memory).
+LatencySummary summarizeLatency(std::vector<std::uint32_t>& samples);
 
 }  // namespace rl

@@ -21,10 +21,17 @@ Micros chooseBinSize(Micros span) {
 namespace {
 
 // Max admitted cost in any window, over the clients of one algorithm.
+// Two passes (count, then fill), so each client's times are allocated exactly once.
 std::int64_t worstWindow(std::span<const DecisionRecord> records, int algo, std::int64_t windowUs) {
   std::unordered_map<std::uint32_t, std::vector<std::int64_t>> byClient;
+  {
+    std::unordered_map<std::uint32_t, std::size_t> counts;
+    for (const DecisionRecord& r : records)
+      if (r.algorithm() == algo && r.allowed()) ++counts[r.client()];
+    for (const auto& [client, n] : counts) byClient[client].reserve(n);
+  }
   for (const DecisionRecord& r : records)
-    if (r.algorithm == algo && r.allowed()) byClient[r.client].push_back(r.atUs);
+    if (r.algorithm() == algo && r.allowed()) byClient[r.client()].push_back(r.atUs());
   std::int64_t best = 0;
   for (auto& [client, times] : byClient) {
     std::sort(times.begin(), times.end());
@@ -38,8 +45,8 @@ void fillBins(AlgorithmMetrics& m, std::span<const DecisionRecord> records, int 
   m.bins.resize(static_cast<std::size_t>(spanUs / m.binUs + 1));
   for (std::size_t i = 0; i < m.bins.size(); ++i) m.bins[i].startUs = static_cast<std::int64_t>(i) * m.binUs;
   for (const DecisionRecord& r : records) {
-    if (r.algorithm != algo) continue;
-    auto& bin = m.bins[static_cast<std::size_t>(std::clamp<std::int64_t>(r.atUs / m.binUs, 0, static_cast<std::int64_t>(m.bins.size()) - 1))];
+    if (r.algorithm() != algo) continue;
+    auto& bin = m.bins[static_cast<std::size_t>(std::clamp<std::int64_t>(r.atUs() / m.binUs, 0, static_cast<std::int64_t>(m.bins.size()) - 1))];
     (r.allowed() ? bin.admitted : bin.denied) += 1;
     bin.errors += r.error() ? 1 : 0;
   }
@@ -50,24 +57,28 @@ void fillBins(AlgorithmMetrics& m, std::span<const DecisionRecord> records, int 
 std::vector<AlgorithmMetrics> computeMetrics(const StormSpec& spec, std::span<const DecisionRecord> records,
                                              Micros wallDuration) {
   std::int64_t spanUs = 0;
-  for (const DecisionRecord& r : records) spanUs = std::max(spanUs, r.atUs);
+  for (const DecisionRecord& r : records) spanUs = std::max(spanUs, r.atUs());
   std::vector<AlgorithmMetrics> out;
   for (std::size_t a = 0; a < spec.algorithms.size(); ++a) {
     const int algo = static_cast<int>(a);
     AlgorithmMetrics m;
     m.algorithm = spec.algorithms[a];
-    std::vector<std::int64_t> latencies;
     for (const DecisionRecord& r : records) {
-      if (r.algorithm != algo) continue;
+      if (r.algorithm() != algo) continue;
       ++m.offered;
       (r.allowed() ? m.admitted : m.denied) += 1;
       m.errors += r.error() ? 1 : 0;
       m.degraded += r.byPolicy() ? 1 : 0;
       m.degradedAdmitted += r.byPolicy() && r.allowed() ? 1 : 0;
       m.late += r.late() ? 1 : 0;
-      latencies.push_back(r.latencyUs);
     }
-    m.latency = summarizeLatency(latencies);
+    {  // 4 bytes per decision, allocated once and freed before the window truth
+      std::vector<std::uint32_t> latencies;
+      latencies.reserve(static_cast<std::size_t>(m.offered));
+      for (const DecisionRecord& r : records)
+        if (r.algorithm() == algo) latencies.push_back(r.latencyUs());
+      m.latency = summarizeLatency(latencies);
+    }
     m.maxAdmittedInWindow = worstWindow(records, algo, spec.quota.window.count()) * spec.cost;
     m.overshoot = static_cast<double>(m.maxAdmittedInWindow) / static_cast<double>(spec.quota.limit);
     if (wallDuration.count() > 0)
@@ -81,8 +92,8 @@ std::vector<AlgorithmMetrics> computeMetrics(const StormSpec& spec, std::span<co
 std::vector<ChartPoint> levelSeries(std::span<const DecisionRecord> records, int algo, int client) {
   std::vector<ChartPoint> out;
   for (const DecisionRecord& r : records)
-    if (r.algorithm == algo && (client < 0 || r.client == static_cast<std::uint32_t>(client)) && !r.error())
-      out.push_back({static_cast<double>(r.atUs) / 1e6, static_cast<double>(r.level)});
+    if (r.algorithm() == algo && (client < 0 || r.client() == static_cast<std::uint32_t>(client)) && !r.error())
+      out.push_back({static_cast<double>(r.atUs()) / 1e6, static_cast<double>(r.level())});
   std::stable_sort(out.begin(), out.end(), [](const ChartPoint& p, const ChartPoint& q) { return p.x < q.x; });
   return out;
 }

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "redis/value_codec.hpp"
+
 namespace rl {
 
 namespace {
@@ -22,6 +24,21 @@ std::vector<std::pair<std::string, std::string>> pairsOf(ReplyView r) {
   for (std::size_t i = 0; i + 1 < r.size(); i += 2)
     out.emplace_back(std::string(r[i].str()), std::string(r[i + 1].str()));
   return out;
+}
+
+// The fields of RateLab's token_bucket and sliding_log strings (redis/value_codec.hpp).
+std::vector<std::pair<std::string, std::string>> decodedFields(const KeyInfo& k) {
+  if (k.name.find("{token_bucket:") != std::string::npos) {
+    if (auto b = decodeTokenBucket(k.value))
+      return {{"tokens", std::to_string(b->first)}, {"ts", std::to_string(b->second)}};
+  } else if (k.name.find("{sliding_log:") != std::string::npos) {
+    auto log = decodeSlidingLog(k.value);
+    if (log && !log->empty())
+      return {{"entries", std::to_string(log->size())},
+              {"oldest", std::to_string(log->front())},
+              {"newest", std::to_string(log->back())}};
+  }
+  return {};
 }
 
 // Pipelined TYPE + PTTL for every key, then one value read per key by its type.
@@ -62,7 +79,10 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
     if (k.type != "string" && k.type != "hash" && k.type != "zset" && k.type != "list") continue;
     auto r = conn.getReply();
     if (!r) return r.error();
-    if (k.type == "string") k.value = std::string(r->str());
+    if (k.type == "string") {
+      k.value = std::string(r->str());
+      k.fields = decodedFields(k);
+    }
     if (k.type == "hash") k.fields = pairsOf(*r);
     if (k.type == "zset") {
       k.zsetSize = r->integer();

@@ -21,7 +21,9 @@ struct KeyInfo {
   std::string type;        ///< "string", "hash", "zset", ... ("none" if it vanished meanwhile)
   std::int64_t pttlMs = -2;  ///< PTTL: ms left, -1 = no TTL, -2 = gone
   std::string value;       ///< string keys: the value
-  std::vector<std::pair<std::string, std::string>> fields;  ///< hash keys: field, value
+  /// hash keys: field, value; RateLab's multi-number strings decoded (token_bucket: tokens, ts;
+  /// sliding_log: entries, oldest, newest)
+  std::vector<std::pair<std::string, std::string>> fields;
   std::int64_t zsetSize = 0;  ///< zset keys: ZCARD
   std::vector<std::pair<std::string, std::string>> zsetHead;  ///< zset keys: first entries (member, score)
   std::int64_t listSize = 0;  ///< list keys: LLEN

@@ -3,9 +3,9 @@
 #include <array>
 #include <charconv>
 #include <chrono>
-#include <cstdlib>
 
 #include "redis/cluster/key_slot.hpp"
+#include "redis/lua_reply.hpp"
 #include "redis/lua_scripts.hpp"
 #include "redis/state_codec.hpp"
 
@@ -14,27 +14,6 @@ namespace rl {
 namespace {
 constexpr std::int64_t kExactLimit = std::int64_t{1} << 53;  // Lua doubles are exact below this
 }  // namespace
-
-Result<Decision> parseScriptDecision(ReplyView r, const Quota& q) {
-  if (r.size() != 6) return protocolError("limiter script returned " + r.describe() + ", expected 6 fields");
-  for (std::size_t i = 0; i < 5; ++i)
-    if (!r[i].isInteger())
-      return protocolError("limiter script field " + std::to_string(i) + " is " + r[i].describe());
-  const std::string level(r[5].str());
-  char* end = nullptr;
-  const double lv = std::strtod(level.c_str(), &end);
-  if (level.empty() || end != level.c_str() + level.size())
-    return protocolError("limiter script level '" + level + "' is not a number");
-  Decision d;
-  d.allowed = r[0].integer() == 1;
-  d.remaining = r[1].integer();
-  d.limit = q.limit;
-  d.retryAfter = Micros{r[2].integer()};
-  d.resetAfter = Micros{r[3].integer()};
-  d.delay = Micros{r[4].integer()};
-  d.level = lv;
-  return d;
-}
 
 ScriptCall scriptCall(const DecisionRequest& req, const std::string& base, bool serverClock,
                       std::optional<std::int64_t> windowAt) {
@@ -147,7 +126,7 @@ Result<Decision> RedisLuaStore::decide(const DecisionRequest& req) {
       if (windowAt && attempt < kWindowAttempts) continue;
       return r.error();
     }
-    auto d = parseScriptDecision(*r, req.quota);
+    auto d = parseLuaDecision(*r, req.algorithm, req.quota);
     if (d && d->allowed && options_.waitReplicas > 0 && used)
       if (auto ok = waitForReplicas(*used); !ok) return ok.error();
     return d;

@@ -162,8 +162,6 @@ ScriptCall scriptCall(const DecisionRequest& request, const std::string& base, b
 std::optional<std::int64_t> scriptWindowOf(std::string_view errorMessage);
 /// How many times one decision is sent while the script names another window.
 inline constexpr int kWindowAttempts = 3;
-/// Parses a limiter script's {allowed, remaining, retryAfter, resetAfter, delay, level}.
-Result<Decision> parseScriptDecision(ReplyView reply, const Quota& quota);
 
 /// Builds the store for `backend` (RedisLua, RedisNaive or RedisWatch) and
 /// connects it; InvalidArgument for other backends, Unavailable when Redis

@@ -1,5 +1,7 @@
 #include "redis/state_codec.hpp"
 
+#include "redis/value_codec.hpp"
+
 #include <algorithm>
 #include <string_view>
 
@@ -41,15 +43,11 @@ Result<std::int64_t> intOr(ReplyView r, std::int64_t fallback, std::string_view 
 void appendRead(std::vector<std::vector<std::string>>& cmds, Algorithm a,
                 const std::vector<std::string>& keys) {
   switch (a) {
-    case Algorithm::FixedWindow:
-    case Algorithm::Gcra: cmds.push_back({"GET", keys[0]}); break;
     case Algorithm::SlidingCounter:
       cmds.push_back({"GET", keys[0]});
       cmds.push_back({"GET", keys[1]});
       break;
-    case Algorithm::SlidingLog: cmds.push_back({"ZRANGE", keys[0], "0", "-1", "WITHSCORES"}); break;
-    case Algorithm::TokenBucket: cmds.push_back({"HMGET", keys[0], "tokens", "ts"}); break;
-    case Algorithm::LeakyBucket: cmds.push_back({"HGET", keys[0], "tat"}); break;
+    default: cmds.push_back({"GET", keys[0]}); break;  // every other state is one string
   }
 }
 
@@ -68,21 +66,16 @@ Result<LimiterState> decode(Algorithm a, std::span<const RedisReply> r, std::int
       return LimiterState{SlidingCounterState{windowStart(now, q), *prev, *curr}};
     }
     case Algorithm::SlidingLog: {
-      SlidingLogState s;
-      for (std::size_t i = 1; i < r[0].size(); i += 2) {
-        auto v = r[0][i].toInt();
-        if (!v) return protocolError("sliding_log score is not an integer: " + r[0][i].describe());
-        s.entries.push_back(*v);
-      }
-      std::sort(s.entries.begin(), s.entries.end());
-      return LimiterState{std::move(s)};
+      if (r[0].isNil()) return LimiterState{SlidingLogState{}};
+      auto log = decodeSlidingLog(r[0].str());
+      if (!log) return log.error();
+      return LimiterState{SlidingLogState{std::move(log).value()}};
     }
     case Algorithm::TokenBucket: {
-      if (r[0][0].isNil() || r[0][1].isNil()) return LimiterState{TokenBucketState{}};
-      auto tokens = intOr(r[0][0], 0, "token_bucket tokens");
-      auto ts = intOr(r[0][1], 0, "token_bucket ts");
-      if (!tokens || !ts) return (!tokens ? tokens : ts).error();
-      return LimiterState{TokenBucketState{false, *tokens, *ts}};
+      if (r[0].isNil()) return LimiterState{TokenBucketState{}};
+      auto b = decodeTokenBucket(r[0].str());
+      if (!b) return b.error();
+      return LimiterState{TokenBucketState{false, b->first, b->second}};
     }
     case Algorithm::LeakyBucket:
     case Algorithm::Gcra: {
@@ -165,23 +158,14 @@ std::vector<std::vector<std::string>> writeCommands(Algorithm a, const ReadState
     case Algorithm::Gcra:
       return {{"SET", key, std::to_string(std::get<GcraState>(state).tat), "PX", px}};
     case Algorithm::LeakyBucket:
-      return {{"HSET", key, "tat", std::to_string(std::get<LeakyBucketState>(state).drainAt)},
-              {"PEXPIRE", key, px}};
+      return {{"SET", key, std::to_string(std::get<LeakyBucketState>(state).drainAt), "PX", px}};
     case Algorithm::TokenBucket: {
       const auto& s = std::get<TokenBucketState>(state);
-      return {{"HSET", key, "tokens", std::to_string(s.tokens), "ts", std::to_string(s.refilledAt)},
-              {"PEXPIRE", key, px}};
+      return {{"SET", key, encodeTokenBucket(s.tokens, s.refilledAt), "PX", px}};
     }
     case Algorithm::SlidingLog: {
-      // Rewrite the whole log, members numbered per timestamp as the script does.
-      std::vector<std::string> zadd{"ZADD", key};
       const auto& e = std::get<SlidingLogState>(state).entries;
-      for (std::size_t i = 0, same = 0; i < e.size(); ++i) {
-        same = (i > 0 && e[i] == e[i - 1]) ? same + 1 : 0;
-        zadd.push_back(std::to_string(e[i]));
-        zadd.push_back(std::to_string(e[i]) + ":" + std::to_string(same));
-      }
-      return {{"DEL", key}, std::move(zadd), {"PEXPIRE", key, px}};
+      return {{"SET", key, encodeSlidingLog(e), "PX", px}};
     }
   }
   return {};

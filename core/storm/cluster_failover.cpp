@@ -8,6 +8,7 @@
 #include "redis/cluster/key_slot.hpp"
 #include "redis/cluster/slot_map.hpp"
 #include "redis/redis_connection.hpp"
+#include "redis/value_codec.hpp"
 
 namespace rl {
 
@@ -42,8 +43,11 @@ std::int64_t admittedInState(const RedisEndpoint& replica, Algorithm a, const st
   auto c = RedisConnection::connect(replica);
   if (!c || !c->command({"READONLY"})) return -1;
   if (a == Algorithm::SlidingLog) {
-    auto n = c->command({"ZCARD", base});
-    return n ? n->integer() : -1;
+    auto log = c->command({"GET", base});
+    if (!log) return -1;
+    if (log->isNil()) return 0;
+    auto entries = decodeSlidingLog(log->str());
+    return entries ? static_cast<std::int64_t>(entries->size()) : -1;
   }
   if (a != Algorithm::FixedWindow) return -1;
   auto keys = c->command({"KEYS", base + ":*"});
@@ -69,14 +73,14 @@ bool becameMaster(const RedisEndpoint& node, Micros timeout) {
 
 void summarize(const std::vector<DecisionRecord>& records, FailoverReport& r) {
   for (const DecisionRecord& d : records) {
-    if (d.algorithm == 0 && d.client == 0 && d.allowed() && !d.error() && d.atUs < r.promoteAt.count())
+    if (d.algorithm() == 0 && d.client() == 0 && d.allowed() && !d.error() && d.atUs() < r.promoteAt.count())
       ++r.admittedBeforeKill;
-    if (d.error() && d.atUs >= r.breakAt.count()) ++r.errorsDuringFailover;
+    if (d.error() && d.atUs() >= r.breakAt.count()) ++r.errorsDuringFailover;
   }
   std::int64_t firstServed = -1;
   for (const DecisionRecord& d : records) {
-    const std::int64_t answeredAt = d.intendedUs + d.latencyUs;  // real clocks: latency runs from the intended send
-    if (!d.error() && d.atUs > r.killAt.count() && (firstServed < 0 || answeredAt < firstServed))
+    const std::int64_t answeredAt = d.intendedUs() + d.latencyUs();  // real clocks: latency runs from the intended send
+    if (!d.error() && d.atUs() > r.killAt.count() && (firstServed < 0 || answeredAt < firstServed))
       firstServed = answeredAt;
   }
   r.unserved = firstServed >= 0 ? Micros{firstServed - r.killAt.count()} : Micros{-1};

@@ -2,15 +2,22 @@
 
 namespace rl {
 
+namespace {
+// A copy of `spec` that runs beside it: no compare list of its own, and its own keys.
+StormSpec besideRun(const StormSpec& spec, std::string_view tag) {
+  StormSpec run = spec;
+  run.compareBackends.clear();
+  run.keyTag += std::string(tag) + "-";
+  return run;
+}
+}  // namespace
+
 std::vector<StormSpec> comparedRuns(const StormSpec& spec) {
   std::vector<StormSpec> out{spec};
   if (spec.backend == Backend::RedisScript && spec.algorithms.size() > 1) out.front().algorithms.resize(1);
   for (Backend b : spec.compareBackends) {
-    StormSpec other = spec;
-    other.backend = b;
-    other.compareBackends.clear();
-    other.keyTag += std::string(backendName(b)) + "-";  // its own keys
-    out.push_back(std::move(other));
+    out.push_back(besideRun(spec, backendName(b)));
+    out.back().backend = b;
   }
   return out;
 }
@@ -52,11 +59,8 @@ std::string policyLabel(FailurePolicy p) {
 std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
   std::vector<StormSpec> out;
   for (FailurePolicy p : policies) {
-    StormSpec run = spec;
-    run.onRedisError = p;
-    run.compareBackends.clear();
-    run.keyTag += std::string(failurePolicyName(p)) + "-";  // its own keys
-    out.push_back(std::move(run));
+    out.push_back(besideRun(spec, failurePolicyName(p)));
+    out.back().onRedisError = p;
   }
   return out;
 }

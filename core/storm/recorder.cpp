@@ -4,7 +4,19 @@
 #include <queue>
 #include <tuple>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace rl {
+
+void releaseFreedMemory() {
+#if defined(__GLIBC__)
+  // glibc keeps freed blocks below its (self-raising) mmap threshold in the
+  // arenas of the threads that allocated them; hand the pages back to the OS.
+  malloc_trim(0);
+#endif
+}
 
 Recorder::Recorder(int threads) {
   logs_.reserve(static_cast<std::size_t>(std::max(threads, 1)));
@@ -62,7 +74,7 @@ namespace {
 // Merge order: intended time, then algorithm. Each thread's log is already in
 // this order (workers send in intended order), so a k-way merge needs no sort
 // buffer. Records with equal keys from different threads come in thread order.
-auto mergeKey(const DecisionRecord& r) { return std::tuple(r.intendedUs, r.algorithm); }
+auto mergeKey(const DecisionRecord& r) { return std::tuple(r.intendedUs(), r.algorithm()); }
 }  // namespace
 
 std::vector<DecisionRecord> Recorder::all() const {
@@ -97,13 +109,17 @@ std::vector<DecisionRecord> Recorder::takeAll() {
     heads.pop();
     out.push_back(at(t));
     ThreadLog& log = *logs_[t];
-    if (++pos[t] % kChunk == 0) std::vector<DecisionRecord>().swap(log.chunks[pos[t] / kChunk - 1]);  // free as we go
+    if (++pos[t] % kChunk == 0) {  // free as we go, so the records are held once, not twice
+      std::vector<DecisionRecord>().swap(log.chunks[pos[t] / kChunk - 1]);
+      releaseFreedMemory();
+    }
     if (pos[t] < log.count) heads.push(t);
   }
   for (auto& log : logs_) {
     log->chunks.clear();
     log->count = log->taken = 0;
   }
+  releaseFreedMemory();
   return out;
 }
 

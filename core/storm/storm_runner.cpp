@@ -103,6 +103,7 @@ void StormRunner::drive() {
     std::vector<Send>().swap(w->own);  // the plan is spent: free it before the records are merged
   }
   std::vector<Send>().swap(sends_);
+  releaseFreedMemory();
   finishedAtUs_.store(steadyNowUs() - startSteadyUs_);
   {
     std::lock_guard lock(mutex_);
@@ -113,6 +114,7 @@ void StormRunner::drive() {
 }
 
 void StormRunner::plan() {
+  static_assert(sizeof(Send) == 12, "a planned send is 12 bytes");
   const bool virt = spec_.clock == ClockMode::Virtual;
   startSteadyUs_ = steadyNowUs();
   startUs_ = planStart(spec_, virt ? kVirtualEpoch : systemClock_.now()).count();
@@ -134,7 +136,7 @@ void StormRunner::plan() {
   }
   for (const PlannedRequest& r : requests) {
     for (std::size_t a = 0; a < algos; ++a) {
-      const Send s{r.intendedUs, r.cost, r.client, r.replica, static_cast<std::uint8_t>(a)};
+      const Send s(r.intendedUs, spec_.traceData ? r.cost : 0, r.client, r.replica, static_cast<std::uint8_t>(a));
       (virt ? workers_[ownerOf(a, r.client)]->own : sends_).push_back(s);
     }
   }

@@ -48,7 +48,7 @@ using StoreFactory = std::function<Result<std::unique_ptr<Store>>(int replica, i
 using RetryCounter = std::function<std::int64_t(const Store&)>;
 
 /// A send that starts more than this after its intended time is late.
-inline constexpr Micros kLateAfter{1000};
+inline constexpr Micros kLateAfter{kLateAfterUs};
 
 /// The virtual clock's time at the run's start (a fixed epoch: runs replay exactly).
 inline constexpr Micros kVirtualEpoch{1'700'000'040'000'000};
@@ -130,7 +130,7 @@ class StormRunner {
   StormOutcome outcome();
 
  private:
-  struct Send;
+  class Send;
   struct Worker;
   void drive();
   void plan();

@@ -74,7 +74,7 @@ void StormRunner::runReal(Worker& w, int index) {
     const std::int64_t i = cursor_.fetch_add(1);
     if (i >= total) break;
     const Send& s = sends_[static_cast<std::size_t>(i)];
-    const std::int64_t target = start + s.intendedUs;
+    const std::int64_t target = start + s.intendedUs();
     std::int64_t now = steadyNowUs();
     while (now < target && !cancel_.load(std::memory_order_relaxed)) {
       std::this_thread::sleep_for(Micros{std::min(target - now, kSleepSliceUs)});
@@ -100,49 +100,46 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
     w.quotaVersion = quotaVersion_.load();
   }
   const bool virt = spec_.clock == ClockMode::Virtual;
-  const Micros skew = s.replica < spec_.skew.size() ? spec_.skew[s.replica] : Micros{0};
+  const Micros skew = s.replica() < spec_.skew.size() ? spec_.skew[s.replica()] : Micros{0};
   DecisionRequest req;
-  req.algorithm = spec_.algorithms[s.algo];
-  req.client = clientNames_[s.client];
+  req.algorithm = spec_.algorithms[s.algo()];
+  req.client = clientNames_[s.client()];
   req.quota = w.quota;
-  req.cost = s.cost;
+  req.cost = s.cost(spec_.cost);
   if (virt)
-    req.now = Micros{startUs_ + s.intendedUs} + skew;
+    req.now = Micros{startUs_ + s.intendedUs()} + skew;
   else if (spec_.clock == ClockMode::Client)
-    req.now = replicaClocks_[s.replica].now();
+    req.now = replicaClocks_[s.replica()].now();
   else
     req.now = systemClock_.now();  // server clock: Redis ignores it; the memory store has only this one
-  Store& store = *w.stores[s.replica];
+  Store& store = *w.stores[s.replica()];
   const std::int64_t retriesBefore = retryCounter_ ? retryCounter_(store) : 0;
   const std::int64_t t0 = steadyNowUs();
-  Store* fallback = fallbacks_.empty() ? nullptr : fallbacks_[s.replica].get();
+  Store* fallback = fallbacks_.empty() ? nullptr : fallbacks_[s.replica()].get();
   const auto d = decideWithPolicy(store, req, spec_.onRedisError, kPolicyRetryAfter, fallback);
   const std::int64_t t1 = steadyNowUs();
 
-  DecisionRecord rec;
-  rec.intendedUs = s.intendedUs;
-  rec.atUs = virt ? s.intendedUs : t0 - startSteadyUs_.load(std::memory_order_relaxed);
+  DecisionFields rec;
+  rec.intendedUs = s.intendedUs();
+  rec.atUs = virt ? s.intendedUs() : t0 - startSteadyUs_.load(std::memory_order_relaxed);
   const std::int64_t latency = virt ? t1 - t0 : t1 - intendedSteady;
   rec.latencyUs = static_cast<std::uint32_t>(std::clamp<std::int64_t>(latency, 0, std::numeric_limits<std::uint32_t>::max()));
-  rec.client = s.client;
-  rec.replica = s.replica;
-  rec.algorithm = s.algo;
+  rec.client = s.client();
+  rec.replica = s.replica();
+  rec.algorithm = s.algo();
   // An outage is decided by the policy; any other error is a fault: counted, never admitted.
   const bool failed = !d || d->byPolicy;
   const bool allowed = d && d->decision.allowed;
   rec.flags = static_cast<std::uint8_t>((allowed ? kDecisionAllowed : 0) | (failed ? kDecisionError : 0) |
                                         (d && d->byPolicy ? kDecisionByPolicy : 0));
   if (failed) rec.flags |= decisionCauseBits(d ? d->cause : d.error().code);
-  if (!virt && t0 - intendedSteady > kLateAfter.count()) {
-    rec.flags |= kDecisionLate;
-    add(w.late, 1);
-  }
+  if (!virt && t0 - intendedSteady > kLateAfter.count()) add(w.late, 1);  // the record tells from its times
   if (d) {
     rec.remaining = d->decision.remaining;
     rec.retryAfterUs = d->decision.retryAfter.count();
     rec.level = static_cast<float>(d->decision.level);
   }
-  std::atomic<std::int64_t>* c = &w.perAlgo[4 * s.algo];
+  std::atomic<std::int64_t>* c = &w.perAlgo[4 * s.algo()];
   add(c[allowed ? 0 : 1], 1);
   if (failed) add(c[2], 1);
   if (!d && !sawDecisionError_.exchange(true)) {  // the first fault, for the report
@@ -152,7 +149,7 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   if (retryCounter_) add(c[3], retryCounter_(store) - retriesBefore);
   add(w.sent, 1);
   w.lastAtUs.store(rec.atUs, std::memory_order_relaxed);
-  recorder_.push(index, rec);
+  recorder_.push(index, DecisionRecord(rec));
 }
 
 StormProgress StormRunner::progress() const {

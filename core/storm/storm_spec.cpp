@@ -1,5 +1,7 @@
 #include "storm/storm_spec.hpp"
 
+#include "storm/decision_record.hpp"
+
 #include "common/enum_names.hpp"
 
 #include <algorithm>
@@ -20,8 +22,10 @@ constexpr EnumNames<Pattern, 5> kPatterns{{
     {Pattern::Ramp, "ramp"}, {Pattern::Poisson, "poisson"}}};
 constexpr EnumNames<ClockMode, 3> kClocks{{
     {ClockMode::Server, "server"}, {ClockMode::Client, "client"}, {ClockMode::Virtual, "virtual"}}};
-constexpr std::int64_t kMaxDecisions = 20'000'000;  // 48 B each: under 1 GB recorded
+constexpr std::int64_t kMaxDecisions = 20'000'000;  // 44 B each (record + planned send): under 1 GB
 constexpr int kMaxReplicas = 64;
+constexpr Micros kMaxRunSpan{12LL * 24 * 3600 * 1'000'000};  // below kMaxRecordedUs (2^40 us)
+static_assert(kMaxRunSpan.count() < kMaxRecordedUs);
 constexpr int kMaxClients = 1'000'000;
 constexpr int kMaxConcurrency = 512;
 constexpr int kMaxConnections = 2048;  // one per (worker, replica); Redis allows 10000 clients
@@ -48,8 +52,9 @@ Result<void> validateTraffic(const StormSpec& s) {
     return fail("--requests " + std::to_string(s.requests) + " is out of range: allowed 1 to 20000000");
   if (!std::isfinite(s.rate) || s.rate < 0 || s.rate > kMaxRate)
     return fail("--rate " + number(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
-  if (s.duration.count() < 0 || s.duration > kYear)
-    return fail("--duration-ms is out of range: allowed 0 to 31536000000 ms");
+  // Recorded times are 40-bit (storm/decision_record.hpp): a run spans at most 12 days.
+  if (s.duration.count() < 0 || s.duration > kMaxRunSpan)
+    return fail("--duration-ms is out of range: allowed 0 to 1036800000 ms (12 days)");
   const bool rateDriven = s.pattern == Pattern::Constant || s.pattern == Pattern::Ramp || s.pattern == Pattern::Poisson;
   if (rateDriven && s.rate <= 0)
     return fail(std::string("--rate is required by --pattern ") + std::string(patternName(s.pattern)) +
@@ -79,6 +84,12 @@ Result<void> validateTrace(const StormSpec& s) {
                 std::to_string(s.algorithms.size()) + " algorithms: allowed at most 20000000 decisions per run");
   if (s.traceData->keys.size() > static_cast<std::size_t>(kMaxClients))
     return fail("--trace has " + std::to_string(s.traceData->keys.size()) + " clients: allowed at most 1000000");
+  if (s.traceData->maxCost() >= kMaxPlannedCost)
+    return fail("--trace has a request of cost " + std::to_string(s.traceData->maxCost()) +
+                ": allowed costs 1 to 134217727");
+  if (s.clock == ClockMode::Virtual && s.traceData->spanUs() > kMaxRunSpan.count())
+    return fail("--trace spans " + number(static_cast<double>(s.traceData->spanUs()) / 86'400e6) +
+                " days: allowed at most 12 days on the virtual clock");
   if (s.traceData->maxCost() > s.quota.limit)
     return fail("--limit " + std::to_string(s.quota.limit) + " is below the trace's largest cost " +
                 std::to_string(s.traceData->maxCost()) + ": allowed a limit >= every request's cost");

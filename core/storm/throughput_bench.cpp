@@ -9,6 +9,7 @@
 
 #include "redis/cluster/key_slot.hpp"
 #include "redis/cluster/slot_map.hpp"
+#include "redis/command_stats.hpp"
 #include "redis/lua_scripts.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_store.hpp"
@@ -84,16 +85,17 @@ struct WireConn {
   bool dead = false;                    ///< failed: no more commands on it
 };
 
-// What RedisLuaStore sends (server clock, cost 1).
+// What RedisLuaStore sends (cost 1).
 struct WireArgs {
   std::string sha;   ///< the script
   Algorithm algorithm = Algorithm::TokenBucket;  ///< its algorithm
   Quota quota;       ///< the quota checked
+  bool serverClock = true;  ///< now = '' (TIME in the script), else the system clock
 };
 
-// A reply is a decision when it is an array of 6 whose first element is 0 or 1 (allowed).
+// A reply is a decision when it is an array of 5+ integers whose first is 0 or 1 (allowed).
 bool isDecision(const RedisReply& r) {
-  return r.isArray() && r.size() >= 6 && r[0].isInteger() && (r[0].integer() == 0 || r[0].integer() == 1);
+  return r.isArray() && r.size() >= 5 && r[0].isInteger() && (r[0].integer() == 0 || r[0].integer() == 1);
 }
 
 // The script named another window than this machine's clock guessed (RL_WINDOW, at a window's edge).
@@ -101,7 +103,10 @@ bool isWindowMiss(const RedisReply& r) { return r.isError() && scriptWindowOf(r.
 
 // Queues one EVALSHA on the connection's next key.
 Result<void> queueOne(WireConn& c, const WireArgs& w) {
-  const ScriptCall call = scriptCall(DecisionRequest{w.algorithm, "", w.quota, 1, Micros{0}}, c.keys[c.next], true);
+  const bool server = w.serverClock;
+  const Micros now = server ? Micros{0}
+                            : std::chrono::duration_cast<Micros>(std::chrono::system_clock::now().time_since_epoch());
+  const ScriptCall call = scriptCall(DecisionRequest{w.algorithm, "", w.quota, 1, now}, c.keys[c.next], server);
   const std::string numKeys = std::to_string(call.keys.size());
   std::vector<std::string_view> argv{"EVALSHA", w.sha, numKeys};
   argv.insert(argv.end(), call.keys.begin(), call.keys.end());
@@ -203,7 +208,7 @@ BenchResult finish(const BenchSpec& s, Algorithm a, std::size_t threads, bool wi
 Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
   const auto n = static_cast<std::size_t>(s.concurrency);
   std::vector<WireConn> conns(n);
-  WireArgs args{"", a, s.quota};
+  WireArgs args{"", a, s.quota, s.serverClock};
   for (std::size_t i = 0; i < n; ++i) {
     auto c = RedisConnection::connect(endpoint);
     if (!c) return c.error();
@@ -224,6 +229,29 @@ Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoi
   return finish(s, a, loops, true, elapsed, tallies);
 }
 
+// INFO commandstats of the server, or summed over a cluster's masters.
+Result<CommandStats> statsAt(const RedisEndpoint& endpoint) {
+  std::vector<RedisEndpoint> nodes{endpoint};
+  if (endpoint.cluster) {
+    auto map = fetchSlotMap(clusterSeeds(endpoint));
+    if (!map) return map.error();
+    nodes.clear();
+    for (const auto& m : map->masters()) nodes.push_back(endpoint.node(m.host, m.port));
+  }
+  CommandStats sum;
+  for (const auto& node : nodes) {
+    auto c = RedisConnection::connect(node);
+    if (!c) return c.error();
+    auto stats = readCommandStats(*c);
+    if (!stats) return stats.error();
+    for (const auto& [name, st] : *stats) {
+      sum[name].calls += st.calls;
+      sum[name].usec += st.usec;
+    }
+  }
+  return sum;
+}
+
 Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
   const auto n = static_cast<std::size_t>(s.concurrency);
   std::vector<std::unique_ptr<Store>> stores(n);
@@ -232,7 +260,7 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
     RedisStoreOptions o;
     o.endpoint = endpoint;
     o.prefix = s.prefix;
-    o.serverClock = true;
+    o.serverClock = s.serverClock;
     auto st = makeRedisBackendStore(s.backend, o, s.script);
     if (!st) return st.error();
     stores[t] = std::move(st.value());
@@ -272,10 +300,17 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
 Result<std::vector<BenchResult>> runBench(const BenchSpec& spec, const RedisEndpoint& endpoint) {
   if (auto ok = validate(spec); !ok) return ok.error();
   std::vector<BenchResult> out;
+  const bool redis = spec.backend != Backend::Memory;
   for (Algorithm a : spec.algorithms) {
+    // A connection per reading, so none is open while the bench runs (a test may kill them all).
+    auto before = redis ? statsAt(endpoint) : Result<CommandStats>(CommandStats{});
+    if (!before) return before.error();
     const bool wire = spec.backend == Backend::RedisLua && !spec.storePath && !endpoint.cluster;
     auto r = wire ? benchWire(spec, a, endpoint) : benchStores(spec, a, endpoint);
     if (!r) return r.error();
+    if (redis)
+      if (auto after = statsAt(endpoint))  // Redis gone meanwhile: the time stays 0 (not measured)
+        r->redisMicros = redisMicrosPerDecision(*before, *after, r->decisions);
     out.push_back(r.value());
   }
   return out;

@@ -17,6 +17,9 @@
 //    backend (each thread's store routes by slot), with decisions counted per
 //    master. `storePath` forces the store path on one server too, for an
 //    equal comparison.
+// Redis backends also report the server's own time per decision, from INFO
+// commandstats read before and after each algorithm (server-wide: run it on a
+// server nobody else uses).
 
 #include <cstdint>
 #include <string>
@@ -41,6 +44,7 @@ struct BenchSpec {
   Micros duration{2'000'000};   ///< wall time per algorithm
   int keysPerThread = 100'000;  ///< distinct keys each thread cycles through
   Quota quota = Quota::perSecond(100);  ///< the limit checked
+  bool serverClock = true;      ///< Redis: the script reads TIME; false = the client's clock (argument)
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
   std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
   bool storePath = false;           ///< redis-lua: the store path even on one server (`--path store`)
@@ -60,6 +64,7 @@ struct BenchResult {
   Micros elapsed{0};                     ///< wall time measured
   double perSecond = 0;                  ///< decisions per second
   std::vector<std::pair<std::string, std::int64_t>> perMaster;  ///< cluster: (host:port, decisions) per master
+  double redisMicros = 0;                ///< Redis: server us per decision (INFO commandstats delta); 0 = memory
 };
 
 /// Checks the spec; errors name the flag.

@@ -1,18 +1,19 @@
--- fixed_window: one counter per aligned window. KEYS[1] = <base>:<window start us>,
--- named by the caller (see windowKey in the prelude). Mirrors core/limiter/fixed_window.cpp.
+-- fixed_window: one counter per aligned window, KEYS[1] = <base>:<window start us>
+-- (named by the caller, checked by wrongWindow in the prelude).
+-- One GET, and one SET .. PX when admitted (the TTL follows every write: a
+-- client clock need not run at the server's pace). Mirrors core/limiter/fixed_window.cpp.
+local limit, window, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 local start = idiv(now, window) * window
-local key = windowKey(1, start)
-if not key then return windowMismatch(start) end
-local count = tonumber(redis.call('GET', key) or '0')
+local miss = wrongWindow(start, window, 1)
+if miss then return miss end
+local key = KEYS[1]
+local count = tonumber(redis.call('GET', key) or 0)
 local untilEnd = start + window - now
-local allowed, retry = 0, 0
 if count + cost <= limit then
-  count = tonumber(redis.call('INCRBY', key, cost))
-  pexpire(key, untilEnd)
-  allowed = 1
-else
-  retry = untilEnd
+  count = count + cost
+  redis.call('SET', key, count, 'PX', math.floor((untilEnd + 999) / 1000))
+  return {1, limit - count, 0, untilEnd, 0}
 end
 local reset = 0
 if count > 0 then reset = untilEnd end
-return {allowed, limit - count, retry, reset, 0, level(count)}
+return {0, limit - count, untilEnd, reset, 0}

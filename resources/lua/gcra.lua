@@ -1,19 +1,25 @@
 -- gcra: one string holding the theoretical arrival time (TAT); emission
--- interval T, burst tolerance limit * T. Mirrors core/limiter/gcra.cpp.
+-- interval T, burst tolerance limit * T. One GET, and one SET .. PX when
+-- admitted. Mirrors core/limiter/gcra.cpp.
 local key = KEYS[1]
+local limit, interval, cost = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local base = now
 local stored = redis.call('GET', key)
-if stored then base = math.max(tonumber(stored), now) end
+if stored then
+  stored = tonumber(stored)
+  if stored > now then base = stored end
+end
 local newTat = base + cost * interval
 local tolerance = limit * interval
 local ahead = base - now
 local allowed, retry = 0, 0
 if newTat - now <= tolerance then
   ahead = newTat - now
-  redis.call('SET', key, num(newTat), 'PX', idiv(ahead + 999, 1000))
+  redis.call('SET', key, newTat, 'PX', math.floor((ahead + 999) / 1000))
   allowed = 1
 else
   retry = newTat - now - tolerance
 end
-local room = math.max(0, tolerance - ahead)
-return {allowed, idiv(room, interval), retry, ahead, 0, level(room / interval)}
+local room = tolerance - ahead
+if room < 0 then room = 0 end
+return {allowed, idiv(room, interval), retry, ahead, 0}

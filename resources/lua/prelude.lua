@@ -7,12 +7,18 @@
 --             names every key it touches in KEYS, so a Redis Cluster routes
 --             and migrates them correctly. With the server clock the caller
 --             guesses the window from its own clock; when the script's TIME
---             says otherwise it answers the error 'RL_WINDOW <start us>' and the
---             caller asks again with that window.
+--             says otherwise it answers the error 'RL_WINDOW <start us>' and
+--             the caller asks again with that window (see wrongWindow).
 --   ARGV    = now_us ('' = use redis TIME), limit, window_us, interval_us, cost
---   returns {allowed 0/1, remaining, retryAfter_us, resetAfter_us, delay_us, level as a string}
+--   returns {allowed 0/1, remaining, retryAfter_us, resetAfter_us, delay_us}
+--   (sliding_counter adds two fields); core/redis/lua_reply.cpp derives the
+--   chart level from these, so no fraction has to leave Lua as a string.
+-- This runs on every decision, inside Redis: each script parses only the
+-- arguments it uses, calls Redis as few times as it can, and formats no
+-- number that Redis can format itself (redis.call writes a Lua number as an
+-- exact integer below 2^53; Lua's own tostring and '..' do not).
 -- Integers are exact in Lua doubles below 2^53 (the stores check the bounds);
--- every division that must be exact goes through idiv.
+-- every division whose quotient can be large goes through idiv.
 
 local function idiv(a, b)  -- floor(a / b), exact for integers below 2^53
   local q = math.floor(a / b)
@@ -21,36 +27,21 @@ local function idiv(a, b)  -- floor(a / b), exact for integers below 2^53
   return q
 end
 
-local function num(s)  -- integer microseconds as a decimal string (no exponent)
-  return string.format('%.0f', s)
+-- nil when KEYS[1..n] name the windows at start, start - window, ...; else the
+-- error that tells the caller which window the script's clock is in
+local function wrongWindow(start, window, n)
+  for i = 1, n do
+    local tail = ':' .. string.format('%.0f', start - (i - 1) * window)
+    if not KEYS[i] or string.sub(KEYS[i], -#tail) ~= tail then
+      return redis.error_reply('RL_WINDOW ' .. string.format('%.0f', start))
+    end
+  end
 end
 
-local function level(x)  -- fractions leave Lua as strings (redis truncates numbers)
-  return string.format('%.17g', x)
-end
-
-local function pexpire(key, ttl_us)  -- PEXPIRE ceil(ttl / 1 ms): the C++ Step::ttl
-  redis.call('PEXPIRE', key, idiv(ttl_us + 999, 1000))
-end
-
-local function windowKey(i, start)  -- KEYS[i] when it is the key of the window at `start`
-  local suffix = ':' .. num(start)
-  if KEYS[i] and string.sub(KEYS[i], -#suffix) == suffix then return KEYS[i] end
-  return nil
-end
-
-local function windowMismatch(start)  -- the caller named another window: tell it which one
-  return redis.error_reply('RL_WINDOW ' .. num(start))
-end
-
-local now
-if ARGV[1] == '' then
+local now = ARGV[1]
+if now == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  now = t[1] * 1000000 + t[2]
 else
-  now = tonumber(ARGV[1])
+  now = tonumber(now)
 end
-local limit = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local interval = tonumber(ARGV[4])
-local cost = tonumber(ARGV[5])

@@ -1,13 +1,14 @@
--- token_bucket: hash {tokens, ts}; whole tokens, one per interval, the partial
--- interval carried in ts; a fresh key is a full bucket.
--- Mirrors core/limiter/token_bucket.cpp.
+-- token_bucket: a string '<tokens> <ts>' (whole tokens, one per interval, the
+-- partial interval carried in ts); a fresh key is a full bucket. One GET, and
+-- one SET .. PX when a token is taken. Mirrors core/limiter/token_bucket.cpp.
 local key = KEYS[1]
-local cap = limit
-local h = redis.call('HMGET', key, 'tokens', 'ts')
+local cap, interval, cost = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local tokens, ts = cap, now
-if h[1] and h[2] then
-  tokens = tonumber(h[1])
-  ts = tonumber(h[2])
+local v = redis.call('GET', key)
+if v then
+  local a, b = string.match(v, '^(%d+) (%d+)$')
+  if not a then return redis.error_reply('token_bucket key ' .. key .. " holds '" .. v .. "', expected '<tokens> <ts>'") end
+  tokens, ts = tonumber(a), tonumber(b)
 end
 if now > ts then
   local n = idiv(now - ts, interval)
@@ -20,16 +21,14 @@ if now > ts then
   end
 end
 local carried = now - ts
-local allowed, retry = 0, 0
-if tokens >= cost then
-  tokens = tokens - cost
-  allowed = 1
-else
-  retry = (cost - tokens) * interval - carried
+if tokens < cost then
+  local reset = (cap - tokens) * interval - carried
+  if reset < 0 then reset = 0 end
+  return {0, tokens, (cost - tokens) * interval - carried, reset, 0}
 end
-local reset = math.max(0, (cap - tokens) * interval - carried)
-if allowed == 1 then
-  redis.call('HSET', key, 'tokens', num(tokens), 'ts', num(ts))
-  pexpire(key, reset)
-end
-return {allowed, tokens, retry, reset, 0, level(math.min(cap, tokens + math.max(0, carried) / interval))}
+tokens = tokens - cost
+local reset = (cap - tokens) * interval - carried  -- > 0: at least one token is missing
+local tsText = ARGV[1]
+if ts ~= now or tsText == '' then tsText = string.format('%.0f', ts) end
+redis.call('SET', key, tokens .. ' ' .. tsText, 'PX', math.floor((reset + 999) / 1000))
+return {1, tokens, 0, reset, 0}

@@ -370,7 +370,8 @@ void UiPanelsTest::badScenarioNamesTheKey() {
 }
 
 void UiPanelsTest::faultScenarioIsNotRunWithoutItsFaults() {
-  // A scenario with "fault" loads, but the window does not inject faults: it says so, never runs it plain.
+  // A scenario with "fault" loads; without the window's managed server there is
+  // nothing to do the faults to: it says so, never runs it plain.
   const QString path = dir_.filePath(QStringLiteral("faults.json"));
   QFile f(path);
   QVERIFY(f.open(QIODevice::WriteOnly));
@@ -384,7 +385,7 @@ void UiPanelsTest::faultScenarioIsNotRunWithoutItsFaults() {
   QVERIFY(!w.startStorm());
   QVERIFY(!controller.stormRunning());
   QVERIFY2(w.stormPanel()->errorText().startsWith(QStringLiteral("This scenario has a fault schedule (pause@100:200): "
-                                                                 "run it with ratelab-cli run --scenario FILE")),
+                                                                 "it is done to the window's managed redis-server only")),
            qPrintable(w.stormPanel()->errorText()));
 }
 

@@ -15,6 +15,7 @@
 #include <QTreeWidget>
 
 #include "http/http_client.hpp"
+#include "storm/fault_schedule.hpp"
 #include "support/redis_test_server.hpp"
 #include "ui/charts/chart_lane.hpp"
 #include "ui/panels/connection_panel.hpp"
@@ -66,6 +67,7 @@ class UiStormsTest : public QObject {
   void liveTuningAppliesToNextDecisionsAndIsMarked();
   void outagePresetComparesThePoliciesSideBySide();
   void servingOverHttpFeedsTheLanes();
+  void faultScheduleRunsOnTheManagedServer();
 
  private:
   void connectTo(const QString& url);
@@ -152,7 +154,7 @@ void UiStormsTest::inspectorListsTheStormKeysWithPttl() {
   window_->keyInspectorPanel()->refresh();
   QVERIFY(keys.wait(10'000));
   QTreeWidget* tree = window_->keyInspectorPanel()->tree();
-  // This storm's keys: fixed window (two windows), sliding log (one zset), sliding
+  // This storm's keys: fixed window (two windows), sliding log (one string), sliding
   // counter (two windows). The fixed window's first key lives only until its
   // window ends, tens of ms after the storm (keys expire in real time under the
   // virtual clock): it may be gone, or expire between SCAN and PTTL (-2). The
@@ -164,7 +166,8 @@ void UiStormsTest::inspectorListsTheStormKeysWithPttl() {
     const qint64 pttl = item->data(2, Qt::UserRole + 1).toLongLong();
     QVERIFY2(pttl != -1, qPrintable(item->text(0)));
     living += pttl > 0;
-    if (item->text(1) == QLatin1String("zset")) QVERIFY(item->childCount() > 0);  // entries as timestamps
+    if (item->text(0).contains(QLatin1String("{sliding_log:")))  // decoded: entries, oldest, newest
+      QCOMPARE(item->childCount(), 3);
   }
   QVERIFY2(living >= 4, qPrintable(QString::number(living)));
 }
@@ -389,6 +392,42 @@ void UiStormsTest::servingOverHttpFeedsTheLanes() {
   QVERIFY(serving.wait(10'000));
   QVERIFY(!serving.takeFirst().at(0).toBool());
   QVERIFY(window_->stormPanel()->startButton()->isEnabled());
+}
+
+void UiStormsTest::faultScheduleRunsOnTheManagedServer() {
+  // A scenario's fault schedule in the window: oom from 300 to 900 ms on the
+  // window's managed server, 200 requests/s for 1.5 s, fail-closed. Every write
+  // in the window fails with OOM and is denied by the policy; before and after,
+  // Redis decides (the limit is far away: all admitted).
+  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  controller_->startServer();
+  QVERIFY(status.wait(15'000));
+  StormSpec spec;
+  spec.algorithms = {Algorithm::FixedWindow};
+  spec.backend = Backend::RedisLua;
+  spec.quota = Quota::perWindow(100'000, 60 * kSecond);
+  spec.pattern = Pattern::Constant;
+  spec.rate = 200;
+  spec.requests = 300;
+  spec.clock = ClockMode::Client;
+  spec.faults = parseFaultSchedule("oom@300:900").value();
+  QTRY_VERIFY_WITH_TIMEOUT(controller_->faultRefusal(spec, false, false).isEmpty(), 10'000);  // knows its server runs
+  window_->stormPanel()->setSpec(spec);
+  window_->connectionPanel()->setPolicy(FailurePolicy::Closed);
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QSignalSpy message(controller_.get(), &StormController::message);
+  QVERIFY(window_->startStorm());
+  QVERIFY(done.wait(kStormTimeoutMs));
+  QTableWidget* t = window_->summaryPanel()->table();
+  const int admitted = cell(t, 0, 2).toInt();
+  const int denied = cell(t, 0, 3).toInt();
+  const int errors = cell(t, 0, 4).toInt();
+  QCOMPARE(admitted + denied, 300);
+  QCOMPARE(denied, errors);  // only the policy denied: each one a store error in the fault
+  QVERIFY2(errors >= 60 && errors <= 180, qPrintable(QStringLiteral("%1 errors in a 600 ms oom at 200/s").arg(errors)));
+  QTRY_VERIFY_WITH_TIMEOUT(std::any_of(message.begin(), message.end(), [](const QList<QVariant>& m) {
+                             return m.at(0).toString().startsWith(QStringLiteral("Faults done: oom@300:900 begin at"));
+                           }), 10'000);
 }
 
 QTEST_MAIN(UiStormsTest)

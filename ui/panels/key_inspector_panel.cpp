@@ -178,7 +178,7 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
   item->setText(kColumnLibrary, k.library.isEmpty() ? QStringLiteral("-") : k.library);
   if (!k.explained.isEmpty()) item->setToolTip(kColumnLibrary, k.explained);
   QString raw;
-  if (k.type == QLatin1String("string")) {
+  if (k.type == QLatin1String("string") && k.entries.isEmpty()) {  // a decoded string lists its fields below
     item->setText(kColumnValue, k.value);
     raw = k.value;
   } else if (k.type == QLatin1String("zset") || k.type == QLatin1String("list")) {
@@ -198,6 +198,7 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
     }
     item->setText(kColumnValue, fields.join(QStringLiteral(", ")));
     raw = fields.join(QLatin1Char('\n'));
+    if (k.type == QLatin1String("string")) raw = k.value + QLatin1Char('\n') + raw;  // the stored text, then its fields
   }
   item->setData(0, kRoleDetail, detailOf(k, raw));
 }

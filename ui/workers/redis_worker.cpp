@@ -15,6 +15,13 @@ namespace rl::ui {
 namespace {
 constexpr Micros kInteractiveTimeout{1'000'000};  ///< status, inspector, TTL samples: 1 s before "down"
 
+// The window's private server allows DEBUG from loopback: the latency fault uses DEBUG SLEEP.
+ManagedServerOptions managedOptions() {
+  ManagedServerOptions o;
+  o.extraArgs = {"--enable-debug-command", "local"};
+  return o;
+}
+
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& reading) {
@@ -111,7 +118,7 @@ void RedisWorker::startServer() {
       restartServer();
       return;
     }
-    auto s = ManagedRedisServer::start();
+    auto s = ManagedRedisServer::start(managedOptions());
     if (!s) {
       emit serverChanged(serverState(QString::fromStdString(s.error().message)));
       emit errorOccurred(QString::fromStdString(s.error().message));
@@ -127,7 +134,7 @@ void RedisWorker::startServer() {
 
 void RedisWorker::useEmbeddedDefault(int probePort) {
   guarded("Embedded Redis", [&] {
-    auto e = resolveEmbeddedDefault(probePort);
+    auto e = resolveEmbeddedDefault(probePort, managedOptions());
     if (!e) {
       const QString msg = QString::fromStdString(e.error().message) +
                           tr(". The memory backend still works; the distributed demos need Redis.");
@@ -252,6 +259,33 @@ void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs) {
       out.append(best);
     }
     emit ttlSampled(atUs, out);
+  });
+}
+
+void RedisWorker::startFaults(const std::vector<FaultEvent>& schedule, qint64 originSteadyUs) {
+  guarded("Fault schedule", [&] {
+    if (!server_ || !server_->running()) {
+      emit errorOccurred(tr("The fault schedule needs the window's managed redis-server (Start server in the "
+                            "Connection panel); it is never done to a server given by URL"));
+      emit faultsDone({});
+      return;
+    }
+    faults_ = std::make_unique<FaultInjector>(*server_, schedule);
+    faults_->start(originSteadyUs);
+  });
+}
+
+void RedisWorker::stopFaults() {
+  guarded("Fault schedule", [&] {
+    if (!faults_) return;
+    faults_->stop();
+    QStringList steps;
+    for (const FaultAction& a : faults_->actions())
+      steps << (a.error.empty() ? tr("%1 at %2 ms").arg(QString::fromStdString(a.what)).arg(a.doneUs / 1000)
+                                : tr("%1: %2").arg(QString::fromStdString(a.what), QString::fromStdString(a.error)));
+    faults_.reset();
+    conn_.reset();  // a kill or restart broke it
+    emit faultsDone(steps);
   });
 }
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+#include "storm/fault_injector.hpp"
 #include "ui/workers/redis_types.hpp"
 
 namespace rl {
@@ -53,6 +54,11 @@ class RedisWorker : public QObject {
   void deletePrefix(const QString& prefix);
   /// Longest PTTL of the keys under each base key: emits ttlSampled (same order, -2 = none).
   void sampleTtl(const QStringList& baseKeys, qint64 atUs);
+  /// Runs a fault schedule (--fault, the scenario key "fault") on the managed
+  /// server, timed from `originSteadyUs` (the storm's start, steady clock us).
+  void startFaults(const std::vector<rl::FaultEvent>& schedule, qint64 originSteadyUs);
+  /// Ends the schedule (a fault in progress is undone): emits faultsDone.
+  void stopFaults();
 
  signals:
   /// A status check finished.
@@ -67,6 +73,8 @@ class RedisWorker : public QObject {
   void ttlSampled(qint64 atUs, const QList<qint64>& pttlMs);
   /// Something failed: one sentence for the user.
   void errorOccurred(const QString& message);
+  /// The fault schedule ended: each step, "pause@100:200 begin at 101 ms" (or its error).
+  void faultsDone(const QStringList& steps);
 
  private:
   template <class Fn>
@@ -77,6 +85,7 @@ class RedisWorker : public QObject {
   std::unique_ptr<RedisEndpoint> endpoint_;       ///< where to talk; null until set
   std::unique_ptr<RedisConnection> conn_;         ///< lazily connected
   std::unique_ptr<ManagedRedisServer> server_;    ///< the private server, if started
+  std::unique_ptr<FaultInjector> faults_;         ///< the running fault schedule, if any
   QString connError_;                             ///< why the last connect failed
 };
 

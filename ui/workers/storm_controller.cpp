@@ -4,6 +4,7 @@
 
 #include "store/store.hpp"
 #include "storm/compared_runs.hpp"
+#include "storm/fault_schedule.hpp"
 #include "storm/key_tag.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
@@ -72,6 +73,12 @@ void StormController::wireWorkers() {
   });
   connect(&refresh_, &QTimer::timeout, this, &StormController::refreshDue);
   connect(storm_, &StormWorker::started, this, [this](qint64 span) { spanUs_ = span; });
+  connect(storm_, &StormWorker::sendsBegin, this, [this](qint64 originSteadyUs) {
+    if (spec_.faults.empty() || !stormRunning_) return;
+    faultsArmed_ = true;  // timed from the runner's own start, as ratelab-cli run --fault does
+    QMetaObject::invokeMethod(redis_, [w = redis_, f = spec_.faults, originSteadyUs] { w->startFaults(f, originSteadyUs); },
+                              Qt::QueuedConnection);
+  });
   connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
   connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
   connect(storm_, &StormWorker::errorOccurred, this, &StormController::errorOccurred);
@@ -83,6 +90,10 @@ void StormController::wireWorkers() {
   connect(race_, &RaceWorker::errorOccurred, this, &StormController::errorOccurred);
   connect(redis_, &RedisWorker::statusReady, this, &StormController::redisStatus);
   connect(redis_, &RedisWorker::serverChanged, this, &StormController::serverChanged);
+  connect(redis_, &RedisWorker::serverChanged, this, [this](const ServerState& s) { managedUp_ = s.running; });
+  connect(redis_, &RedisWorker::faultsDone, this, [this](const QStringList& steps) {
+    if (!steps.isEmpty()) emit message(tr("Faults done: %1").arg(steps.join(QStringLiteral("; "))));
+  });
   connect(redis_, &RedisWorker::keysReady, this, &StormController::keysReady);
   connect(redis_, &RedisWorker::keysDeleted, this, &StormController::keysDeleted);
   connect(redis_, &RedisWorker::errorOccurred, this, &StormController::errorOccurred);
@@ -103,6 +114,17 @@ void StormController::wireWorkers() {
   connect(http_, &HttpServeWorker::errorOccurred, this, &StormController::errorOccurred);
 }
 
+QString StormController::faultRefusal(const StormSpec& spec, bool outage, bool sideBySide) const {
+  if (spec.faults.empty()) return {};
+  if (!managedUp_)
+    return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only; start "
+              "it in the Connection panel (or run ratelab-cli run --redis managed --scenario FILE)")
+        .arg(QString::fromStdString(faultScheduleText(spec.faults)));
+  if (outage || sideBySide || !spec.compareBackends.empty())
+    return tr("A fault schedule runs with one storm: not with an outage plan, policies or backends side by side");
+  return {};
+}
+
 void StormController::noteRefreshCost(double ms) {
   refresh_.setInterval(std::clamp(static_cast<int>(3 * ms), kRefreshMs, 1000));
 }
@@ -114,7 +136,12 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
     return;
   }
+  if (const QString refused = faultRefusal(spec, outage.has_value(), !policies.empty()); !refused.isEmpty()) {
+    emit errorOccurred(refused);
+    return;
+  }
   spec_ = spec;
+  faultsArmed_ = false;
   // A fresh key space per run, so a storm never meets the previous run's keys.
   spec_.keyTag = freshKeyTag("r");
   spanUs_ = 0;
@@ -155,6 +182,8 @@ void StormController::onStormFinished(const StormResult& result) {
   stormRunning_ = false;
   runWallUs_ = clock_.nsecsElapsed() / 1000;
   clearOutage();
+  if (faultsArmed_) QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopFaults(); }, Qt::QueuedConnection);
+  faultsArmed_ = false;
   // TTL sampling goes on (onTtlSampled): the chart shows the keys the storm left counting down.
   lastResult_ = result;
   refresh_.stop();

@@ -53,6 +53,9 @@ class StormController : public QObject {
   LaneModel& model() { return model_; }
   /// True while a storm runs.
   bool stormRunning() const { return stormRunning_; }
+  /// Why startStorm() would refuse `spec`'s fault schedule ("" = it would not):
+  /// faults are done to the window's managed redis-server only, with one storm.
+  QString faultRefusal(const rl::StormSpec& spec, bool outage, bool sideBySide) const;
   /// True while the configuration is served over HTTP.
   bool serving() const { return serving_; }
   /// True while the race lab runs.
@@ -167,6 +170,8 @@ class StormController : public QObject {
   bool ttlPending_ = false;
   qint64 ttlAskedAt_ = -1;  ///< `at` of the TTL sample in flight: an answer with another is stale
   bool stormRunning_ = false;
+  bool managedUp_ = false;    ///< the window's managed redis-server runs (faults are done to it only)
+  bool faultsArmed_ = false;  ///< this storm's fault schedule was handed to the Redis worker
   bool raceRunning_ = false;
   bool serving_ = false;
   StormSpec spec_;

@@ -97,7 +97,7 @@ bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<Decisio
   if (buffer.empty()) return false;
   std::vector<std::vector<LaneSample>> lanes(runner.spec().algorithms.size());
   for (const DecisionRecord& r : buffer)
-    if (r.algorithm < lanes.size()) lanes[r.algorithm].push_back({r.atUs, r.level, r.allowed(), r.error()});
+    if (r.algorithm() < lanes.size()) lanes[r.algorithm()].push_back({r.atUs(), r.level(), r.allowed(), r.error()});
   for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(laneOffset + static_cast<int>(i), std::move(lanes[i]));
   return true;
 }
@@ -133,6 +133,7 @@ std::optional<StormResult> StormWorker::runOne(const StormSpec& spec, int laneOf
   }
   StormRunner runner(spec, *factory);
   runner.setRetryCounter(storeRetries);
+  if (first) runner.setOnStart([this](std::int64_t startSteadyUs) { emit sendsBegin(startSteadyUs); });
   if (auto ok = runner.start(); !ok) {
     emit errorOccurred(QString::fromStdString(ok.error().message));
     return std::nullopt;

@@ -51,6 +51,9 @@ class StormWorker : public QObject {
  signals:
   /// The runner started; `spanUs` is the planned length of the run's timeline (0 = unknown).
   void started(qint64 spanUs);
+  /// The storm's first run is about to send: its start on the steady clock
+  /// (us), the origin of its timeline (a fault schedule is timed from it).
+  void sendsBegin(qint64 startSteadyUs);
   /// Progress, about every 100 ms.
   void progressed(const rl::StormProgress& progress);
   /// New samples are in the model (cheap; the GUI refreshes on its timer).

@@ -1,5 +1,5 @@
 // RateLab's own keys: <prefix>{<algorithm>:<client>}[:<window start us>]
-// (core/store/store.hpp, resources/lua/*.lua). Every write sets PEXPIRE to the
+// (core/store/store.hpp, resources/lua/*.lua), every one a string. Every write sets PEXPIRE to the
 // time until the key is as good as new, so the PTTL is the reset time. The key
 // holds neither the limit nor the refill rate: KeyAssumptions supplies them
 // (limit=10 rate=1/s) to say "7 tokens of 10".
@@ -77,17 +77,18 @@ std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions&
       r.words = std::to_string(*r.used) + ofLimit(a.limit) + " used in this window; the key expires in " +
                 spokenDuration(reset);
       break;
-    case Algorithm::SlidingLog:
-      if (k.type != "zset") return std::nullopt;
-      r.used = k.zsetSize;
-      r.words = std::to_string(k.zsetSize) + ofLimit(a.limit) + " requests logged; the log empties in " +
+    case Algorithm::SlidingLog:  // a string of 17-byte entries; key_inspector decoded its count
+      if (k.type != "string") return std::nullopt;
+      r.used = k.value.empty() ? std::optional<std::int64_t>(0) : wholeNumber(field(k, "entries").value_or(""));
+      if (!r.used) return std::nullopt;
+      r.words = std::to_string(*r.used) + ofLimit(a.limit) + " requests logged; the log empties in " +
                 spokenDuration(reset);
       break;
-    case Algorithm::TokenBucket:
-    case Algorithm::LeakyBucket:
-      if (k.type != "hash") return std::nullopt;
+    case Algorithm::TokenBucket:  // '<tokens> <ts>', decoded into fields by key_inspector
+      if (k.type != "string" || !field(k, "tokens")) return std::nullopt;
       readBucket(r, k, a, reset);
       break;
+    case Algorithm::LeakyBucket:
     case Algorithm::Gcra:
       if (k.type != "string") return std::nullopt;
       readBucket(r, k, a, reset);

@@ -9,9 +9,9 @@
 using namespace rl;
 
 namespace {
-DecisionRecord rec(std::int64_t atUs, bool allowed, std::uint8_t algo = 0, std::uint32_t client = 0,
-                   std::uint32_t latency = 0) {
-  DecisionRecord r;
+DecisionFields fieldsOf(std::int64_t atUs, bool allowed, std::uint8_t algo = 0, std::uint32_t client = 0,
+                        std::uint32_t latency = 0) {
+  DecisionFields r;
   r.intendedUs = atUs;
   r.atUs = atUs;
   r.algorithm = algo;
@@ -19,6 +19,11 @@ DecisionRecord rec(std::int64_t atUs, bool allowed, std::uint8_t algo = 0, std::
   r.latencyUs = latency;
   r.flags = allowed ? kDecisionAllowed : 0;
   return r;
+}
+
+DecisionRecord rec(std::int64_t atUs, bool allowed, std::uint8_t algo = 0, std::uint32_t client = 0,
+                   std::uint32_t latency = 0) {
+  return DecisionRecord(fieldsOf(atUs, allowed, algo, client, latency));
 }
 }  // namespace
 
@@ -33,7 +38,8 @@ class StormMetricsTest : public QObject {
   void overshootPerClientAndAlgorithm();
   void binsCountEveryDecision();
   void decimationKeepsExtremes();
-  void recordIsAtMost48Bytes();
+  void recordPacksExactly_data();
+  void recordPacksExactly();
   void levelSeriesPerAlgorithmAndClient();
 };
 
@@ -156,18 +162,95 @@ void StormMetricsTest::decimationKeepsExtremes() {
   QCOMPARE(decimateMinMax(few, 0, 2, 100).size(), std::size_t{3});
 }
 
-void StormMetricsTest::recordIsAtMost48Bytes() {
-  static_assert(sizeof(DecisionRecord) <= 48);
-  QVERIFY(sizeof(DecisionRecord) * 10'000'000 < 1'000'000'000);
+void StormMetricsTest::recordPacksExactly_data() {
+  QTest::addColumn<qint64>("intended");
+  QTest::addColumn<qint64>("delay");
+  QTest::addColumn<qint64>("remaining");
+  QTest::addColumn<qint64>("retry");
+  QTest::addColumn<uint>("latency");
+  QTest::addColumn<float>("level");
+  QTest::addColumn<uint>("client");
+  QTest::addColumn<int>("replica");
+  QTest::addColumn<int>("algorithm");
+  QTest::addColumn<int>("flags");
+  const qint64 maxRun = kMaxRecordedUs - 1;                  // 12.7 days
+  const qint64 maxRetry = (qint64{1} << 46) - 1;             // > 2 one-year windows (sliding_counter)
+  QTest::newRow("zeros") << qint64{0} << qint64{0} << qint64{0} << qint64{0} << 0u << 0.0f << 0u << 0 << 0 << 0;
+  QTest::newRow("admitted, typical") << qint64{1'234'567} << qint64{0} << qint64{41} << qint64{0} << 812u << 41.5f
+                                     << 999u << 3 << 2 << int{kDecisionAllowed};
+  QTest::newRow("denied, late, error") << qint64{86'400'000'000} << qint64{2'500} << qint64{0} << qint64{999'999}
+                                       << 3'000'000u << 0.25f << 17u << 63 << 5 << int{kDecisionError};
+  QTest::newRow("upper bounds") << maxRun << qint64{0xfffffffe} << qint64{1'000'000'000'000} << maxRetry
+                                << 268'435'455u << 1e12f << 999'999u << 63 << 7 << int{kDecisionAllowed | kDecisionError};
+  QTest::newRow("outage decided by policy, cause kept")
+      << qint64{9} << qint64{0} << qint64{0} << qint64{1'000} << 100'000u << 0.0f << 2u << 1 << 1
+      << int{kDecisionError | kDecisionByPolicy | decisionCauseBits(ErrorCode::Internal)};
+  QTest::newRow("cause timeout") << qint64{9} << qint64{0} << qint64{0} << qint64{0} << 1u << 0.0f << 2u << 1 << 1
+                                 << int{kDecisionError | decisionCauseBits(ErrorCode::Timeout)};
+  QTest::newRow("negative remaining (limit lowered live)")
+      << qint64{5} << qint64{1} << qint64{-1'000'000'000'000} << qint64{7} << 1u << -3.0f << 1u << 0 << 0 << 0;
+  QTest::newRow("remaining -1") << qint64{5} << qint64{0} << qint64{-1} << qint64{0} << 1u << 0.0f << 1u << 0 << 0 << 0;
+}
+
+// 32 bytes, and every consumer's value reads back exactly within the bounds
+// the storm spec validates (remaining, retry-after, latency, times, ids).
+void StormMetricsTest::recordPacksExactly() {
+  static_assert(sizeof(DecisionRecord) == 32);
+  QFETCH(qint64, intended);
+  QFETCH(qint64, delay);
+  QFETCH(qint64, remaining);
+  QFETCH(qint64, retry);
+  QFETCH(uint, latency);
+  QFETCH(float, level);
+  QFETCH(uint, client);
+  QFETCH(int, replica);
+  QFETCH(int, algorithm);
+  QFETCH(int, flags);
+  DecisionFields f;
+  f.intendedUs = intended;
+  f.atUs = intended + delay;
+  f.remaining = remaining;
+  f.retryAfterUs = retry;
+  f.latencyUs = latency;
+  f.level = level;
+  f.client = client;
+  f.replica = static_cast<std::uint16_t>(replica);
+  f.algorithm = static_cast<std::uint8_t>(algorithm);
+  f.flags = static_cast<std::uint8_t>(flags);
+  const DecisionRecord r(f);
+  QCOMPARE(r.intendedUs(), intended);
+  QCOMPARE(r.atUs(), intended + delay);
+  QCOMPARE(r.remaining(), remaining);
+  QCOMPARE(r.retryAfterUs(), retry);
+  QCOMPARE(r.latencyUs(), latency);
+  QCOMPARE(r.level(), level);
+  QCOMPARE(r.client(), client);
+  QCOMPARE(int{r.replica()}, replica);
+  QCOMPARE(int{r.algorithm()}, algorithm);
+  QCOMPARE(r.allowed(), (flags & kDecisionAllowed) != 0);
+  QCOMPARE(r.error(), (flags & kDecisionError) != 0);
+  QCOMPARE(r.late(), delay > kLateAfterUs);  // late is a start more than 1 ms after the intended time
+  QCOMPARE(r.byPolicy(), (flags & kDecisionByPolicy) != 0);
+  const int cause = flags >> kDecisionCauseShift;
+  QCOMPARE(r.cause().has_value(), cause != 0);
+  if (cause != 0) QCOMPARE(static_cast<int>(*r.cause()), cause - 1);
+  QCOMPARE(int{r.fields().flags} & ~int{kDecisionLate}, flags);
+  const DecisionFields back = r.fields();
+  QCOMPARE(back.remaining, remaining);
+  QCOMPARE(back.retryAfterUs, retry);
+  QCOMPARE(int{back.flags} & int{kDecisionLate}, delay > kLateAfterUs ? int{kDecisionLate} : 0);
+  f.latencyUs = 0xffffffffu;  // past ~268 s the latency saturates and the cause stays
+  QCOMPARE(DecisionRecord(f).latencyUs(), 268'435'455u);
+  QCOMPARE(DecisionRecord(f).cause().has_value(), cause != 0);
 }
 
 void StormMetricsTest::levelSeriesPerAlgorithmAndClient() {
   std::vector<DecisionRecord> r;
   auto add = [&](std::int64_t at, std::uint8_t algo, std::uint32_t client, float level, bool error = false) {
-    DecisionRecord d = rec(at, true, algo, client);
+    DecisionFields d = fieldsOf(at, true, algo, client);
     d.level = level;
     if (error) d.flags |= kDecisionError;
-    r.push_back(d);
+    r.push_back(DecisionRecord(d));
   };
   add(2'000'000, 0, 0, 8);
   add(1'000'000, 0, 0, 9);

@@ -42,6 +42,7 @@ class ForeignKeysTest : public QObject {
   void rateLimiterFlexibleAndRateLimitRedis();
   void redisRateGcra();
   void rateLabTokenBucketInWords();
+  void rateLabStringsInWords();
   void unknownKeysStayRaw();
   void assumptionsAreChecked();
   void deleteStaysInsideForeignPrefix();
@@ -170,6 +171,28 @@ void ForeignKeysTest::rateLabTokenBucketInWords() {
   QCOMPARE(*r->used, 3);
   QVERIFY2(r->words.starts_with("7 tokens of 10, full in "), r->words.c_str());
   QVERIFY(*r->resetMs > 2000 && *r->resetMs <= 3000);
+}
+
+void ForeignKeysTest::rateLabStringsInWords() {
+  // sliding_log, leaky_bucket and gcra keys are strings too; each reads back in words.
+  auto store = RedisLuaStore::make(redis_->storeOptions("rlstr:"));
+  QVERIFY(store);
+  const Quota q = Quota::perSecond(10);
+  for (const Algorithm a : {Algorithm::SlidingLog, Algorithm::LeakyBucket, Algorithm::Gcra})
+    for (int i = 0; i < 4; ++i) QVERIFY((*store)->decide({a, "c", q, 1, Micros{0}}));
+  auto assume = parseKeyAssumptions("limit=10 rate=10/s");
+  QVERIFY(assume);
+  const auto log = read("rlstr:", "rlstr:{sliding_log:c}", assume.value());
+  QVERIFY(log);
+  QCOMPARE(*log->used, 4);
+  QVERIFY2(log->words.starts_with("4 of 10 requests logged; the log empties in "), log->words.c_str());
+  QVERIFY(*log->resetMs > 900 && *log->resetMs <= 1000);
+  for (const char* key : {"rlstr:{leaky_bucket:c}", "rlstr:{gcra:c}"}) {
+    const auto r = read("rlstr:", key, assume.value());
+    QVERIFY2(r, key);
+    QCOMPARE(*r->used, 4);  // 4 intervals of 100 ms queued / ahead
+    QVERIFY(*r->resetMs > 300 && *r->resetMs <= 400);
+  }
 }
 
 void ForeignKeysTest::unknownKeysStayRaw() {

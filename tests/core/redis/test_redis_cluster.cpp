@@ -164,7 +164,7 @@ void RedisClusterTest::sameCountsAsOneNode() {
   QCOMPARE(many->counters[0].errors, std::int64_t{0});
   for (std::size_t i = 0; i < one->records.size(); ++i) {
     QCOMPARE(many->records[i].allowed(), one->records[i].allowed());
-    QCOMPARE(many->records[i].remaining, one->records[i].remaining);
+    QCOMPARE(many->records[i].remaining(), one->records[i].remaining());
   }
 }
 

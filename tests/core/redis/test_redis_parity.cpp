@@ -26,9 +26,10 @@ struct TraceRequest {
 };
 
 // Gaps: 30% none (same instant), 50% up to ~interval, 15% up to ~two windows,
-// 5% an idle gap of 2-4 x the longest TTL.
+// 5% an idle gap of 2-4 x the longest TTL. `behind`: a quarter of the requests
+// come from a clock up to two units behind (the state may lie in their future).
 std::vector<TraceRequest> makeTrace(std::uint64_t seed, int n, int clients, std::int64_t maxCost,
-                                    std::int64_t unit, std::int64_t maxTtl) {
+                                    std::int64_t unit, std::int64_t maxTtl, bool behind = false) {
   std::mt19937_64 rng(seed);
   std::vector<TraceRequest> out;
   std::int64_t now = 1'700'000'000'000'000;  // an epoch time: exactness near 2^50
@@ -37,8 +38,10 @@ std::vector<TraceRequest> makeTrace(std::uint64_t seed, int n, int clients, std:
     if (kind >= 30 && kind < 80) now += static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(unit)) + 1;
     else if (kind >= 80 && kind < 95) now += static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(4 * unit));
     else if (kind >= 95) now += maxTtl * 2 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * maxTtl));
+    const std::int64_t lag =
+        behind && rng() % 4 == 0 ? static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(2 * unit)) : 0;
     out.push_back({static_cast<int>(rng() % static_cast<std::uint64_t>(clients)),
-                   1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(maxCost)), now});
+                   1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(maxCost)), now - lag});
   }
   return out;
 }
@@ -65,12 +68,18 @@ struct Reference {
   };
   std::map<int, Entry> keys;
   std::map<std::pair<int, std::int64_t>, KeyLife> lives;  ///< (client, window start or 0)
+  /// A state decides like a fresh one once its TTL passed, with clocks in
+  /// order. A clock behind the state breaks that (the TTL counts from the
+  /// behind time): then states live as long as their Redis keys (real time).
+  bool expireInVirtualTime = true;
 
   // True when a key of `client` that is alive in virtual time may be gone in Redis.
   bool atRisk(int client, std::int64_t now, SteadyClock::time_point realNow) {
     auto it = lives.lower_bound({client, std::numeric_limits<std::int64_t>::min()});
     while (it != lives.end() && it->first.first == client) {
-      if (it->second.virtualEnd <= now) {
+      if (expireInVirtualTime ? it->second.virtualEnd <= now
+                              : it->second.realEnd < realNow - std::chrono::milliseconds(20)) {
+        if (!expireInVirtualTime) keys.erase(client);  // the Redis key is surely gone: fresh
         it = lives.erase(it);
         continue;
       }
@@ -82,9 +91,14 @@ struct Reference {
 
   Decision decide(Algorithm a, const TraceRequest& r, const Quota& q, SteadyClock::time_point sent) {
     auto [it, fresh] = keys.try_emplace(r.client, Entry{freshState(a), 0});
-    if (!fresh && it->second.expiresAt <= r.now) it->second.state = freshState(a);
-    Step s = rl::decide(a, it->second.state, Micros{r.now}, r.cost, q);
+    if (!fresh && expireInVirtualTime && it->second.expiresAt <= r.now) it->second.state = freshState(a);
+    // The stores persist a state only when the decision wrote (a denied token
+    // bucket's refill is recomputed next time, not stored): so does the reference.
+    // In time order both are the same; behind the state's time they are not.
+    LimiterState next = it->second.state;
+    Step s = rl::decide(a, next, Micros{r.now}, r.cost, q);
     if (s.wrote) {
+      it->second.state = std::move(next);
       it->second.expiresAt = r.now + s.ttl.count();
       const bool windowed = a == Algorithm::FixedWindow || a == Algorithm::SlidingCounter;
       const std::int64_t keyId = windowed ? floorDiv(r.now, q.window.count()) : 0;
@@ -129,6 +143,7 @@ void RedisParityTest::parity_data() {
   QTest::addColumn<int>("backend");
   QTest::addColumn<int>("algorithm");
   QTest::addColumn<int>("requests");
+  QTest::addColumn<bool>("behind");
   // Window algorithms: 7 per 10 s. Rate algorithms: burst 5, one token per 2 s,
   // or burst 4 at an explicit 3/s (a non-integer-dividing interval, 333333 us).
   const std::tuple<Backend, const char*, int> backends[] = {{Backend::RedisLua, "lua", 10'000},
@@ -137,17 +152,27 @@ void RedisParityTest::parity_data() {
   for (auto [b, name, n] : backends)
     for (Algorithm a : kAllAlgorithms)
       QTest::newRow(qPrintable(QString("%1 %2").arg(name, algorithmName(a).data())))
-          << static_cast<int>(b) << static_cast<int>(a) << n;
+          << static_cast<int>(b) << static_cast<int>(a) << n << false;
   // All three variants taking turns on the same keys: one Redis shape for all.
   for (Algorithm a : kAllAlgorithms)
     QTest::newRow(qPrintable(QString("mixed %1").arg(algorithmName(a).data())))
-        << kMixed << static_cast<int>(a) << 2'000;
+        << kMixed << static_cast<int>(a) << 2'000 << false;
+  // Clocks behind the stored state (skewed replicas): the same answers too.
+  // (Single-key algorithms only: a clock behind a window edge finds the newer
+  // window's key in Redis, while core/limiter keeps one window per client.)
+  for (Algorithm a : {Algorithm::SlidingLog, Algorithm::TokenBucket, Algorithm::LeakyBucket, Algorithm::Gcra}) {
+    QTest::newRow(qPrintable(QString("behind lua %1").arg(algorithmName(a).data())))
+        << static_cast<int>(Backend::RedisLua) << static_cast<int>(a) << 2'000 << true;
+    QTest::newRow(qPrintable(QString("behind mixed %1").arg(algorithmName(a).data())))
+        << kMixed << static_cast<int>(a) << 1'500 << true;
+  }
 }
 
 void RedisParityTest::parity() {
   QFETCH(int, backend);
   QFETCH(int, algorithm);
   QFETCH(int, requests);
+  QFETCH(bool, behind);
   const auto a = static_cast<Algorithm>(algorithm);
   const Quota quotas[] = {Quota::perWindow(7, 10 * kSecond).withBurst(isRateBased(a) ? 5 : 7),
                           Quota::perSecond(3).withBurst(4)};
@@ -158,7 +183,7 @@ void RedisParityTest::parity() {
     options.endpoint = redis_->endpoint();
     options.endpoint.commandTimeout = Micros{2'000'000};
     options.serverClock = false;
-    options.prefix = "parity:" + std::to_string(backend) + ":" + std::to_string(qi) + ":";
+    options.prefix = "parity:" + std::to_string(backend) + (behind ? "b:" : ":") + std::to_string(qi) + ":";
     std::vector<std::unique_ptr<Store>> stores;
     for (Backend b : {Backend::RedisLua, Backend::RedisNaive, Backend::RedisWatch}) {
       if (backend != kMixed && b != static_cast<Backend>(backend)) continue;
@@ -169,8 +194,9 @@ void RedisParityTest::parity() {
     const std::int64_t unit = isRateBased(a) ? q.interval().count() : q.window.count() / 15;
     const std::int64_t maxTtl = isRateBased(a) ? q.limit * q.interval().count() : 2 * q.window.count();
     const auto trace = makeTrace(1000 + static_cast<std::uint64_t>(algorithm * 10 + qi), requests, 3,
-                                 3, unit, maxTtl);
+                                 3, unit, maxTtl, behind);
     Reference ref;
+    ref.expireInVirtualTime = !behind;
     int admitted = 0, denied = 0, skipped = 0;
     for (std::size_t i = 0; i < trace.size(); ++i) {
       const auto& r = trace[i];

@@ -180,10 +180,10 @@ void StormRedisTest::outageIsCountedByPolicy() {
   for (const DecisionRecord& r : o.records) {
     if (r.error()) {
       QCOMPARE(r.allowed(), s.onRedisError == FailurePolicy::Open);
-      lastError = std::max(lastError, r.atUs);
+      lastError = std::max(lastError, r.atUs());
     }
   }
-  for (const DecisionRecord& r : o.records) okAfter += !r.error() && r.atUs > lastError ? 1 : 0;
+  for (const DecisionRecord& r : o.records) okAfter += !r.error() && r.atUs() > lastError ? 1 : 0;
   QVERIFY2(okAfter > 0, "decisions resume after the restart");
   QCOMPARE(o.counters[0].admitted + o.counters[0].denied, static_cast<std::int64_t>(o.records.size()));
   qInfo("outage: %lld errors of %zu decisions, %lld after the restart", static_cast<long long>(o.counters[0].errors),
@@ -209,17 +209,17 @@ void StormRedisTest::pauseKeepsLatencyWithinTimeout() {
   QVERIFY(!o.failure);
   std::int64_t firstError = -1, maxLatency = 0;
   for (const DecisionRecord& r : o.records) {
-    if (r.error() && firstError < 0) firstError = r.atUs;
-    maxLatency = std::max<std::int64_t>(maxLatency, r.latencyUs);
+    if (r.error() && firstError < 0) firstError = r.atUs();
+    maxLatency = std::max<std::int64_t>(maxLatency, r.latencyUs());
   }
   QVERIFY(firstError >= 0);
   std::int64_t inPause = 0, errorsInPause = 0, queuedInPause = 0, maxInPause = 0;
   for (const DecisionRecord& r : o.records) {
-    if (r.atUs < firstError || r.atUs > firstError + 1'400'000) continue;  // surely inside the 1.5 s
+    if (r.atUs() < firstError || r.atUs() > firstError + 1'400'000) continue;  // surely inside the 1.5 s
     ++inPause;
     errorsInPause += r.error();
-    maxInPause = std::max<std::int64_t>(maxInPause, r.latencyUs);
-    queuedInPause += r.latencyUs >= 30'000;  // waited behind a blocked call (not mere scheduling noise)
+    maxInPause = std::max<std::int64_t>(maxInPause, r.latencyUs());
+    queuedInPause += r.latencyUs() >= 30'000;  // waited behind a blocked call (not mere scheduling noise)
     QVERIFY(!r.allowed());  // closed
   }
   qInfo("1.5 s SIGSTOP at 200 req/s: %zu decisions, %lld errors, %lld late, %lld dropped, max latency %lld us; "

@@ -13,6 +13,7 @@
 #include "storm/storm_settings.hpp"
 #include "storm/store_factory.hpp"
 #include "store/memory_store.hpp"
+#include "trace/trace.hpp"
 
 using namespace rl;
 
@@ -44,6 +45,7 @@ class StormRunnerTest : public QObject {
   void replicaLeakOnMemory();
   void boundaryOnVirtualClock();
   void burstTolerance();
+  void traceCostsReachTheStore();
   void virtualRunsAreDeterministic_data();
   void virtualRunsAreDeterministic();
   void takeRecordsHandsOutEachOnce();
@@ -92,7 +94,7 @@ void StormRunnerTest::burstTolerance() {
   QCOMPARE(r.metrics[1].algorithm, Algorithm::TokenBucket);
   std::int64_t burst = 0;
   for (const DecisionRecord& d : r.outcome.records)
-    if (d.algorithm == 1 && d.allowed() && d.atUs < 100'000) ++burst;
+    if (d.algorithm() == 1 && d.allowed() && d.atUs() < 100'000) ++burst;
   QCOMPARE(burst, 10);
   QCOMPARE(r.metrics[1].admitted, 29);
   QCOMPARE(r.metrics[1].maxAdmittedInWindow, 19);
@@ -101,6 +103,42 @@ void StormRunnerTest::burstTolerance() {
   QCOMPARE(r.metrics[0].admitted, 20);
   QCOMPARE(r.metrics[0].maxAdmittedInWindow, 10);
   QCOMPARE(r.metrics[0].overshoot, 1.0);
+}
+
+void StormRunnerTest::traceCostsReachTheStore() {
+  // A planned send keeps a trace request's own cost (27 bits): costs 3, 3, 2 at
+  // one instant on a bucket of 5 are admitted, denied (3 > 2 left), admitted.
+  auto t = std::make_shared<Trace>();
+  t->keys = {"k"};
+  t->path = "synthetic";
+  for (std::uint32_t cost : {3u, 3u, 2u}) t->requests.push_back({1'700'000'000'000'000, 0, cost});
+  StormSpec spec;
+  spec.algorithms = {Algorithm::TokenBucket};
+  spec.quota = Quota::perSecond(5);
+  spec.trace.path = t->path;
+  spec.traceData = t;
+  spec.clients = 1;
+  auto outcome = runStorm(spec, memoryStoreFactory(1));
+  QVERIFY2(outcome, outcome ? "" : outcome.error().message.c_str());
+  std::vector<int> allowed;
+  for (const DecisionRecord& d : outcome->records) allowed.push_back(d.allowed() ? 1 : 0);
+  QCOMPARE(allowed, (std::vector<int>{1, 0, 1}));
+  // Costs from 2^27 up cannot ride in a send, and a virtual replay spans at most 12 days.
+  auto big = std::make_shared<Trace>(*t);
+  big->requests[1].cost = 1u << 27;
+  spec.quota = Quota::perWindow(std::int64_t{1} << 28, Micros{3'600'000'000});  // allows the cost
+  spec.traceData = big;
+  auto refused = validate(spec);
+  QVERIFY(!refused);
+  QVERIFY2(refused.error().message.find("allowed costs 1 to 134217727") != std::string::npos,
+           refused.error().message.c_str());
+  auto longTrace = std::make_shared<Trace>(*t);
+  longTrace->requests[2].timeUs += 13LL * 86'400'000'000;
+  spec.quota = Quota::perSecond(5);
+  spec.traceData = longTrace;
+  refused = validate(spec);
+  QVERIFY(!refused);
+  QVERIFY2(refused.error().message.find("allowed at most 12 days") != std::string::npos, refused.error().message.c_str());
 }
 
 void StormRunnerTest::virtualRunsAreDeterministic_data() {
@@ -125,8 +163,8 @@ void StormRunnerTest::virtualRunsAreDeterministic() {
   // the decisions are the same; only the listing order of simultaneous ones may differ.
   auto canonical = [](std::vector<DecisionRecord>& v) {
     std::sort(v.begin(), v.end(), [](const DecisionRecord& x, const DecisionRecord& y) {
-      return std::tie(x.intendedUs, x.algorithm, x.client, x.replica, x.remaining, x.flags) <
-             std::tie(y.intendedUs, y.algorithm, y.client, y.replica, y.remaining, y.flags);
+      return std::tuple(x.intendedUs(), x.algorithm(), x.client(), x.replica(), x.remaining(), x.flags()) <
+             std::tuple(y.intendedUs(), y.algorithm(), y.client(), y.replica(), y.remaining(), y.flags());
     });
   };
   canonical(a.outcome.records);
@@ -134,13 +172,13 @@ void StormRunnerTest::virtualRunsAreDeterministic() {
   for (std::size_t i = 0; i < a.outcome.records.size(); ++i) {
     const DecisionRecord& x = a.outcome.records[i];
     const DecisionRecord& y = b.outcome.records[i];
-    QCOMPARE(x.intendedUs, y.intendedUs);
-    QCOMPARE(x.client, y.client);
-    QCOMPARE(x.replica, y.replica);
-    QCOMPARE(x.algorithm, y.algorithm);
-    QCOMPARE(x.flags, y.flags);
-    QCOMPARE(x.remaining, y.remaining);
-    QCOMPARE(x.retryAfterUs, y.retryAfterUs);
+    QCOMPARE(x.intendedUs(), y.intendedUs());
+    QCOMPARE(x.client(), y.client());
+    QCOMPARE(x.replica(), y.replica());
+    QCOMPARE(x.algorithm(), y.algorithm());
+    QCOMPARE(x.flags(), y.flags());
+    QCOMPARE(x.remaining(), y.remaining());
+    QCOMPARE(x.retryAfterUs(), y.retryAfterUs());
   }
 }
 
@@ -189,7 +227,7 @@ void StormRunnerTest::setQuotaAppliesAndMarks() {
   QCOMPARE(o.markers[0].limit, 1000);
   QVERIFY(o.counters[0].admitted > 5);
   for (const DecisionRecord& d : o.records)
-    if (d.intendedUs > o.markers[0].atUs + 100'000) QVERIFY(d.allowed());
+    if (d.intendedUs() > o.markers[0].atUs + 100'000) QVERIFY(d.allowed());
 }
 
 void StormRunnerTest::cancelReturnsPromptly() {

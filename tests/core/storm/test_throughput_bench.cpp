@@ -11,6 +11,7 @@
 
 #include "redis/redis_connection.hpp"
 #include "storm/throughput_bench.hpp"
+#include "redis/command_stats.hpp"
 #include "support/redis_test_server.hpp"
 
 using namespace rl;
@@ -25,6 +26,9 @@ class ThroughputBenchTest : public QObject {
   void killedConnectionsAreErrors_data();
   void killedConnectionsAreErrors();
   void storePathForOtherBackends();
+  void reportsRedisMicrosPerDecision_data();
+  void reportsRedisMicrosPerDecision();
+  void parsesCommandStats();
 
  private:
   std::int64_t sumOfCounters(const std::string& prefix);
@@ -175,6 +179,63 @@ void ThroughputBenchTest::storePathForOtherBackends() {
   QCOMPARE(r->front().threads, 3);
   QCOMPARE(r->front().errors, std::int64_t{0});
   QVERIFY(r->front().decisions > 0);
+}
+
+void ThroughputBenchTest::reportsRedisMicrosPerDecision_data() {
+  QTest::addColumn<int>("backend");
+  QTest::addColumn<bool>("serverClock");
+  QTest::newRow("redis-lua, server clock") << static_cast<int>(Backend::RedisLua) << true;
+  QTest::newRow("redis-lua, client clock") << static_cast<int>(Backend::RedisLua) << false;
+  QTest::newRow("redis-naive") << static_cast<int>(Backend::RedisNaive) << true;
+}
+
+// The server's own time per decision (INFO commandstats delta) is measured and
+// plausible: more than zero, less than the wall time each decision took.
+void ThroughputBenchTest::reportsRedisMicrosPerDecision() {
+  QFETCH(int, backend);
+  QFETCH(bool, serverClock);
+  BenchSpec s;
+  s.backend = static_cast<Backend>(backend);
+  s.algorithms = {Algorithm::TokenBucket, Algorithm::SlidingLog};
+  s.serverClock = serverClock;
+  s.concurrency = 2;
+  s.duration = Micros{100'000};
+  s.keysPerThread = 50;
+  s.prefix = "cost" + std::to_string(backend) + (serverClock ? "s:" : "c:");
+  auto r = runBench(s, redis_->endpoint());
+  QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+  QCOMPARE(r->size(), std::size_t{2});
+  for (const BenchResult& b : *r) {
+    QCOMPARE(b.errors, std::int64_t{0});
+    const double wallPerDecision = static_cast<double>(b.elapsed.count()) * s.concurrency / static_cast<double>(b.decisions);
+    QVERIFY2(b.redisMicros > 0 && b.redisMicros < wallPerDecision,
+             qPrintable(QString("%1 us per decision in Redis, %2 us wall").arg(b.redisMicros).arg(wallPerDecision)));
+  }
+}
+
+void ThroughputBenchTest::parsesCommandStats() {
+  const std::string before =
+      "# Commandstats\r\ncmdstat_evalsha:calls=10,usec=100,usec_per_call=10.00,rejected_calls=0,failed_calls=0\r\n"
+      "cmdstat_get:calls=30,usec=30,usec_per_call=1.00,rejected_calls=0,failed_calls=0\r\n";
+  const std::string after =
+      "# Commandstats\r\ncmdstat_evalsha:calls=20,usec=180,usec_per_call=9.00,rejected_calls=0,failed_calls=0\r\n"
+      "cmdstat_get:calls=60,usec=70,usec_per_call=1.17,rejected_calls=0,failed_calls=0\r\n"
+      "cmdstat_info:calls=2,usec=50,usec_per_call=25.00,rejected_calls=0,failed_calls=0\r\n";
+  auto b = parseCommandStats(before);
+  auto a = parseCommandStats(after);
+  QVERIFY(b.ok() && a.ok());
+  QCOMPARE(a->at("evalsha").calls, std::int64_t{20});
+  QCOMPARE(a->at("get").usec, std::int64_t{70});
+  // Scripts ran: their time is the decision's (the GETs inside them are part of it).
+  QCOMPARE(redisMicrosPerDecision(*b, *a, 10), 8.0);
+  // No script: every command but INFO.
+  auto noScripts = parseCommandStats("cmdstat_get:calls=60,usec=70\r\ncmdstat_set:calls=5,usec=30\r\n");
+  QCOMPARE(redisMicrosPerDecision(CommandStats{}, *noScripts, 4), 25.0);
+  QCOMPARE(redisMicrosPerDecision(*b, *a, 0), 0.0);
+  auto bad = parseCommandStats("cmdstat_get:calls=x,usec=1\r\n");
+  QVERIFY(!bad.ok());
+  QCOMPARE(QString::fromStdString(bad.error().message),
+           QString("INFO commandstats line without calls/usec: cmdstat_get:calls=x,usec=1"));
 }
 
 QTEST_GUILESS_MAIN(ThroughputBenchTest)

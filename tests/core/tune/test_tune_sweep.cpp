@@ -52,7 +52,7 @@ std::map<std::uint32_t, std::vector<int>> runDecisions(const SharedTrace& trace,
   auto outcome = runStorm(spec, memoryStoreFactory(1));
   if (!outcome) qFatal("%s", outcome.error().message.c_str());
   std::map<std::uint32_t, std::vector<int>> out;
-  for (const DecisionRecord& r : outcome->records) out[r.client].push_back(r.allowed() ? 1 : 0);
+  for (const DecisionRecord& r : outcome->records) out[r.client()].push_back(r.allowed() ? 1 : 0);
   return out;
 }
 

@@ -1,0 +1,58 @@
+#include "redis/value_codec.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+namespace rl {
+
+namespace {
+bool parseDigits(std::string_view s, std::int64_t& out) {
+  if (s.empty() || s.front() < '0' || s.front() > '9') return false;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+std::string shown(std::string_view v) {
+  return v.size() <= 60 ? std::string(v) : std::string(v.substr(0, 60)) + "...";
+}
+}  // namespace
+
+std::string encodeTokenBucket(std::int64_t tokens, std::int64_t refilledAt) {
+  return std::to_string(tokens) + " " + std::to_string(refilledAt);
+}
+
+Result<std::pair<std::int64_t, std::int64_t>> decodeTokenBucket(std::string_view value) {
+  const auto space = value.find(' ');
+  std::int64_t tokens = 0, ts = 0;
+  if (space == std::string_view::npos || !parseDigits(value.substr(0, space), tokens) ||
+      !parseDigits(value.substr(space + 1), ts))
+    return protocolError("token_bucket value '" + shown(value) + "' is not '<tokens> <ts>'");
+  return std::pair{tokens, ts};
+}
+
+std::string encodeSlidingLog(const std::deque<std::int64_t>& entries) {
+  std::string out(entries.size() * kSlidingLogEntryBytes, ' ');
+  char* p = out.data();
+  for (std::int64_t e : entries) {
+    std::snprintf(p, kSlidingLogEntryBytes + 1, "%016lld ", static_cast<long long>(e));
+    p += kSlidingLogEntryBytes;
+  }
+  return out;
+}
+
+Result<std::deque<std::int64_t>> decodeSlidingLog(std::string_view value) {
+  if (value.size() % kSlidingLogEntryBytes != 0)
+    return protocolError("sliding_log value of " + std::to_string(value.size()) +
+                         " bytes is not a list of 17-byte entries ('<16 digits> ')");
+  std::deque<std::int64_t> out;
+  for (std::size_t i = 0; i < value.size(); i += kSlidingLogEntryBytes) {
+    std::int64_t ts = 0;
+    if (value[i + 16] != ' ' || !parseDigits(value.substr(i, 16), ts))
+      return protocolError("sliding_log entry '" + shown(value.substr(i, kSlidingLogEntryBytes)) +
+                           "' is not 16 digits and a space");
+    out.push_back(ts);
+  }
+  return out;
+}
+
+}  // namespace rl
