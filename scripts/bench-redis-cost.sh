@@ -15,6 +15,9 @@
 # admitted (the path that writes). The machine is shared: the sides alternate
 # (the order flips every round) and the median of the per-round ratios is
 # printed with the best and median of each side.
+# token_bucket and sliding_log also run as Redis 7 Functions (the same body,
+# FUNCTION LOAD + FCALL; the driver's 'function' side), printed as a second
+# table: what Functions would save. RateLab itself runs EVALSHA.
 # Usage: scripts/bench-redis-cost.sh [seconds per measurement, default 3] [rounds, default 3]
 set -euo pipefail
 shopt -s inherit_errexit  # a failed driver run fails the script, also inside $(...)
@@ -56,14 +59,14 @@ measure() {
   local n
   n=$("$py" "$driver" --port "$port" --seconds "$secs" "$@")
   redis-cli -p "$port" INFO commandstats | tr -d '\r' |
-    awk -F'[:,=]' -v n="$n" '$1 ~ /^cmdstat_(evalsha|eval)$/ { usec += $5 } END { printf "%.2f\n", usec / n }'
+    awk -F'[:,=]' -v n="$n" '$1 ~ /^cmdstat_(evalsha|eval|fcall)$/ { usec += $5 } END { printf "%.2f\n", usec / n }'
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 best() { printf '%s\n' "$@" | sort -g | head -1; }
 
 load_before=$(uptime)
-declare -A ours peers ratios
+declare -A ours peers ratios fcalls fratios
 for r in $(seq "$rounds"); do
   for a in "${algorithms[@]}"; do
     peer=$(peer_of "$a")
@@ -76,6 +79,11 @@ for r in $(seq "$rounds"); do
     else p=$(measure $peer); o=$(measure script "$dir/$a.lua" ratelab); fi
     ours[$a]+="$o "; peers[$a]+="$p "
     ratios[$a]+="$(awk -v o="$o" -v p="$p" 'BEGIN { printf "%.3f", o / p }') "
+    if [[ "$a" == token_bucket || "$a" == sliding_log ]]; then  # the same body as a Redis 7 Function
+      f=$(measure function "$dir/$a.lua" ratelab)
+      fcalls[$a]+="$f "
+      fratios[$a]+="$(awk -v o="$f" -v p="$p" 'BEGIN { printf "%.3f", o / p }') "
+    fi
   done
   echo "round $r of $rounds done" >&2
 done
@@ -97,6 +105,16 @@ for a in "${algorithms[@]}"; do
   echo "$line"
 done
 echo
+echo "The same bodies loaded as Redis 7 Functions (FUNCTION LOAD, FCALL), measured after EVALSHA and the peer in each round:"
+echo
+echo "| algorithm | FCALL µs (median / best) | ratio to the peer (median of rounds) |"
+echo "|---|---|---|"
+for a in token_bucket sliding_log; do
+  # shellcheck disable=SC2086
+  echo "| $a | $(median ${fcalls[$a]}) / $(best ${fcalls[$a]}) | $(median ${fratios[$a]}) |"
+done
+echo
+echo "per-round ratios (RateLab EVALSHA / peer): token_bucket ${ratios[token_bucket]}; sliding_log ${ratios[sliding_log]}"
 echo "versions: $(redis-server --version | cut -d' ' -f1-3); python3-limits $("$py" -c 'import limits; print(limits.__version__)'); redis-py $("$py" -c 'import redis; print(redis.__version__)')"
 echo "load before: $load_before"
 echo "load after:  $load_after"

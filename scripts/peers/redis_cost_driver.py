@@ -8,6 +8,9 @@ Sides:
   script FILE ARGS   EVALSHA of a Lua file; ARGS is 'ratelab' (now_us, limit,
                      window_us, interval_us, cost) or 'seed' (capacity,
                      refill_rate_per_s, now_s, cost)
+  function FILE ARGS the same Lua file loaded as a Redis 7 Function (FUNCTION
+                     LOAD REPLACE, the body wrapped in redis.register_function)
+                     and run with FCALL; ARGS as for script
   limits-fixed       Python limits' FixedWindowRateLimiter.hit (the real library)
   limits-moving      Python limits' MovingWindowRateLimiter.hit (the real library)
 Every side gets the same quota: LIMIT per WINDOW seconds.
@@ -30,12 +33,12 @@ def main():
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--limit", type=int, default=1000)
     p.add_argument("--window", type=int, default=60, help="seconds")
-    p.add_argument("side", choices=["script", "limits-fixed", "limits-moving"])
+    p.add_argument("side", choices=["script", "function", "limits-fixed", "limits-moving"])
     p.add_argument("file", nargs="?")
     p.add_argument("args", nargs="?", choices=["ratelab", "seed"])
     a = p.parse_args()
-    if a.side == "script" and (not a.file or not a.args):
-        p.error("script needs FILE and ARGS (ratelab or seed)")
+    if a.side in ("script", "function") and (not a.file or not a.args):
+        p.error(a.side + " needs FILE and ARGS (ratelab or seed)")
 
     interval_us = a.window * 1_000_000 // a.limit
     stop = time.monotonic() + a.seconds
@@ -44,7 +47,11 @@ def main():
 
     def script_worker(i):
         r = redis.Redis(port=a.port)
-        sha = r.script_load(open(a.file).read())
+        if a.side == "function":
+            call = lambda *argv: r.fcall("rl_cost_decide", 1, *argv)
+        else:
+            sha = r.script_load(open(a.file).read())
+            call = lambda *argv: r.evalsha(sha, 1, *argv)
         k = i
         while time.monotonic() < stop:
             key = "cost:{%d}" % (k % a.keys)
@@ -52,7 +59,7 @@ def main():
                 argv = [str(time.time_ns() // 1000), a.limit, a.window * 1_000_000, interval_us, 1]
             else:
                 argv = [a.limit, a.limit / a.window, repr(time.time()), 1]
-            r.evalsha(sha, 1, key, *argv)
+            call(key, *argv)
             counts[i] += 1
             k += a.connections
 
@@ -74,7 +81,12 @@ def main():
         except Exception as e:  # reported once, the run fails
             errors.append(repr(e))
 
-    body = script_worker if a.side == "script" else limits_worker
+    if a.side == "function":
+        source = open(a.file).read()
+        redis.Redis(port=a.port).function_load(
+            "#!lua name=rl_cost\nredis.register_function('rl_cost_decide', function(KEYS, ARGV)\n"
+            + source + "\nend)\n", replace=True)
+    body = script_worker if a.side in ("script", "function") else limits_worker
     threads = [threading.Thread(target=guarded, args=(body, i)) for i in range(a.connections)]
     for t in threads:
         t.start()
