@@ -2,7 +2,7 @@
 -- interval T, burst tolerance limit * T. One GET, and one SET .. PX when
 -- admitted. Mirrors core/limiter/gcra.cpp.
 local key = KEYS[1]
-local limit, interval, cost = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local limit, interval, cost = ARGV[2] + 0, ARGV[4] + 0, ARGV[5] + 0  -- (+ 0 parses once, tonumber twice)
 local base = now
 local stored = redis.call('GET', key)
 if stored then

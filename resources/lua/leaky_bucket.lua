@@ -4,7 +4,7 @@
 -- waiting). One GET, and one SET .. PX when admitted.
 -- Mirrors core/limiter/leaky_bucket.cpp.
 local key = KEYS[1]
-local limit, interval, cost = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local limit, interval, cost = ARGV[2] + 0, ARGV[4] + 0, ARGV[5] + 0  -- (+ 0 parses once, tonumber twice)
 local start = now
 local stored = redis.call('GET', key)
 if stored then

@@ -43,5 +43,5 @@ if now == '' then
   local t = redis.call('TIME')
   now = t[1] * 1000000 + t[2]
 else
-  now = tonumber(now)
+  now = now + 0  -- Lua's own coercion: tonumber() would parse the digits twice
 end

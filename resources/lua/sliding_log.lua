@@ -9,7 +9,7 @@
 -- window: core/redis/lua_reply.cpp); every other decision the five fields.
 -- Mirrors core/limiter/sliding_log.cpp.
 local key = KEYS[1]
-local limit, window, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
+local limit, window, cost = ARGV[2] + 0, ARGV[3] + 0, ARGV[5] + 0  -- (+ 0 parses once, tonumber twice)
 local log = redis.call('GET', key) or ''
 local len = #log
 local size = len / 17
@@ -20,18 +20,18 @@ local sub = string.sub
 -- writes), else gallop from the oldest, then bisect
 local cut = now - window
 local first = 0
-if size > 0 and tonumber(sub(log, 1, 16)) <= cut then
+if size > 0 and sub(log, 1, 16) + 0 <= cut then
   local lo, hi, step = 1, size, 2
   while lo < hi do
     local probe = lo + step - 1
     if probe >= hi then probe = hi - 1 end
-    if tonumber(sub(log, probe * 17 + 1, probe * 17 + 16)) > cut then hi = probe break end
+    if sub(log, probe * 17 + 1, probe * 17 + 16) + 0 > cut then hi = probe break end
     lo = probe + 1
     step = step * 2
   end
   while lo < hi do
     local mid = math.floor((lo + hi) / 2)
-    if tonumber(sub(log, mid * 17 + 1, mid * 17 + 16)) <= cut then lo = mid + 1 else hi = mid end
+    if sub(log, mid * 17 + 1, mid * 17 + 16) + 0 <= cut then lo = mid + 1 else hi = mid end
   end
   first = lo
 end
@@ -41,9 +41,9 @@ local lastText = sub(log, len - 16, len - 1)
 if n + cost > limit then
   -- the (n + cost - limit)-th oldest live entry must leave: at its time + W
   local o = first + n + cost - limit - 1
-  local reset = tonumber(lastText) + window - now
+  local reset = lastText + window - now
   if first > 0 then redis.call('SET', key, sub(log, first * 17 + 1), 'PX', math.floor((reset + 999) / 1000)) end
-  return {0, limit - n, tonumber(sub(log, o * 17 + 1, o * 17 + 16)) + window - now, reset, 0}
+  return {0, limit - n, sub(log, o * 17 + 1, o * 17 + 16) + window - now, reset, 0}
 end
 local entry = ARGV[1]
 if #entry ~= 16 then entry = string.format('%016.0f', now) end
@@ -63,7 +63,7 @@ while lo < hi do
   local mid = math.floor((lo + hi) / 2)
   if sub(log, mid * 17 + 1, mid * 17 + 16) <= entry then lo = mid + 1 else hi = mid end
 end
-local reset = tonumber(lastText) + window - now
+local reset = lastText + window - now
 redis.call('SET', key, sub(log, first * 17 + 1, lo * 17) .. added .. sub(log, lo * 17 + 1), 'PX',
            math.floor((reset + 999) / 1000))
 return {1, limit - n - cost, 0, reset, 0}

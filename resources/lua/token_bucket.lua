@@ -5,7 +5,7 @@
 -- again (core/redis/lua_reply.cpp derives remaining and level from it); a
 -- denial returns the five fields. Mirrors core/limiter/token_bucket.cpp.
 local key = KEYS[1]
-local cap, interval, cost = tonumber(ARGV[2]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local cap, interval, cost = ARGV[2] + 0, ARGV[4] + 0, ARGV[5] + 0  -- (+ 0 parses once, tonumber twice)
 local base = now
 local v = redis.call('GET', key)
 if v then
