@@ -52,6 +52,15 @@ peer_name() {
   esac
 }
 
+# How many window keys the script of $1 takes in KEYS (the prelude's wrongWindow checks them).
+window_keys() {
+  case "$1" in
+    fixed_window) echo 1 ;;
+    sliding_counter) echo 2 ;;
+    *) echo 0 ;;
+  esac
+}
+
 # Server us per decision of one side: $@ = driver arguments after the options.
 measure() {
   redis-cli -p "$port" FLUSHALL >/dev/null
@@ -71,12 +80,12 @@ for r in $(seq "$rounds"); do
   for a in "${algorithms[@]}"; do
     peer=$(peer_of "$a")
     if [[ -z "$peer" ]]; then
-      ours[$a]+="$(measure script "$dir/$a.lua" ratelab) "
+      ours[$a]+="$(measure --window-keys "$(window_keys "$a")" script "$dir/$a.lua" ratelab) "
       continue
     fi
     # shellcheck disable=SC2086
-    if ((r % 2)); then o=$(measure script "$dir/$a.lua" ratelab); p=$(measure $peer)
-    else p=$(measure $peer); o=$(measure script "$dir/$a.lua" ratelab); fi
+    if ((r % 2)); then o=$(measure --window-keys "$(window_keys "$a")" script "$dir/$a.lua" ratelab); p=$(measure $peer)
+    else p=$(measure $peer); o=$(measure --window-keys "$(window_keys "$a")" script "$dir/$a.lua" ratelab); fi
     ours[$a]+="$o "; peers[$a]+="$p "
     ratios[$a]+="$(awk -v o="$o" -v p="$p" 'BEGIN { printf "%.3f", o / p }') "
     if [[ "$a" == token_bucket || "$a" == sliding_log ]]; then  # the same body as a Redis 7 Function

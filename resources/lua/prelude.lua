@@ -11,8 +11,9 @@
 --             the caller asks again with that window (see wrongWindow).
 --   ARGV    = now_us ('' = use redis TIME), limit, window_us, interval_us, cost
 --   returns {allowed 0/1, remaining, retryAfter_us, resetAfter_us, delay_us}
---   (sliding_counter adds two fields); core/redis/lua_reply.cpp derives the
---   chart level from these, so no fraction has to leave Lua as a string.
+--   (sliding_counter adds two fields), or one integer for the commonest
+--   admission (token_bucket, sliding_log: see there); core/redis/lua_reply.cpp
+--   derives the rest and the chart level, so no fraction leaves Lua as a string.
 -- This runs on every decision, inside Redis: each script parses only the
 -- arguments it uses, calls Redis as few times as it can, and formats no
 -- number that Redis can format itself (redis.call writes a Lua number as an

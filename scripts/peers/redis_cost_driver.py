@@ -33,6 +33,9 @@ def main():
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--limit", type=int, default=1000)
     p.add_argument("--window", type=int, default=60, help="seconds")
+    p.add_argument("--window-keys", type=int, default=0, choices=[0, 1, 2],
+                   help="ratelab args: the script's KEYS are its window keys <key>:<window start us>, "
+                        "current first (fixed_window 1, sliding_counter 2), as RedisLuaStore names them")
     p.add_argument("side", choices=["script", "function", "limits-fixed", "limits-moving"])
     p.add_argument("file", nargs="?")
     p.add_argument("args", nargs="?", choices=["ratelab", "seed"])
@@ -48,18 +51,21 @@ def main():
     def script_worker(i):
         r = redis.Redis(port=a.port)
         if a.side == "function":
-            call = lambda *argv: r.fcall("rl_cost_decide", 1, *argv)
+            call = lambda keys, *argv: r.fcall("rl_cost_decide", len(keys), *keys, *argv)
         else:
             sha = r.script_load(open(a.file).read())
-            call = lambda *argv: r.evalsha(sha, 1, *argv)
+            call = lambda keys, *argv: r.evalsha(sha, len(keys), *keys, *argv)
         k = i
         while time.monotonic() < stop:
             key = "cost:{%d}" % (k % a.keys)
             if a.args == "ratelab":
-                argv = [str(time.time_ns() // 1000), a.limit, a.window * 1_000_000, interval_us, 1]
+                now = time.time_ns() // 1000
+                window_us = a.window * 1_000_000
+                start = now - now % window_us
+                keys = ["%s:%d" % (key, start - i * window_us) for i in range(a.window_keys)] or [key]
+                call(keys, str(now), a.limit, window_us, interval_us, 1)
             else:
-                argv = [a.limit, a.limit / a.window, repr(time.time()), 1]
-            call(key, *argv)
+                call([key], a.limit, a.limit / a.window, repr(time.time()), 1)
             counts[i] += 1
             k += a.connections
 
