@@ -6,6 +6,7 @@
 #include "storm/compared_runs.hpp"
 #include "storm/fault_schedule.hpp"
 #include "storm/key_tag.hpp"
+#include "ui/qt_text.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
 #include "ui/workers/storm_worker.hpp"
@@ -24,8 +25,6 @@ void registerTypes() {
   qRegisterMetaType<ServerState>("rl::ui::ServerState");
   qRegisterMetaType<KeyPageResult>("rl::ui::KeyPageResult");
 }
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 }  // namespace
 
 StormController::StormController(QObject* parent)
