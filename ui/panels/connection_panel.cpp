@@ -22,6 +22,7 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
       closed_(new QRadioButton(tr("fail-closed"), this)),
       local_(new QRadioButton(tr("local"), this)) {
   url_->setObjectName(QStringLiteral("redisUrl"));
+  connect_->setObjectName(QStringLiteral("connectRedis"));
   url_->setPlaceholderText(tr("redis://127.0.0.1:6379/0, redis+cluster://host:port,… or cluster"));
   url_->setToolTip(tr("redis://[user:password@]host:port[/db]: one server.\n"
                       "redis+cluster://[user:password@]host:port[,host:port…]: a Redis Cluster by its seed nodes.\n"
