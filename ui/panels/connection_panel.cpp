@@ -90,9 +90,10 @@ void ConnectionPanel::showStatus(const RedisStatus& s) {
     status_->setText(s.error);
     status_->setStyleSheet(QString());
   } else if (s.ok && s.masters > 0) {
-    status_->setText(tr("connected to a Redis Cluster of %1 masters (%2), Redis %3, slowest round trip %4 ms")
+    status_->setText(tr("connected to a Redis Cluster of %1 masters (seeds in the URL field), Redis %2, "
+                        "slowest round trip %3 ms")
                          .arg(s.masters)
-                         .arg(s.url, s.version)
+                         .arg(s.version)
                          .arg(s.rttMs, 0, 'f', 2));
     status_->setStyleSheet(QStringLiteral("QLabel { color: #2ea043; }"));
   } else if (s.ok) {
@@ -110,7 +111,10 @@ void ConnectionPanel::showServer(const ServerState& s) {
   server_->setText(s.message);
   stopServer_->setEnabled(s.running);
   startServer_->setText(s.port > 0 && !s.running ? tr("Restart server") : tr("Start server"));
-  if (!s.url.isEmpty()) url_->setText(s.url);
+  if (!s.url.isEmpty()) {
+    url_->setText(s.url);
+    url_->setCursorPosition(0);  // a cluster's seed list is long: show where it starts
+  }
 }
 
 }  // namespace rl::ui

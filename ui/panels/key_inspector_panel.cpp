@@ -104,6 +104,8 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   tree_->setColumnHidden(kColumnNode, true);
   tree_->setColumnHidden(kColumnSlot, true);
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  tree_->header()->setSectionResizeMode(kColumnNode, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(kColumnSlot, QHeaderView::ResizeToContents);
   tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Prefix"), this));
