@@ -5,17 +5,20 @@
 // 12 clients admits exactly what the in-memory store admits; the inspector
 // lists every key with the master that holds it and counts keys per master
 // (equal to DBSIZE on each); the TTL chart samples; delete prefix empties
-// every master; the race lab holds its limit; a second `cluster` reuses the
+// every master; the race lab holds its limit; HTTP replicas served from the
+// window share one bucket per client; a second `cluster` reuses the
 // running one, and closing the window stops the nodes and removes their dirs.
 
 #include <QtTest>
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <map>
 
+#include "http/http_client.hpp"
 #include "redis/cluster/key_slot.hpp"
 #include "redis/cluster/slot_map.hpp"
 #include "redis/redis_connection.hpp"
@@ -77,6 +80,7 @@ class UiClusterTest : public QObject {
   void inspectorShowsEveryKeyOnItsMaster();
   void deletePrefixEmptiesEveryMaster();
   void raceLabHoldsItsLimitOnTheCluster();
+  void servingOverHttpSharesTheLimitOnTheCluster();
   void unreachableClusterIsOneSentenceAndTheWordReusesTheRunningOne();
   void cleanupTestCase();
 
@@ -246,6 +250,43 @@ void UiClusterTest::raceLabHoldsItsLimitOnTheCluster() {
   QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 3), QStringLiteral("0"));
+}
+
+void UiClusterTest::servingOverHttpSharesTheLimitOnTheCluster() {
+  // Token bucket, capacity 5, two replicas on the cluster URL: one bucket per
+  // client shared by both replicas, so 8 requests of each of 3 clients get 5 x 200.
+  StormSpec spec;
+  spec.algorithms = {Algorithm::TokenBucket};
+  spec.backend = Backend::RedisLua;
+  spec.quota = Quota::perWindow(5, kSecond).withRefill(0.01);
+  spec.replicas = 2;
+  spec.requests = 1;
+  window_->stormPanel()->setSpec(spec);
+  window_->stormPanel()->findChild<QComboBox*>(QStringLiteral("serveFront"))->setCurrentText(QStringLiteral("builtin"));
+  QSignalSpy serving(controller_.get(), &StormController::servingChanged);
+  QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);
+  QVERIFY(serving.wait(10'000));
+  const QList<QVariant> args = serving.takeFirst();
+  QVERIFY(args.at(0).toBool());
+  auto target = parseHttpUrl(args.at(1).toString().toStdString());
+  QVERIFY(target.ok());
+  HttpClient client(*target);
+  std::map<std::string, int> ok;
+  for (const std::string key : {"alice", "bob", "carol"}) {
+    for (int i = 0; i < 8; ++i) {
+      HttpRequest request;
+      request.method = "GET";
+      request.target = "/ping";
+      request.headers.push_back({"x-api-key", key});
+      auto response = client.send(request);
+      QVERIFY2(response.ok(), response.ok() ? "" : response.error().message.c_str());
+      QVERIFY(response->status == 200 || response->status == 429);
+      ok[key] += response->status == 200;
+    }
+    QCOMPARE(ok[key], 5);
+  }
+  QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);  // stop
+  QVERIFY(serving.wait(10'000));
 }
 
 void UiClusterTest::unreachableClusterIsOneSentenceAndTheWordReusesTheRunningOne() {
