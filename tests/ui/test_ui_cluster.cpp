@@ -153,6 +153,14 @@ void UiClusterTest::stormOnTheClusterAdmitsWhatMemoryAdmits() {
     QCOMPARE(r.algorithms[i].offered, kClients * kPerClient);
     QCOMPARE(r.algorithms[i].admitted, memoryAdmitted_[i]);
   }
+  // A fault schedule is done to the managed single server only: refused on the cluster, in one sentence.
+  StormSpec faulty = clusterStorm(Backend::RedisLua);
+  faulty.redisUrl = url_.toStdString();
+  FaultEvent kill;
+  kill.at = Micros{100'000};
+  faulty.faults = {kill};
+  QVERIFY2(controller_->faultRefusal(faulty, false, false).contains(QStringLiteral("would run on a Redis Cluster")),
+           qPrintable(controller_->faultRefusal(faulty, false, false)));
   // The TTL chart sampled client-0's keys, each on the master of its slot.
   TtlChart* ttl = window_->lanesPanel()->ttlChart();
   QTRY_VERIFY_WITH_TIMEOUT(ttl->points(0) > 0 && ttl->points(1) > 0 && ttl->points(2) > 0, 10'000);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "redis/redis_url.hpp"
 #include "store/store.hpp"
 #include "storm/compared_runs.hpp"
 #include "storm/fault_schedule.hpp"
@@ -115,6 +116,11 @@ void StormController::wireWorkers() {
 
 QString StormController::faultRefusal(const StormSpec& spec, bool outage, bool sideBySide) const {
   if (spec.faults.empty()) return {};
+  if (const auto ep = parseRedisUrl(spec.redisUrl); ep && ep->cluster)
+    return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only, and "
+              "this storm would run on a Redis Cluster (connect a single server, or run ratelab-cli run --redis "
+              "managed --scenario FILE)")
+        .arg(QString::fromStdString(faultScheduleText(spec.faults)));
   if (!managedUp_)
     return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only; start "
               "it in the Connection panel (or run ratelab-cli run --redis managed --scenario FILE)")
