@@ -31,6 +31,9 @@ struct FailoverReport {
   std::int64_t stateOnNewMaster = -1;   ///< admitted entries in the promoted replica's state (-1: not countable)
   std::int64_t lostWrites = -1;         ///< admittedBeforeKill - stateOnNewMaster (-1: not countable)
   std::int64_t errorsDuringFailover = 0;  ///< decisions the failure policy made from break to the end
+  /// Decisions on the key that failed before the kill (e.g. WAIT timed out). Such a write
+  /// stays applied on the master and may still reach the replica, so lostWrites >= -this.
+  std::int64_t errorsBeforeKill = 0;
   Micros unserved{0};                   ///< from the kill to the first answer the limiter made again; -1: never
   Micros breakAt{0}, killAt{0}, promoteAt{0}, rejoinAt{0};  ///< when each step happened (since the storm's start)
   std::string master;                   ///< host:port of the killed master
@@ -43,11 +46,16 @@ struct FailoverRun {
   FailoverReport report;  ///< the failover's cost
 };
 
+/// What the caller watches while the failover storm runs (called on the caller's thread).
+struct FailoverWatch {
+  std::function<void(const StormProgress&)> onProgress;  ///< about every 200 ms (the CLI's progress line)
+  std::function<void(StormRunner&)> onPoll;              ///< about every 20 ms, and once after the run ended (the window takes records)
+};
+
 /// Runs `spec` (spec.failover set, a Redis backend) with `factory` on
 /// `cluster` and performs the plan. InvalidArgument when the plan cannot run
 /// (no replica for the key's master); Unavailable when a step fails.
 Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory, ManagedRedisCluster& cluster,
-                                     const std::function<void(const StormProgress&)>& onProgress = {},
-                                     RetryCounter retries = {});
+                                     const FailoverWatch& watch = {}, RetryCounter retries = {});
 
 }  // namespace rl
