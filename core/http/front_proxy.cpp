@@ -192,12 +192,16 @@ std::string forwardedBytes(const HttpRequest& request, const std::string& peer, 
   return out;
 }
 
+// The fullest usable connection with room: requests to one replica pack onto as few
+// connections as they fit on, so those read in one pass leave in one send (and wake the
+// replica once); connections left over after a peak go idle and are trimmed.
 Upstream* ProxyCore::take(std::size_t replica) {
   auto& conns = conns_[replica];
+  const auto depth = static_cast<std::size_t>(std::max(1, options_.pipelineDepth));
   Upstream* best = nullptr;
   for (Upstream* u : conns)
-    if (u->usable() && (best == nullptr || u->inFlight() < best->inFlight())) best = u;
-  if (best != nullptr && best->inFlight() < static_cast<std::size_t>(std::max(1, options_.pipelineDepth))) return best;
+    if (u->usable() && u->inFlight() < depth && (best == nullptr || u->inFlight() > best->inFlight())) best = u;
+  if (best != nullptr) return best;
   conns.push_back(new Upstream(*this, replica));
   return conns.back();
 }
