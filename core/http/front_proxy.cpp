@@ -120,20 +120,23 @@ class Upstream final : public QObject {
     if (waiting_.empty()) return close();  // an idle upstream must not talk
     std::size_t used = 0;
     while (!waiting_.empty() && used < buffer_.size()) {
-      HttpResponse response;
-      const auto outcome = parseResponse(std::string_view(buffer_).substr(used), limits, waiting_.front().head, response);
+      ResponseFrame frame;  // framing only: the usual answer is relayed byte for byte
+      const bool head = waiting_.front().head;
+      const auto outcome = scanResponse(std::string_view(buffer_).substr(used), limits, head, frame);
       if (outcome.state == ParseState::NeedMore) break;
       if (outcome.state == ParseState::Failed) return failAll(502, outcome.error);
       const auto bytes = std::string_view(buffer_).substr(used, outcome.consumed);
       used += outcome.consumed;
       HttpConnection* client = waiting_.front().client;
       waiting_.pop_front();
-      if (client != nullptr && response.keepAlive && client->relayable()) {
+      if (client != nullptr && frame.keepAlive && client->relayable()) {
         client->respondRaw(bytes, true);  // the replica's bytes as they are
-      } else if (client != nullptr) {
+      } else if (client != nullptr) {  // rewritten for the client (closing, or HEAD)
+        HttpResponse response;
+        parseResponse(bytes, limits, head, response);
         client->respond(std::move(response));
       }
-      if (!response.keepAlive) return failAll(502, "closed the connection");
+      if (!frame.keepAlive) return failAll(502, "closed the connection");
     }
     buffer_.erase(0, used);
     if (!waiting_.empty()) return deadline_.setAt(waiting_.front().deadline);
