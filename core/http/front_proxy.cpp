@@ -85,7 +85,7 @@ class Upstream final : public QObject {
   qint64 idleSinceMs = 0;
 
   /// Sends `bytes` for `client`; the answer (or a 502/504) goes back to it.
-  void send(const std::string& bytes, HttpConnection& client, bool head, Micros timeout) {
+  void send(std::string_view bytes, HttpConnection& client, bool head, Micros timeout) {
     const auto now = Steady::now();
     waiting_.push_back({&client, head, now + std::chrono::microseconds(timeout.count())});
     client.onAbandoned([this, c = &client] { abandon(c); });
@@ -182,7 +182,12 @@ class Upstream final : public QObject {
 
 std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret) {
   std::string out;
-  out.reserve(128 + request.target.size() + request.body.size() + request.headers.size() * 48);
+  appendForwarded(out, request, peer, secret);
+  return out;
+}
+
+void appendForwarded(std::string& out, const HttpRequest& request, const std::string& peer, const std::string& secret) {
+  out.reserve(out.size() + 128 + request.target.size() + request.body.size() + request.headers.size() * 48);
   out.append(request.method).append(" ").append(request.target).append(" HTTP/1.1\r\n");
   for (const auto& h : request.headers)
     if (!isHopByHop(h.name)) out.append(h.name).append(": ").append(h.value).append("\r\n");
@@ -192,7 +197,6 @@ std::string forwardedBytes(const HttpRequest& request, const std::string& peer, 
   if (!request.body.empty() && findHeader(request.headers, "content-length") == nullptr)
     out.append("Content-Length: ").append(std::to_string(request.body.size())).append("\r\n");
   out.append("\r\n").append(request.body);
-  return out;
 }
 
 // The fullest usable connection with room: requests to one replica pack onto as few
@@ -233,7 +237,9 @@ void ProxyCore::trimIdle() {
 
 void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {
   const std::size_t replica = next_++ % conns_.size();
-  const auto bytes = forwardedBytes(request, connection.peerAddress(), options_.secret);
+  thread_local std::string bytes;  // reused: no allocation per request
+  bytes.clear();
+  appendForwarded(bytes, request, connection.peerAddress(), options_.secret);
   take(replica)->send(bytes, connection, request.method == "HEAD", options_.upstreamTimeout);
 }
 

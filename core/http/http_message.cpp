@@ -100,6 +100,7 @@ ParseOutcome forEachHeaderLine(std::string_view block, const HttpLimits& limits,
 // Parses the header lines of `block` into `out`.
 ParseOutcome parseHeaderLines(std::string_view block, const HttpLimits& limits, HttpHeaders& out) {
   out.clear();
+  out.reserve(std::min<std::size_t>(limits.maxHeaderCount, 16));  // one allocation for a usual request
   return forEachHeaderLine(block, limits, [&out](std::string_view name, std::string_view value) {
     out.push_back({std::string(name), std::string(value)});
   });
