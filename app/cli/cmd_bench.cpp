@@ -15,7 +15,8 @@ namespace {
 constexpr const char* kBenchHelp =
     "usage: ratelab-cli bench [options]\n"
     "  --backend B[,B..]    memory | redis-lua | redis-naive | redis-watch | redis-script (default memory)\n"
-    "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,..] | cluster\n"
+    "                       (default: embedded); a cluster reports decisions/s per master too\n"
     "  --algorithm A[,A..]  algorithms or all                      (default token_bucket)\n"
     "  --concurrency C      connections (redis-lua) or threads with one store each (default 2)\n"
     "  --pipeline P         redis-lua: EVALSHA in flight per connection (default 1)\n"
@@ -23,6 +24,8 @@ constexpr const char* kBenchHelp =
     "  --duration-ms MS     wall time per measurement              (default 2000)\n"
     "  --clients N          distinct keys per thread               (default 100000)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota checked (default 100 per 1000 ms)\n"
+    "  --path auto|store|wire  redis-lua: wire = event loops (one server), store = one store per thread\n"
+    "                       (a cluster always uses store)                   (default auto)\n"
     "  --clock server|client  Redis: the script reads TIME, or gets the client's clock (default server)\n"
     "  --script FILE --script-keys T --script-argv T --script-reply NAMES   --backend redis-script\n"
     "  --json               one JSON document on stdout\n";
@@ -89,6 +92,14 @@ Json benchJson(const std::vector<BenchResult>& results) {
     j["errors"] = r.errors;
     j["duration_ms"] = static_cast<double>(r.elapsed.count()) / 1000.0;
     j["decisions_per_s"] = static_cast<std::int64_t>(r.perSecond);
+    if (!r.perMaster.empty()) {
+      Json masters = Json::array();
+      const double secs = static_cast<double>(std::max<std::int64_t>(r.elapsed.count(), 1)) / 1e6;
+      for (const auto& [node, n] : r.perMaster)
+        masters.push_back(Json{{"node", node}, {"decisions", n},
+                               {"decisions_per_s", static_cast<std::int64_t>(static_cast<double>(n) / secs)}});
+      j["masters"] = std::move(masters);
+    }
     if (r.backend != Backend::Memory) j["redis_us_per_decision"] = std::round(r.redisMicros * 100) / 100;
     arr.push_back(std::move(j));
   }
@@ -102,10 +113,13 @@ int cmdBench(const Args& args) {
   std::vector<FlagSpec> allowed{
       {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
       {"threads", true},  {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
-      {"clock", true},    {"json", false},    {"help", false}};
+      {"path", true},     {"clock", true},    {"json", false},    {"help", false}};
   allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
   auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("bench", flags.error());
+  const std::string path = flags->get("path").value_or("auto");
+  if (path != "auto" && path != "store" && path != "wire")
+    return badInput("bench", invalidArgument("--path '" + path + "' is not valid: allowed auto, store or wire"));
   if (flags->has("help")) {
     std::fputs(kBenchHelp, stdout);
     return kExitOk;
@@ -118,9 +132,13 @@ int cmdBench(const Args& args) {
   for (Backend b : backends) {
     BenchSpec s = spec.value();
     s.backend = b;
+    s.storePath = path == "store";
     if (auto ok = validate(s); !ok) return badInput("bench", ok.error());
     if (b != Backend::Memory && !redis)
       if (int rc = resolveRedisTarget(flags->get("redis"), "bench", redis); rc != kExitOk) return rc;
+    if (path == "wire" && (b != Backend::RedisLua || (redis && redis->endpoint.cluster)))
+      return badInput("bench", invalidArgument("--path wire needs --backend redis-lua on one server (a cluster is "
+                                               "benchmarked on the store path)"));
     auto results = runBench(s, redis ? redis->endpoint : RedisEndpoint{});
     if (!results) {
       std::fprintf(stderr, "ratelab-cli bench: %s\n", results.error().message.c_str());
@@ -142,6 +160,11 @@ int cmdBench(const Args& args) {
                 r.pipeline, r.threads, static_cast<long long>(r.decisions), static_cast<long long>(r.errors),
                 r.perSecond, us);
   }
+  for (const BenchResult& r : all)
+    for (const auto& [node, n] : r.perMaster)
+      std::printf("  %-16s %-16s master %-21s %12lld %22.0f\n", std::string(backendName(r.backend)).c_str(),
+                  std::string(algorithmName(r.algorithm)).c_str(), node.c_str(), static_cast<long long>(n),
+                  static_cast<double>(n) * 1e6 / static_cast<double>(std::max<std::int64_t>(r.elapsed.count(), 1)));
   return kExitOk;
 }
 

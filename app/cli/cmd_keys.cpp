@@ -39,6 +39,10 @@ Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   if (k.type == "zset") j["zset_size"] = k.zsetSize;
   if (k.type == "list") j["list_size"] = k.listSize;
   addReading(j, reading);
+  if (!k.node.empty()) {
+    j["node"] = k.node;
+    j["slot"] = k.slot;
+  }
   return j;
 }
 
@@ -71,18 +75,20 @@ int cmdKeys(const Args& args) {
   if (!assume) return badInput("keys", assume.error());
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
-  auto conn = RedisConnection::connect(redis->endpoint);
-  if (!conn) {
-    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.address().c_str(),
-                 conn.error().message.c_str());
+  auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
+  if (!keys && keys.error().code == ErrorCode::Unavailable) {
+    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.toString().c_str(),
+                 keys.error().message.c_str());
     return kExitNoRedis;
   }
-  auto keys = scanAllLimiterKeys(conn.value(), prefix, flags->get("match").value_or(""));
   if (!keys) {
     std::fprintf(stderr, "ratelab-cli keys: %s\n", keys.error().message.c_str());
     return kExitFailed;
   }
-  auto now = serverTimeUs(conn.value());
+  // The time the readings are taken at: one node's clock (cluster: the first seed).
+  const RedisEndpoint& ep = redis->endpoint;
+  auto conn = RedisConnection::connect(ep.cluster ? ep.node(ep.host, ep.port) : ep);
+  auto now = conn ? serverTimeUs(conn.value()) : Result<std::int64_t>(conn.error());
   if (!now) {
     std::fprintf(stderr, "ratelab-cli keys: %s\n", now.error().message.c_str());
     return kExitFailed;
@@ -98,15 +104,24 @@ int cmdKeys(const Args& args) {
     std::printf("%s\n", dumpJson(doc, 2).c_str());
     return kExitOk;
   }
-  std::printf("%-48s %-7s %10s  %-22s %s\n", "key", "type", "pttl ms", "library", "value");
+  const bool cluster = redis->endpoint.cluster;
+  std::printf("%-48s %-7s %10s  %s%-22s %s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "",
+              "library", "value");
+  std::vector<std::pair<std::string, int>> perNode;  // cluster: keys per master, in scan order
   for (std::size_t i = 0; i < keys->size(); ++i) {
     const KeyInfo& k = (*keys)[i];
     const auto& r = readings[i];
-    std::printf("%-48s %-7s %10lld  %-22s %s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
-                r ? r->library.c_str() : "-", keyDetail(k).c_str());
+    char where[96] = "";
+    if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
+    std::printf("%-48s %-7s %10lld  %s%-22s %s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
+                where, r ? r->library.c_str() : "-", keyDetail(k).c_str());
     if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), r->words.c_str());
+    if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
+    if (cluster) ++perNode.back().second;
   }
-  std::printf("%zu key(s) under '%s'\n", keys->size(), prefix.c_str());
+  std::printf("%zu key(s) under '%s'", keys->size(), prefix.c_str());
+  for (const auto& [node, n] : perNode) std::printf("%s %s: %d", &node == &perNode.front().first ? ";" : ",", node.c_str(), n);
+  std::printf("\n");
   return kExitOk;
 }
 

@@ -26,8 +26,9 @@ constexpr const char* kRunHelp =
     "  --scenario FILE      a JSON scenario (keys as below with _); flags override it\n"
     "  --backend B          memory | redis-lua | redis-naive | redis-watch | redis-script | http\n"
     "                       (default memory)\n"
-    "  --redis URL          redis://[user:password@]host:port[/db] | managed (a private redis-server,\n"
-    "                       stopped on exit) (default: 127.0.0.1:6379 if it answers, else managed)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,host:port..]\n"
+    "                       | managed (a private redis-server, stopped on exit) | cluster (a private 3+3\n"
+    "                       cluster) (default: 127.0.0.1:6379 if it answers, else managed)\n"
     "  --algorithm A[,A..]  fixed_window sliding_log sliding_counter token_bucket\n"
     "                       leaky_bucket gcra | all                          (default fixed_window)\n"
     "  --limit N --window-ms MS --refill-rate R --cost N\n"
@@ -62,6 +63,10 @@ constexpr const char* kRunHelp =
     "  --script FILE        --backend redis-script: your Lua limiter; --script-keys T --script-argv T\n"
     "                       (placeholders {client} {prefix} {limit} {window_ms} {window_s} {refill_rate}\n"
     "                       {now_us} {now_ms} {now_s} {cost}); --script-reply 'allowed,remaining'\n"
+    "  --wait-replicas N [--wait-timeout-ms T]  redis-lua: WAIT N T after each admitting write;\n"
+    "                       fewer acks make the decision an error for --on-redis-error (default T 50)\n"
+    "  --failover break@MS,kill@MS,promote@MS[,rejoin@MS]  with --redis cluster: break the replication of\n"
+    "                       the master holding the first key, kill it, promote its replica; reports lost writes\n"
     "fault injection (on the managed redis-server only; needs --clock client|server and rate-driven traffic):\n"
     "  --fault F[,F..]      kill@T          SIGKILL the server (down until a restart)\n"
     "                       restart@T       start it again, same port and dir (its data is gone)\n"
@@ -80,7 +85,7 @@ constexpr const char* kRunHelp =
 // Ctrl-C cancels the run and prints what was recorded. With a private
 // redis-server its own handler (stop the server, exit) stays in charge.
 void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
-  if (!(redis && redis->server)) catchInterrupt();
+  if (!(redis && (redis->server || redis->cluster))) catchInterrupt();
 }
 
 
@@ -170,7 +175,7 @@ std::string differenceLine(const Ran& first, const Ran& other, const Differences
   return line + (d.firstAtUs.empty() ? "" : d.count > 6 ? ", ...)" : ")");
 }
 
-int reportRuns(const std::vector<Ran>& ran, const Flags& flags) {
+int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverReport* failover = nullptr) {
   Json runs = Json::array();
   for (std::size_t i = 0; i < ran.size(); ++i) {
     const auto& [spec, outcome, faults] = ran[i];
@@ -193,6 +198,7 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags) {
     } else {
       if (i > 0) std::printf("\n");
       printRunTable(stdout, spec, outcome, metrics);
+      if (failover) printFailover(stdout, spec, *failover);
       if (faults) printFaultReport(stdout, spec, outcome, *faults);
     }
   }
@@ -202,10 +208,23 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags) {
   if (flags.has("json")) {
     Json doc;
     doc["runs"] = std::move(runs);
+    if (failover) doc["failover"] = failoverJson(*failover);
     if (ran.front().spec.traceData) doc["trace"] = traceJson(*ran.front().spec.traceData);
     std::printf("%s\n", dumpJson(doc, 2).c_str());
   }
   return kExitOk;
+}
+
+// --failover: the storm on the private cluster, with its nodes killed and promoted.
+int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTarget& redis, const Flags& flags) {
+  auto run = runFailoverStorm(spec, factory, *redis.cluster, progressLine(), storeRetries);
+  endProgressLine();
+  if (!run) {
+    if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());
+    std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
+    return kExitFailed;
+  }
+  return reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
 }
 }  // namespace
 
@@ -234,6 +253,16 @@ int cmdRun(const Args& args) {
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
     if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
     if (int rc = resolveRunTarget(spec, redis); rc != kExitOk) return rc;
+  }
+  if (spec.failover && !(redis && redis->cluster))
+    return badInput("run", invalidArgument("--failover needs --redis cluster (a private cluster whose nodes RateLab "
+                                           "may kill): allowed with a Redis backend only"));
+  if (spec.failover) {
+    if (!spec.compareBackends.empty())
+      return badInput("run", invalidArgument("--failover runs one storm: allowed without --compare-backend"));
+    auto factory = makeFactory(spec, redis);
+    if (!factory) return badInput("run", factory.error());
+    return runWithFailover(spec, factory.value(), *redis, flags.value());
   }
   cancelOnInterrupt(redis);
   std::vector<Ran> ran;

@@ -21,6 +21,7 @@ int cmdBench(const Args& args);   ///< max decisions/s per backend/algorithm (cm
 int cmdKeys(const Args& args);    ///< limiter keys under the prefix        (cmd_keys.cpp)
 int cmdScript(const Args& args);  ///< print an algorithm's Lua script      (cmd_script.cpp)
 int cmdServe(const Args& args);   ///< HTTP limiter replicas on loopback    (cmd_serve.cpp)
+int cmdCluster(const Args& args); ///< a private Redis Cluster until Ctrl-C (cmd_cluster.cpp)
 int cmdTune(const Args& args);    ///< sweep a quota grid over a trace      (cmd_tune.cpp)
 
 }  // namespace rl::cli

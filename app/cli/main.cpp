@@ -23,6 +23,7 @@ constexpr const char* kUsage =
     "  keys     limiter keys under the prefix: type, PTTL, fields\n"
     "  script   print the Lua script of an algorithm\n"
     "  serve    HTTP limiter replicas on loopback (curl, wrk)\n"
+    "  cluster  `cluster up`: a private Redis Cluster until Ctrl-C\n"
     "  tune     sweep a quota grid over an access log, recommend a quota\n"
     "\n"
     "`ratelab-cli <command> --help` lists a command's options.\n"
@@ -84,9 +85,10 @@ int main(int argc, char** argv) {
   if (command == "keys") return rl::cli::cmdKeys(args);
   if (command == "script") return rl::cli::cmdScript(args);
   if (command == "serve") return rl::cli::cmdServe(args);
+  if (command == "cluster") return rl::cli::cmdCluster(args);
   if (command == "tune") return rl::cli::cmdTune(args);
   std::fprintf(stderr,
-               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, tune\n",
+               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, cluster, tune\n",
                argv[1]);
   return rl::cli::kExitBadInput;
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli_flags.hpp"
+#include "redis/cluster/slot_map.hpp"
 #include "redis/redis_connection.hpp"
 
 namespace rl::cli {
@@ -10,7 +11,19 @@ namespace rl::cli {
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
                        std::optional<RedisTarget>& out, const ManagedServerOptions& managed) {
   RedisTarget target;
-  if (url && *url == kManagedRedis) {
+  if (url && *url == "cluster") {
+    installServerSignalCleanup();
+    auto cluster = ManagedRedisCluster::start();
+    if (!cluster) {
+      std::fprintf(stderr, "ratelab-cli %.*s: cannot start a private Redis Cluster: %s\n",
+                   static_cast<int>(command.size()), command.data(), cluster.error().message.c_str());
+      return kExitNoRedis;
+    }
+    target.endpoint = cluster->endpoint();
+    target.cluster.emplace(std::move(cluster).value());
+    std::fprintf(stderr, "ratelab-cli: started a private Redis Cluster (3 masters + 3 replicas) at %s (stopped on exit)\n",
+                 target.endpoint.toString().c_str());
+  } else if (url && *url == kManagedRedis) {
     installServerSignalCleanup();
     auto server = ManagedRedisServer::start(managed);
     if (!server) {
@@ -37,6 +50,17 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
     target.endpoint = embedded->endpoint;
     target.server = std::move(embedded->server);
     if (target.server) std::fprintf(stderr, "ratelab-cli: %s\n", embedded->description.c_str());
+  }
+  if (target.endpoint.cluster) {
+    auto map = fetchSlotMap(clusterSeeds(target.endpoint));
+    if (!map) {
+      if (map.error().code == ErrorCode::InvalidArgument) return badInput(command, invalidArgument("--redis: " + map.error().message));
+      std::fprintf(stderr, "ratelab-cli %.*s: cannot reach the Redis Cluster at %s: %s\n", static_cast<int>(command.size()),
+                   command.data(), target.endpoint.toString().c_str(), map.error().message.c_str());
+      return kExitNoRedis;
+    }
+    out.emplace(std::move(target));
+    return kExitOk;
   }
   auto conn = RedisConnection::connect(target.endpoint);
   Result<RedisReply> pong = conn ? conn->command({"PING"}) : Result<RedisReply>(conn.error());

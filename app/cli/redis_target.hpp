@@ -1,12 +1,14 @@
 #pragma once
-// The Redis a command talks to: --redis URL, or the embedded default
-// (127.0.0.1:6379 if it answers, else a private redis-server that lives as
-// long as the command). Checked at start: exit 3 names the address and reason.
+// The Redis a command talks to: --redis URL (redis:// or redis+cluster://),
+// the word `cluster` (a private 3-master + 3-replica cluster that lives as long
+// as the command), or the embedded default (127.0.0.1:6379 if it answers, else
+// a private redis-server). Checked at start: exit 3 names the address and reason.
 
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "redis/cluster/managed_redis_cluster.hpp"
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_url.hpp"
 
@@ -16,15 +18,17 @@ namespace rl::cli {
 struct RedisTarget {
   RedisEndpoint endpoint;                    ///< where to connect
   std::optional<ManagedRedisServer> server;  ///< owned private server, if any
+  std::optional<ManagedRedisCluster> cluster;  ///< owned private cluster (--redis cluster), if any
 };
 
 /// The --redis value that always starts a private redis-server (never probes :6379).
 inline constexpr std::string_view kManagedRedis = "managed";
 
 /// Resolves `url` (empty = embedded default, "managed" = a private server
-/// started with `managed`) and checks it answers PING. Returns kExitOk and
-/// fills `out`, or prints one line on stderr and returns kExitBadInput (bad
-/// URL) or kExitNoRedis (cannot reach it).
+/// started with `managed`, "cluster" = a private cluster) and checks it answers
+/// (PING; a cluster: its slot map). Returns kExitOk and fills `out`, or prints
+/// one line on stderr and returns kExitBadInput (bad URL) or kExitNoRedis
+/// (cannot reach it).
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
                        std::optional<RedisTarget>& out, const ManagedServerOptions& managed = {});
 

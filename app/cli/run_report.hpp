@@ -8,6 +8,7 @@
 
 #include "common/json.hpp"
 #include "metrics/storm_metrics.hpp"
+#include "storm/cluster_failover.hpp"
 #include "storm/storm_runner.hpp"
 
 namespace rl::cli {
@@ -21,6 +22,12 @@ Json runJson(const StormSpec& spec, const StormOutcome& outcome, const std::vect
 /// The summary table: one header line about the storm, one row per algorithm.
 void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& outcome,
                    const std::vector<AlgorithmMetrics>& metrics);
+
+/// The failover's cost as `"failover": {...}` fields (lost_writes, unserved_ms, ...).
+Json failoverJson(const FailoverReport& report);
+
+/// The failover's cost, a few lines under the run table.
+void printFailover(std::FILE* out, const StormSpec& spec, const FailoverReport& report);
 
 /// Writes every decision to `path`: intended_us, actual_us, replica, client,
 /// algorithm, allowed, remaining, retry_after_us, latency_us. The error names the file.

@@ -69,8 +69,10 @@ struct AsyncLuaDecider::Call {
   Done done;                          ///< Decide: the answer's receiver
   Algorithm algorithm = Algorithm::TokenBucket;  ///< Decide: which script
   Quota quota;                        ///< Decide: for parsing the reply
-  std::array<std::string, 6> args;    ///< Decide: KEYS[1] + ARGV; else the command
-  std::size_t argc = 0;               ///< non-Decide: words used in `args`
+  std::vector<std::string> args;      ///< Decide: KEYS then ARGV; else the command
+  std::size_t numKeys = 0;            ///< Decide: how many of `args` are KEYS
+  std::string base;                   ///< Decide: the client's base key (window keys are named from it)
+  int attempts = 1;                   ///< Decide: sends so far (RL_WINDOW asks again)
   SteadyClock::time_point sent;       ///< first sent (the deadline counts from here)
   bool viaEval = false;               ///< re-sent as EVAL after NOSCRIPT
 };
@@ -136,8 +138,7 @@ void AsyncLuaDecider::connectNow() {
     auto* call = new Call;
     call->kind = kind;
     call->owner = this;
-    std::copy(words.begin(), words.end(), call->args.begin());
-    call->argc = words.size();
+    call->args.assign(words.begin(), words.end());
     send(call);
   };
   if (!e.password.empty()) {
@@ -150,21 +151,20 @@ void AsyncLuaDecider::connectNow() {
 
 void AsyncLuaDecider::send(Call* call) {
   if (call->sent == SteadyClock::time_point{}) call->sent = SteadyClock::now();
-  std::array<const char*, 9> argv{};
-  std::array<std::size_t, 9> lens{};
-  int argc = 0;
+  std::vector<const char*> argv;
+  std::vector<std::size_t> lens;
   auto word = [&](std::string_view w) {
-    argv[static_cast<std::size_t>(argc)] = w.data();
-    lens[static_cast<std::size_t>(argc++)] = w.size();
+    argv.push_back(w.data());
+    lens.push_back(w.size());
   };
+  const std::string numKeys = std::to_string(call->numKeys);
   if (call->kind == Call::Kind::Decide) {
     word(call->viaEval ? "EVAL" : "EVALSHA");
     word(call->viaEval ? luaScript(call->algorithm) : std::string_view(sha_[static_cast<int>(call->algorithm)]));
-    word("1");
-    for (const auto& a : call->args) word(a);
-  } else {
-    for (std::size_t i = 0; i < call->argc; ++i) word(call->args[i]);
+    word(numKeys);
   }
+  for (const auto& a : call->args) word(a);
+  const int argc = static_cast<int>(argv.size());
   if (ctx_ == nullptr ||
       redisAsyncCommandArgv(ctx_, onReplyHook, call, argc, argv.data(), lens.data()) != REDIS_OK) {
     return finish(call, unavailable("Redis connection is down: " + lastError_));
@@ -183,7 +183,11 @@ void AsyncLuaDecider::decide(const DecisionRequest& request, Done done) {
   call->done = std::move(done);
   call->algorithm = request.algorithm;
   call->quota = request.quota;
-  call->args = scriptArguments(request, options_.prefix, options_.serverClock);
+  call->base = limiterKey(options_.prefix, request.algorithm, request.client);
+  ScriptCall sc = scriptCall(request, call->base, options_.serverClock);
+  call->numKeys = sc.keys.size();
+  call->args = std::move(sc.keys);
+  call->args.insert(call->args.end(), sc.argv.begin(), sc.argv.end());
   send(call);
 }
 
@@ -201,7 +205,16 @@ void AsyncLuaDecider::onReplyFrom(redisAsyncContext* ac, Call* call, void* raw) 
       loadScripts();
       return send(call);
     }
-    if (view.isError()) return finish(call, redisReplyError(view.str()));
+    if (view.isError()) {
+      if (auto start = scriptWindowOf(view.str()); start && call->attempts < kWindowAttempts) {
+        ++call->attempts;  // the server's clock is in another window: name that one's keys
+        const ScriptCall again =
+            scriptCall(DecisionRequest{call->algorithm, {}, call->quota, 1, Micros{0}}, call->base, true, *start);
+        std::copy(again.keys.begin(), again.keys.end(), call->args.begin());
+        return send(call);
+      }
+      return finish(call, redisReplyError(view.str()));
+    }
     return finish(call, parseLuaDecision(view, call->algorithm, call->quota));
   }
   if (call->kind == Call::Kind::Probe && !view.isError()) {
@@ -264,10 +277,7 @@ void AsyncLuaDecider::loadScripts() {
     auto* call = new Call;
     call->kind = Call::Kind::Load;
     call->owner = this;
-    call->args[0] = "SCRIPT";
-    call->args[1] = "LOAD";
-    call->args[2] = std::string(luaScript(a));
-    call->argc = 3;
+    call->args = {"SCRIPT", "LOAD", std::string(luaScript(a))};
     ++loadsPending_;
     send(call);
   }

@@ -19,7 +19,10 @@ class SyncStoreDecider final : public ReplicaDecider {
 }  // namespace
 
 Result<std::unique_ptr<ReplicaDecider>> makeReplicaDecider(std::unique_ptr<Store> store) {
-  if (const auto* lua = dynamic_cast<const RedisLuaStore*>(store.get())) {
+  // On a Redis Cluster the store's router follows the slot map (MOVED / ASK);
+  // the async path talks to one server only, so a cluster is asked synchronously.
+  const auto* lua = dynamic_cast<const RedisLuaStore*>(store.get());
+  if (lua && !lua->options().endpoint.cluster) {
     auto async = AsyncLuaDecider::make(*lua);
     if (!async) return async.error();
     return std::unique_ptr<ReplicaDecider>(std::move(*async));

@@ -27,7 +27,8 @@ class ReplicaDecider {
 
 /// The replica's decider for `store`: redis-lua gets the asynchronous path on this
 /// thread's event loop (reusing the store's endpoint, prefix, clock and loaded
-/// scripts); any other store is asked synchronously.
+/// scripts); any other store, and redis-lua on a Redis Cluster (its router
+/// follows MOVED / ASK), is asked synchronously.
 Result<std::unique_ptr<ReplicaDecider>> makeReplicaDecider(std::unique_ptr<Store> store);
 
 }  // namespace rl

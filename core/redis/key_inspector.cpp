@@ -1,5 +1,7 @@
 #include "redis/key_inspector.hpp"
 
+#include "redis/redis_link.hpp"
+
 #include <charconv>
 
 #include "redis/value_codec.hpp"
@@ -135,6 +137,27 @@ Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisConnection& conn, std::stri
     for (auto& k : page->keys) all.push_back(std::move(k));
     cursor = page->nextCursor;
   } while (cursor != 0);
+  return all;
+}
+
+Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, std::string_view prefix,
+                                                std::string_view pattern) {
+  auto link = RedisLink::connect(endpoint);
+  if (!link) return link.error();
+  std::vector<KeyInfo> all;
+  auto ok = link->forEachMaster([&](RedisConnection& conn) -> Result<void> {
+    auto keys = scanAllLimiterKeys(conn, prefix, pattern);
+    if (!keys) return keys.error();
+    for (KeyInfo& k : *keys) {
+      if (endpoint.cluster) {
+        k.node = conn.endpoint().address();
+        k.slot = keySlot(k.name);
+      }
+      all.push_back(std::move(k));
+    }
+    return {};
+  });
+  if (!ok) return ok.error();
   return all;
 }
 

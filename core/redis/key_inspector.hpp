@@ -28,6 +28,8 @@ struct KeyInfo {
   std::vector<std::pair<std::string, std::string>> zsetHead;  ///< zset keys: first entries (member, score)
   std::int64_t listSize = 0;  ///< list keys: LLEN
   std::vector<std::string> listHead;  ///< list keys: the first kListHead entries (head first)
+  std::string node;        ///< cluster: host:port of the master holding it (empty on one server)
+  int slot = -1;           ///< cluster: its slot (-1 on one server)
 };
 
 /// How many entries of a LIST key are read (Python limits' moving window keeps at most its limit).
@@ -48,6 +50,11 @@ Result<KeyPage> scanLimiterKeys(RedisConnection& conn, std::string_view prefix,
 
 /// Scans to the end and returns every matching key (small databases, tests, CLI).
 Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisConnection& conn, std::string_view prefix,
+                                                std::string_view pattern = "");
+
+/// Every matching key of a server or, for a redis+cluster:// endpoint, of
+/// every master (each key with its node and slot), masters in slot-map order.
+Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, std::string_view prefix,
                                                 std::string_view pattern = "");
 
 /// Deletes `keys`; refuses (InvalidArgument, nothing deleted) if any key does

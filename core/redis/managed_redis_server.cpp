@@ -63,7 +63,7 @@ void unregisterChild(int pid) {
 
 // Removes the files a managed server may leave, then the dir (signal-safe calls only).
 void removeDirSignalSafe(const char* dir) {
-  static const char* const kFiles[] = {"/redis.log", "/dump.rdb", "/appendonly.aof"};
+  static const char* const kFiles[] = {"/redis.log", "/dump.rdb", "/appendonly.aof", "/nodes.conf"};
   char path[kDirLen + 32];
   for (const char* f : kFiles) {
     std::size_t n = std::strlen(dir);
@@ -245,7 +245,7 @@ void sweepStaleDirs() {
     bool ours = true;
     for (const auto& f : fs::directory_iterator(entry.path(), ec)) {
       const auto fn = f.path().filename().string();
-      ours = ours && (fn == "redis.log" || fn == "dump.rdb" || fn == "appendonly.aof");
+      ours = ours && (fn == "redis.log" || fn == "dump.rdb" || fn == "appendonly.aof" || fn == "nodes.conf");
     }
     if (ours) fs::remove_all(entry.path(), ec);
   }

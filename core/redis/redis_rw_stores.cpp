@@ -10,48 +10,59 @@ namespace rl {
 // ---- redis-naive ------------------------------------------------------------------
 
 Result<std::unique_ptr<RedisNaiveStore>> RedisNaiveStore::make(const RedisStoreOptions& options) {
-  auto conn = connectFor(options);
-  if (!conn) return conn.error();
-  return std::unique_ptr<RedisNaiveStore>(new RedisNaiveStore(std::move(conn).value(), options));
+  auto link = connectFor(options);
+  if (!link) return link.error();
+  return std::unique_ptr<RedisNaiveStore>(new RedisNaiveStore(std::move(link).value(), options));
 }
 
 Result<Decision> RedisNaiveStore::decide(const DecisionRequest& req) {
   if (auto ok = validateRequest(req); !ok) return ok.error();
-  const std::string base = limiterKey(options_.prefix, req.algorithm, req.client);
-  auto read = detail::readState(conn_, base, req, options_.serverClock, false);
-  if (!read) return read.error();
-  Step step = rl::decide(req.algorithm, read->state, Micros{read->now}, req.cost, req.quota);
-  if (options_.thinkTime.count() > 0) std::this_thread::sleep_for(options_.thinkTime);  // race demo
-  if (step.wrote) {
-    auto wrote = detail::runPipeline(conn_, detail::writeCommands(req.algorithm, *read, read->state, step.ttl));
-    if (!wrote) return wrote.error();
-  }
-  return step.decision;
+  auto key = baseKey(req);
+  if (!key) return key.error();
+  const std::string& base = *key;
+  return link_.onKey(base, [&](RedisConnection& conn) -> Result<Decision> {
+    auto read = detail::readState(conn, base, req, options_.serverClock, false);
+    if (!read) return read.error();
+    Step step = rl::decide(req.algorithm, read->state, Micros{read->now}, req.cost, req.quota);
+    if (options_.thinkTime.count() > 0) std::this_thread::sleep_for(options_.thinkTime);  // race demo
+    if (step.wrote) {
+      auto wrote = detail::runPipeline(conn, detail::writeCommands(req.algorithm, *read, read->state, step.ttl));
+      if (!wrote) return wrote.error();
+    }
+    return step.decision;
+  });
 }
 
 // ---- redis-watch ------------------------------------------------------------------
 
 Result<std::unique_ptr<RedisWatchStore>> RedisWatchStore::make(const RedisStoreOptions& options) {
-  auto conn = connectFor(options);
-  if (!conn) return conn.error();
-  return std::unique_ptr<RedisWatchStore>(new RedisWatchStore(std::move(conn).value(), options));
+  auto link = connectFor(options);
+  if (!link) return link.error();
+  return std::unique_ptr<RedisWatchStore>(new RedisWatchStore(std::move(link).value(), options));
 }
 
 Result<Decision> RedisWatchStore::decide(const DecisionRequest& req) {
   if (auto ok = validateRequest(req); !ok) return ok.error();
-  const std::string base = limiterKey(options_.prefix, req.algorithm, req.client);
+  auto key = baseKey(req);
+  if (!key) return key.error();
+  const std::string& base = *key;
+  return link_.onKey(base, [&](RedisConnection& conn) { return decideWatched(conn, base, req); });
+}
+
+Result<Decision> RedisWatchStore::decideWatched(RedisConnection& conn, const std::string& base,
+                                                const DecisionRequest& req) {
   for (int attempt = 0; attempt < options_.watchRetries; ++attempt) {
-    auto read = detail::readState(conn_, base, req, options_.serverClock, true);
+    auto read = detail::readState(conn, base, req, options_.serverClock, true);
     if (!read) return read.error();
     Step step = rl::decide(req.algorithm, read->state, Micros{read->now}, req.cost, req.quota);
     if (!step.wrote) {
-      if (auto r = conn_.command({"UNWATCH"}); !r) return r.error();
+      if (auto r = conn.command({"UNWATCH"}); !r) return r.error();
       return step.decision;
     }
     auto cmds = detail::writeCommands(req.algorithm, *read, read->state, step.ttl);
     cmds.insert(cmds.begin(), {"MULTI"});
     cmds.push_back({"EXEC"});
-    auto replies = detail::runPipeline(conn_, cmds);
+    auto replies = detail::runPipeline(conn, cmds);
     if (!replies) return replies.error();
     if (!replies->back().isNil()) return step.decision;  // EXEC ran: the state was unchanged
     ++retries_;  // another client wrote a watched key between our read and EXEC

@@ -1,6 +1,7 @@
 #pragma once
-// RedisEndpoint: where a Redis server is and how to talk to it, parsed from
-// `redis://[user:password@]host:port[/db]`.
+// RedisEndpoint: where a Redis server (or a Redis Cluster) is and how to talk
+// to it, parsed from `redis://[user:password@]host:port[/db]` or
+// `redis+cluster://[user:password@]host:port[,host:port...]`.
 //
 // Passwords. User and password are percent-decoded (`p%40ss` is `p@ss`). No
 // message, log or saved setting ever holds a password: errors show the URL
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/result.hpp"
 #include "limiter/time.hpp"
@@ -27,14 +29,20 @@ struct RedisEndpoint {
   int db = 0;                         ///< database selected after connect, 0..
   Micros connectTimeout{100'000};     ///< TCP connect timeout (default 100 ms)
   Micros commandTimeout{100'000};     ///< socket read/write timeout per command (default 100 ms)
+  bool cluster = false;               ///< a Redis Cluster: host:port is its first seed node
+  std::vector<std::pair<std::string, int>> moreSeeds;  ///< cluster: further seed nodes (host, port)
 
-  /// `redis://[user@]host:port/db`: never shows the password (safe for logs and errors).
+  /// `redis://[user@]host:port/db` or `redis+cluster://[user@]host:port[,host:port...]`:
+  /// never shows the password (safe for logs and errors).
   std::string toString() const;
   /// `host:port`, as error messages name the address.
   std::string address() const;
+  /// The same credentials and timeouts at another node (a single server, db 0).
+  RedisEndpoint node(std::string host, int port) const;
 };
 
-/// Parses `redis://[user:password@ | user@ | :password@]host:port[/db]` (IPv6 hosts in brackets).
+/// Parses `redis://[user:password@ | user@ | :password@]host:port[/db]` (IPv6 hosts in brackets) or
+/// `redis+cluster://[credentials@]host:port[,host:port...]` (no db: a cluster has db 0 only).
 /// Errors are InvalidArgument naming the bad part (scheme, host, port, db) and
 /// what is allowed; they quote the URL redacted, never the password.
 Result<RedisEndpoint> parseRedisUrl(std::string_view url);

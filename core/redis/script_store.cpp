@@ -72,21 +72,25 @@ Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptSto
   }
   if (fields.empty() || fields.front() != Field::Allowed)
     return invalidArgument("--script-reply '" + o.reply + "' must start with allowed (the reply's first element decides)");
-  auto conn = connectFor(o.redis);
-  if (!conn) return conn.error();
-  std::unique_ptr<RedisScriptStore> s(new RedisScriptStore(std::move(conn).value(), o.redis));
+  auto link = connectFor(o.redis);
+  if (!link) return link.error();
+  std::unique_ptr<RedisScriptStore> s(new RedisScriptStore(std::move(link).value(), o.redis));
   s->source_ = std::move(source).value();
   s->file_ = o.file;
   s->scriptName_ = o.file.substr(o.file.rfind('/') == std::string::npos ? 0 : o.file.rfind('/') + 1);
   s->keys_ = std::move(keys).value();
   s->argv_ = std::move(argv).value();
   s->fields_ = std::move(fields);
-  auto sha = s->conn_.command({"SCRIPT", "LOAD", s->source_});
-  if (!sha) {
-    if (sha.error().code == ErrorCode::Unavailable) return sha.error();
-    return invalidArgument("--script '" + o.file + "' does not load: " + sha.error().message);
-  }
-  s->sha_ = std::string(sha->str());
+  auto loaded = s->link_.forEachMaster([&](RedisConnection& conn) -> Result<void> {
+    auto sha = conn.command({"SCRIPT", "LOAD", s->source_});
+    if (!sha) {
+      if (sha.error().code == ErrorCode::Unavailable) return sha.error();
+      return invalidArgument("--script '" + o.file + "' does not load: " + sha.error().message);
+    }
+    s->sha_ = std::string(sha->str());
+    return {};
+  });
+  if (!loaded) return loaded.error();
   return s;
 }
 
@@ -146,13 +150,17 @@ Result<Decision> RedisScriptStore::decide(const DecisionRequest& req) {
   std::vector<std::string> cmd{"EVALSHA", sha_, std::to_string(keys.size())};
   cmd.insert(cmd.end(), keys.begin(), keys.end());
   cmd.insert(cmd.end(), argv.begin(), argv.end());
-  auto r = conn_.command(cmd);
-  if (!r && r.error().code == ErrorCode::Protocol && r.error().message.starts_with("NOSCRIPT")) {
-    cmd[0] = "EVAL";  // the server lost the script: run the source, load it again
-    cmd[1] = source_;
-    r = conn_.command(cmd);
-    if (auto sha = conn_.command({"SCRIPT", "LOAD", source_}); sha) sha_ = std::string(sha->str());
-  }
+  auto r = link_.onKey(keys.empty() ? std::string_view() : std::string_view(keys.front()), [&](RedisConnection& conn) {
+    auto reply = conn.command(cmd);
+    if (!reply && reply.error().code == ErrorCode::Protocol && reply.error().message.starts_with("NOSCRIPT")) {
+      std::vector<std::string> eval = cmd;  // this node lost the script: run the source, load it again
+      eval[0] = "EVAL";
+      eval[1] = source_;
+      reply = conn.command(eval);
+      if (auto sha = conn.command({"SCRIPT", "LOAD", source_}); sha) sha_ = std::string(sha->str());
+    }
+    return reply;
+  });
   if (!r) {
     if (r.error().code == ErrorCode::Unavailable) return r.error();
     return protocolError("script " + scriptName_ + " failed: " + r.error().message);

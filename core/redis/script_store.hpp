@@ -13,7 +13,10 @@
 // elements than named) is a Protocol error naming the script and the reply it
 // gave: counted as an error, never a silent denial, never the failure policy.
 //
-// Threading: one connection, one thread (like every Redis store).
+// Cluster: the call goes to the master of KEYS[1] (slot 0 without keys); the
+// script is loaded on every master, NOSCRIPT reloads it on the node that said so.
+//
+// Threading: one connection (cluster: one per master), one thread (like every Redis store).
 
 #include <memory>
 #include <string>
@@ -50,7 +53,7 @@ class RedisScriptStore final : public RedisStoreBase {
 
  private:
   enum class Field { Allowed, Remaining, Tokens, RetryMs, RetryUs, ResetMs, ResetUs, Skip };
-  RedisScriptStore(RedisConnection conn, RedisStoreOptions options) : RedisStoreBase(std::move(conn), std::move(options)) {}
+  RedisScriptStore(RedisLink link, RedisStoreOptions options) : RedisStoreBase(std::move(link), std::move(options)) {}
   Result<Decision> parseReply(ReplyView r, const Quota& q) const;
   Error wrong(const std::string& what, ReplyView r) const;
 

@@ -7,8 +7,6 @@
 
 namespace rl::detail {
 
-namespace {
-// Keys of fixed_window and sliding_counter name their window: the time picks them.
 bool keysNeedTime(Algorithm a) {
   return a == Algorithm::FixedWindow || a == Algorithm::SlidingCounter;
 }
@@ -27,6 +25,7 @@ std::vector<std::string> keysAt(Algorithm a, const std::string& base, std::int64
   return {base};
 }
 
+namespace {
 Result<std::int64_t> timeOf(ReplyView r) {
   if (r.size() != 2) return protocolError("TIME returned " + r.describe());
   auto s = r[0].toInt();

@@ -21,6 +21,15 @@ struct ReadState {
   LimiterState state;             ///< decoded state (fresh when the keys are missing)
 };
 
+/// fixed_window and sliding_counter: their keys name a window, so the time picks them.
+bool keysNeedTime(Algorithm a);
+/// Start (us) of the aligned window holding `now`.
+std::int64_t windowStart(std::int64_t now, const Quota& q);
+/// The keys of `base` at `now`: `<base>:<window start>` (sliding_counter: the
+/// current window, then the previous one), else the base key alone. The Lua
+/// scripts get the same keys (redis-lua's ScriptCall).
+std::vector<std::string> keysAt(Algorithm a, const std::string& base, std::int64_t now, const Quota& q);
+
 /// Reads the state of `request` in one round trip (two when the server clock
 /// decides which window key to read). With `watch`, WATCHes the keys first,
 /// in the same round trip as the read.

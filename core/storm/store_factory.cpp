@@ -35,8 +35,10 @@ StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpo
   options.prefix = spec.prefix;
   options.serverClock = spec.clock == ClockMode::Server;
   options.thinkTime = spec.thinkTime;
+  options.waitReplicas = spec.waitReplicas;
+  options.waitTimeout = spec.waitTimeout;
   const Backend backend = spec.backend;
-  return [options, backend](int, int) { return makeRedisStore(backend, options); };
+  return [options, backend](int, int) { return makeRedisBackendStore(backend, options, ScriptSettings{}); };
 }
 
 ScriptSettings scriptSettingsOf(const StormSpec& spec) {

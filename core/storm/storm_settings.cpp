@@ -11,14 +11,14 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 41> kNames = {
+constexpr std::array<std::string_view, 44> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
     "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
     "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
-    "fault"};
+    "wait_replicas", "wait_timeout_ms", "failover", "fault"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
 constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
@@ -181,6 +181,15 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "think_ms") return setMillis(s.thinkTime, t, shownAs, "an integer 0 to 10000 (ms)");
   if (key == "prefix") { s.prefix = std::string(t); return {}; }
   if (key == "key_tag") { s.keyTag = std::string(t); return {}; }
+  if (key == "wait_replicas") return setNumber(s.waitReplicas, t, shownAs, "an integer 0 to 100");
+  if (key == "wait_timeout_ms") return setMillis(s.waitTimeout, t, shownAs, "an integer 1 to 10000 (ms)");
+  if (key == "failover") {
+    if (t.empty() || t == "none") { s.failover.reset(); return {}; }
+    auto plan = parseFailoverPlan(t);
+    if (!plan) return invalidArgument(shownAs + ": " + plan.error().message);
+    s.failover = *plan;
+    return {};
+  }
   if (key == "http_method") { s.httpMethod = std::string(t); return {}; }
   if (key == "http_header") { s.httpHeaders.emplace_back(t); return {}; }  // repeatable: each adds one
   if (key == "http_body") { s.httpBody = std::string(t); return {}; }
@@ -300,6 +309,11 @@ Json specToJson(const StormSpec& s) {
   doc["think_ms"] = static_cast<std::int64_t>(s.thinkTime.count() / 1000);
   doc["prefix"] = s.prefix;
   if (!s.redisUrl.empty()) doc["redis"] = s.redisUrl;
+  if (s.waitReplicas > 0) {
+    doc["wait_replicas"] = s.waitReplicas;
+    doc["wait_timeout_ms"] = static_cast<std::int64_t>(s.waitTimeout.count() / 1000);
+  }
+  if (s.failover) doc["failover"] = failoverPlanText(*s.failover);
   if (!s.trace.path.empty()) {
     doc["trace"] = s.trace.path;
     doc["trace_format"] = traceFormatText(s.trace.format);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -145,6 +146,15 @@ Result<void> validateTopology(const StormSpec& s) {
   if (s.thinkTime.count() < 0 || s.thinkTime > kSecond * 10)
     return fail("--think-ms is out of range: allowed 0 to 10000 ms");
   if (s.prefix.empty() || s.prefix.size() > 200) return fail("--prefix must have 1 to 200 characters");
+  if (s.waitReplicas < 0 || s.waitReplicas > 100)
+    return fail("--wait-replicas " + std::to_string(s.waitReplicas) + " is out of range: allowed 0 to 100");
+  if (s.waitReplicas > 0 && s.backend != Backend::RedisLua)
+    return fail("--wait-replicas needs --backend redis-lua (WAIT follows the script's write)");
+  if (s.waitTimeout < Micros{1000} || s.waitTimeout > 10 * kSecond)
+    return fail("--wait-timeout-ms is out of range: allowed 1 to 10000 ms (0 would make WAIT block forever)");
+  if (s.failover && s.backend != Backend::RedisLua && s.backend != Backend::RedisNaive &&
+      s.backend != Backend::RedisWatch)
+    return fail("--failover needs a Redis backend (redis-lua, redis-naive or redis-watch) on --redis cluster");
   if (s.backend == Backend::Http && s.httpTargets.empty())
     return fail("--http-target is required by --backend http: allowed http://host:port[/path], comma-separated");
   if (s.backend == Backend::RedisScript && s.scriptFile.empty())
@@ -192,6 +202,42 @@ std::string_view patternName(Pattern p) { return enumName(kPatterns, p); }
 std::optional<Pattern> parsePattern(std::string_view s) { return enumFromName(kPatterns, s); }
 std::string_view clockModeName(ClockMode c) { return enumName(kClocks, c); }
 std::optional<ClockMode> parseClockMode(std::string_view s) { return enumFromName(kClocks, s); }
+
+Result<FailoverPlan> parseFailoverPlan(std::string_view text) {
+  const std::string allowed =
+      " (allowed break@MS,kill@MS,promote@MS[,rejoin@MS] with times increasing)";
+  const std::string_view names[] = {"break@", "kill@", "promote@", "rejoin@"};
+  FailoverPlan plan;
+  Micros* fields[] = {&plan.breakAt, &plan.killAt, &plan.promoteAt, &plan.rejoinAt};
+  std::string_view rest = text;
+  int parts = 0;
+  for (int i = 0; i < 4 && (i == 0 || !rest.empty()); ++i, ++parts) {
+    const auto comma = rest.find(',');
+    std::string_view part = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (!part.starts_with(names[i]))
+      return invalidArgument("--failover '" + std::string(text) + "': expected '" + std::string(names[i]) + "MS'" + allowed);
+    part.remove_prefix(names[i].size());
+    std::int64_t ms = -1;
+    auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), ms);
+    if (part.empty() || ec != std::errc{} || p != part.data() + part.size() || ms < 0 || ms > 86'400'000)
+      return invalidArgument("--failover '" + std::string(text) + "': '" + std::string(part) +
+                             "' is not a number of milliseconds" + allowed);
+    *fields[i] = Micros{ms * 1000};
+    if (i > 0 && *fields[i] <= *fields[i - 1])
+      return invalidArgument("--failover '" + std::string(text) + "': times must increase" + allowed);
+  }
+  if (parts < 3 || !rest.empty())
+    return invalidArgument("--failover '" + std::string(text) + "': three or four parts expected" + allowed);
+  return plan;
+}
+
+std::string failoverPlanText(const FailoverPlan& p) {
+  std::string s = "break@" + std::to_string(p.breakAt.count() / 1000) + ",kill@" + std::to_string(p.killAt.count() / 1000) +
+                  ",promote@" + std::to_string(p.promoteAt.count() / 1000);
+  if (p.rejoinAt.count() > 0) s += ",rejoin@" + std::to_string(p.rejoinAt.count() / 1000);
+  return s;
+}
 
 double replaySpeed(const StormSpec& s) { return s.speed > 0 ? s.speed : 1.0; }
 

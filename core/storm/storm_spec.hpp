@@ -35,6 +35,19 @@ enum class ClockMode {
   Virtual,  ///< the request's scheduled time: deterministic, as fast as possible
 };
 
+/// A failover during a storm on a managed Redis Cluster (`--failover`), times
+/// from the storm's start: the replication link of the master holding the
+/// storm's first key is broken at `breakAt` (its replica stopped and the link
+/// killed, so the replica lags), the master is killed at `killAt`, and the
+/// replica is promoted (CLUSTER FAILOVER TAKEOVER) at `promoteAt`; optionally
+/// the old master is restarted at `rejoinAt` and rejoins as the new master's replica.
+struct FailoverPlan {
+  Micros breakAt{0};    ///< replication broken
+  Micros killAt{0};     ///< master killed (writes since breakAt are lost)
+  Micros promoteAt{0};  ///< replica promoted; decisions are served again
+  Micros rejoinAt{0};   ///< old master restarted as a replica; 0 = it stays down
+};
+
 /// One storm, fully specified. Defaults are a sensible first run. With a
 /// trace (`trace.path` set) the traffic is the trace's requests, not the
 /// pattern: clients are its keys, `requests`/`rate`/`pattern` are ignored.
@@ -72,6 +85,9 @@ struct StormSpec {
   std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
   std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
   std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
+  int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
+  Micros waitTimeout{50'000};        ///< WAIT's timeout
+  std::optional<FailoverPlan> failover;  ///< a failover on a managed cluster during the storm
   std::vector<FaultEvent> faults;        ///< --fault: done to the managed redis-server during the run (time order)
 };
 
@@ -86,6 +102,11 @@ double replaySpeed(const StormSpec& spec);
 /// name the --trace flag at fault (see loadTrace).
 Result<void> loadStormTrace(StormSpec& spec, const std::function<void(std::int64_t)>& progress = {},
                             const std::atomic<bool>* cancel = nullptr);
+
+/// Parses `break@MS,kill@MS,promote@MS[,rejoin@MS]` (times increasing). InvalidArgument names the part.
+Result<FailoverPlan> parseFailoverPlan(std::string_view text);
+/// `break@MS,kill@MS,promote@MS[,rejoin@MS]`.
+std::string failoverPlanText(const FailoverPlan& plan);
 
 std::string_view patternName(Pattern p);        ///< "burst", "constant", ...
 std::optional<Pattern> parsePattern(std::string_view s);  ///< nullopt if unknown

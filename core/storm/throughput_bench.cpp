@@ -7,6 +7,8 @@
 
 #include <poll.h>
 
+#include "redis/cluster/key_slot.hpp"
+#include "redis/cluster/slot_map.hpp"
 #include "redis/command_stats.hpp"
 #include "redis/lua_scripts.hpp"
 #include "redis/redis_connection.hpp"
@@ -46,6 +48,7 @@ constexpr int kDefaultEventLoops = 2;
 struct ThreadTally {
   std::int64_t decisions = 0;  ///< made
   std::int64_t errors = 0;     ///< failed
+  std::vector<std::int64_t> perMaster;  ///< cluster: decisions per master index
 };
 
 std::vector<std::string> keyNames(const BenchSpec& s, int thread) {
@@ -56,13 +59,15 @@ std::vector<std::string> keyNames(const BenchSpec& s, int thread) {
 }
 
 // Decides through `store` until `stop`; `now` advances 1 us per decision (client clock).
+// `masterOf` (cluster only, else empty): the master index of each key.
 void loopStore(Store& store, const BenchSpec& s, Algorithm a, const std::vector<std::string>& keys,
-               const std::atomic<bool>& stop, ThreadTally& tally) {
+               const std::vector<int>& masterOf, const std::atomic<bool>& stop, ThreadTally& tally) {
   DecisionRequest req{a, {}, s.quota, 1, Micros{1'700'000'000'000'000}};
   std::size_t k = 0;
   while (!stop.load(std::memory_order_relaxed)) {
     for (int i = 0; i < 64; ++i) {
       req.client = keys[k];
+      if (!masterOf.empty() && masterOf[k] >= 0) ++tally.perMaster[static_cast<std::size_t>(masterOf[k])];
       k = k + 1 == keys.size() ? 0 : k + 1;
       req.now += Micros{1};
       const auto d = store.decide(req);
@@ -80,26 +85,33 @@ struct WireConn {
   bool dead = false;                    ///< failed: no more commands on it
 };
 
-// The EVALSHA arguments RedisLuaStore sends (cost 1), as text once.
+// What RedisLuaStore sends (cost 1).
 struct WireArgs {
-  std::string sha, limit, window, interval;  ///< script, quota limit, window and emission interval (us)
-  bool serverClock = true;                   ///< now = '' (TIME in the script), else the system clock
+  std::string sha;   ///< the script
+  Algorithm algorithm = Algorithm::TokenBucket;  ///< its algorithm
+  Quota quota;       ///< the quota checked
+  bool serverClock = true;  ///< now = '' (TIME in the script), else the system clock
 };
-
-std::string nowArg(const WireArgs& w) {
-  if (w.serverClock) return {};
-  return std::to_string(
-      std::chrono::duration_cast<Micros>(std::chrono::system_clock::now().time_since_epoch()).count());
-}
 
 // A reply is a decision when it is an array of 5+ integers whose first is 0 or 1 (allowed).
 bool isDecision(const RedisReply& r) {
   return r.isArray() && r.size() >= 5 && r[0].isInteger() && (r[0].integer() == 0 || r[0].integer() == 1);
 }
 
+// The script named another window than this machine's clock guessed (RL_WINDOW, at a window's edge).
+bool isWindowMiss(const RedisReply& r) { return r.isError() && scriptWindowOf(r.str()).has_value(); }
+
 // Queues one EVALSHA on the connection's next key.
 Result<void> queueOne(WireConn& c, const WireArgs& w) {
-  auto ok = c.conn->append({"EVALSHA", w.sha, "1", c.keys[c.next], nowArg(w), w.limit, w.window, w.interval, "1"});
+  const bool server = w.serverClock;
+  const Micros now = server ? Micros{0}
+                            : std::chrono::duration_cast<Micros>(std::chrono::system_clock::now().time_since_epoch());
+  const ScriptCall call = scriptCall(DecisionRequest{w.algorithm, "", w.quota, 1, now}, c.keys[c.next], server);
+  const std::string numKeys = std::to_string(call.keys.size());
+  std::vector<std::string_view> argv{"EVALSHA", w.sha, numKeys};
+  argv.insert(argv.end(), call.keys.begin(), call.keys.end());
+  argv.insert(argv.end(), call.argv.begin(), call.argv.end());
+  auto ok = c.conn->append(std::span<const std::string_view>(argv));
   c.next = c.next + 1 == c.keys.size() ? 0 : c.next + 1;
   return ok;
 }
@@ -120,8 +132,10 @@ void serveConn(WireConn& c, const WireArgs& w, bool refill, ThreadTally& tally) 
     auto r = c.conn->tryGetReply();
     if (!r) return markDead(c, inFlight, tally);
     if (!r->has_value()) break;
-    ++tally.decisions;
-    tally.errors += isDecision(**r) ? 0 : 1;
+    if (!isWindowMiss(**r)) {  // a window miss is sent again (as the store does), not counted
+      ++tally.decisions;
+      tally.errors += isDecision(**r) ? 0 : 1;
+    }
     if (refill) {
       const int before = c.conn->pending();
       if (!queueOne(c, w)) return markDead(c, before, tally);
@@ -182,7 +196,7 @@ Micros measure(std::size_t n, std::atomic<bool>& stop, Micros duration, Body bod
 
 BenchResult finish(const BenchSpec& s, Algorithm a, std::size_t threads, bool wire, Micros elapsed,
                    const std::vector<ThreadTally>& tallies) {
-  BenchResult r{s.backend, a, s.concurrency, s.pipeline, static_cast<int>(threads), wire, 0, 0, elapsed, 0};
+  BenchResult r{s.backend, a, s.concurrency, s.pipeline, static_cast<int>(threads), wire, 0, 0, elapsed, 0, {}};
   for (const auto& t : tallies) {
     r.decisions += t.decisions;
     r.errors += t.errors;
@@ -194,8 +208,7 @@ BenchResult finish(const BenchSpec& s, Algorithm a, std::size_t threads, bool wi
 Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
   const auto n = static_cast<std::size_t>(s.concurrency);
   std::vector<WireConn> conns(n);
-  WireArgs args{"", std::to_string(s.quota.limit), std::to_string(s.quota.window.count()),
-                std::to_string(s.quota.interval().count()), s.serverClock};
+  WireArgs args{"", a, s.quota, s.serverClock};
   for (std::size_t i = 0; i < n; ++i) {
     auto c = RedisConnection::connect(endpoint);
     if (!c) return c.error();
@@ -216,10 +229,27 @@ Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoi
   return finish(s, a, loops, true, elapsed, tallies);
 }
 
+// INFO commandstats of the server, or summed over a cluster's masters.
 Result<CommandStats> statsAt(const RedisEndpoint& endpoint) {
-  auto c = RedisConnection::connect(endpoint);
-  if (!c) return c.error();
-  return readCommandStats(*c);
+  std::vector<RedisEndpoint> nodes{endpoint};
+  if (endpoint.cluster) {
+    auto map = fetchSlotMap(clusterSeeds(endpoint));
+    if (!map) return map.error();
+    nodes.clear();
+    for (const auto& m : map->masters()) nodes.push_back(endpoint.node(m.host, m.port));
+  }
+  CommandStats sum;
+  for (const auto& node : nodes) {
+    auto c = RedisConnection::connect(node);
+    if (!c) return c.error();
+    auto stats = readCommandStats(*c);
+    if (!stats) return stats.error();
+    for (const auto& [name, st] : *stats) {
+      sum[name].calls += st.calls;
+      sum[name].usec += st.usec;
+    }
+  }
+  return sum;
 }
 
 Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndpoint& endpoint) {
@@ -238,11 +268,31 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
   std::vector<std::vector<std::string>> keys;
   for (std::size_t t = 0; t < n; ++t) keys.push_back(keyNames(s, static_cast<int>(t)));
   std::vector<ThreadTally> tallies(n);
+  std::vector<std::vector<int>> masterOf(n);
+  std::vector<std::string> masters;
+  if (endpoint.cluster && s.backend != Backend::Memory) {
+    auto map = fetchSlotMap(clusterSeeds(endpoint));
+    if (!map) return map.error();
+    for (const auto& m : map->masters()) masters.push_back(m.address());
+    for (std::size_t t = 0; t < n; ++t) {
+      tallies[t].perMaster.assign(masters.size(), 0);
+      for (const std::string& k : keys[t]) {
+        auto key = clusterLimiterKey(s.prefix, a, k);
+        masterOf[t].push_back(key ? map->masterOf(keySlot(*key)) : -1);
+      }
+    }
+  }
   std::atomic<bool> stop{false};
   const Micros elapsed = measure(n, stop, s.duration, [&](std::size_t t) {
-    loopStore(stores[t] ? *stores[t] : *shared, s, a, keys[t], stop, tallies[t]);
+    loopStore(stores[t] ? *stores[t] : *shared, s, a, keys[t], masterOf[t], stop, tallies[t]);
   });
-  return finish(s, a, n, false, elapsed, tallies);
+  BenchResult r = finish(s, a, n, false, elapsed, tallies);
+  for (std::size_t m = 0; m < masters.size(); ++m) {
+    std::int64_t sum = 0;
+    for (const auto& t : tallies) sum += t.perMaster[m];
+    r.perMaster.emplace_back(masters[m], sum);
+  }
+  return r;
 }
 
 }  // namespace
@@ -255,7 +305,7 @@ Result<std::vector<BenchResult>> runBench(const BenchSpec& spec, const RedisEndp
     // A connection per reading, so none is open while the bench runs (a test may kill them all).
     auto before = redis ? statsAt(endpoint) : Result<CommandStats>(CommandStats{});
     if (!before) return before.error();
-    const bool wire = spec.backend == Backend::RedisLua;
+    const bool wire = spec.backend == Backend::RedisLua && !spec.storePath && !endpoint.cluster;
     auto r = wire ? benchWire(spec, a, endpoint) : benchStores(spec, a, endpoint);
     if (!r) return r.error();
     if (redis)

@@ -13,12 +13,17 @@
 //    RedisLuaStore sends (server clock); each reply is checked as a decision
 //    (anything else counts as an error). At the end the loops wait for the
 //    replies in flight, so decisions = commands the server ran.
+//  - a Redis Cluster (redis+cluster:// endpoint): the store path for every
+//    backend (each thread's store routes by slot), with decisions counted per
+//    master. `storePath` forces the store path on one server too, for an
+//    equal comparison.
 // Redis backends also report the server's own time per decision, from INFO
 // commandstats read before and after each algorithm (server-wide: run it on a
 // server nobody else uses).
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/result.hpp"
@@ -42,6 +47,7 @@ struct BenchSpec {
   bool serverClock = true;      ///< Redis: the script reads TIME; false = the client's clock (argument)
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
   std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
+  bool storePath = false;           ///< redis-lua: the store path even on one server (`--path store`)
   ScriptSettings script;            ///< redis-script: the team's own limiter
 };
 
@@ -57,6 +63,7 @@ struct BenchResult {
   std::int64_t errors = 0;               ///< failed decisions
   Micros elapsed{0};                     ///< wall time measured
   double perSecond = 0;                  ///< decisions per second
+  std::vector<std::pair<std::string, std::int64_t>> perMaster;  ///< cluster: (host:port, decisions) per master
   double redisMicros = 0;                ///< Redis: server us per decision (INFO commandstats delta); 0 = memory
 };
 

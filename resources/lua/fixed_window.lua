@@ -1,9 +1,12 @@
--- fixed_window: one counter per aligned window, key <base>:<window start us>.
+-- fixed_window: one counter per aligned window, KEYS[1] = <base>:<window start us>
+-- (named by the caller, checked by wrongWindow in the prelude).
 -- One GET, and one SET .. PX when admitted (the TTL follows every write: a
 -- client clock need not run at the server's pace). Mirrors core/limiter/fixed_window.cpp.
 local limit, window, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 local start = idiv(now, window) * window
-local key = KEYS[1] .. ':' .. string.format('%.0f', start)
+local miss = wrongWindow(start, window, 1)
+if miss then return miss end
+local key = KEYS[1]
 local count = tonumber(redis.call('GET', key) or 0)
 local untilEnd = start + window - now
 if count + cost <= limit then

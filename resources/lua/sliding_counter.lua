@@ -1,12 +1,15 @@
--- sliding_counter: counts of the current and previous aligned windows, keys
--- <base>:<window start us>; admitted iff prev*(W-e) + (curr+cost)*W <= limit*W
+-- sliding_counter: counts of the current and previous aligned windows,
+-- KEYS[1] = <base>:<window start us>, KEYS[2] = <base>:<previous window start us>
+-- (named by the caller, checked by wrongWindow in the prelude); admitted iff prev*(W-e) + (curr+cost)*W <= limit*W
 -- (the stores keep 2*limit*W below 2^53, so this is exact). One MGET, and one
 -- SET .. PX of the current count when admitted. Returns prev*(W-e) and curr
 -- after the five fields, for the level. Mirrors core/limiter/sliding_counter.cpp.
 local limit, window, cost = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 local start = idiv(now, window) * window
-local ckey = KEYS[1] .. ':' .. string.format('%.0f', start)
-local counts = redis.call('MGET', KEYS[1] .. ':' .. string.format('%.0f', start - window), ckey)
+local miss = wrongWindow(start, window, 2)
+if miss then return miss end
+local ckey = KEYS[1]
+local counts = redis.call('MGET', KEYS[2], ckey)
 local prev, curr = tonumber(counts[1]) or 0, tonumber(counts[2]) or 0
 local e = now - start
 local weighted = prev * (window - e)

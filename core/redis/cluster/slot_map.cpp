@@ -1,0 +1,87 @@
+#include "redis/cluster/slot_map.hpp"
+
+namespace rl {
+
+namespace {
+Result<ClusterNode> parseNode(ReplyView n) {
+  if (n.size() < 2 || !n[0].isString() || !n[1].isInteger())
+    return protocolError("CLUSTER SLOTS node entry is " + n.describe() + ", expected [host, port, id, ...]");
+  ClusterNode node{std::string(n[0].str()), static_cast<int>(n[1].integer()), std::string(n[2].str())};
+  if (node.host.empty() || node.host == "?") node.host = "127.0.0.1";  // unknown endpoint: the one we asked
+  return node;
+}
+}  // namespace
+
+std::string ClusterNode::address() const { return host + ":" + std::to_string(port); }
+
+int SlotMap::addMaster(const std::string& host, int port) {
+  for (std::size_t i = 0; i < masters_.size(); ++i)
+    if (masters_[i].host == host && masters_[i].port == port) return static_cast<int>(i);
+  masters_.push_back(ClusterNode{host, port, {}});
+  replicas_.emplace_back();
+  return static_cast<int>(masters_.size() - 1);
+}
+
+int SlotMap::coveredSlots() const {
+  int n = 0;
+  for (auto o : owner_) n += o >= 0 ? 1 : 0;
+  return n;
+}
+
+Result<SlotMap> SlotMap::fromClusterSlots(ReplyView reply) {
+  if (!reply.isArray()) return protocolError("CLUSTER SLOTS returned " + reply.describe());
+  SlotMap map;
+  for (std::size_t i = 0; i < reply.size(); ++i) {
+    ReplyView range = reply[i];
+    if (range.size() < 3 || !range[0].isInteger() || !range[1].isInteger())
+      return protocolError("CLUSTER SLOTS entry " + std::to_string(i) + " is " + range.describe());
+    const auto first = range[0].integer(), last = range[1].integer();
+    if (first < 0 || last >= kClusterSlots || first > last)
+      return protocolError("CLUSTER SLOTS range " + std::to_string(first) + "-" + std::to_string(last) +
+                           " is outside 0-16383");
+    auto master = parseNode(range[2]);
+    if (!master) return master.error();
+    const int m = map.addMaster(master->host, master->port);
+    map.masters_[static_cast<std::size_t>(m)].id = master->id;
+    auto& replicas = map.replicas_[static_cast<std::size_t>(m)];
+    for (std::size_t r = 3; r < range.size(); ++r) {
+      auto rep = parseNode(range[r]);
+      if (!rep) return rep.error();
+      bool known = false;
+      for (const auto& k : replicas) known = known || k.address() == rep->address();
+      if (!known) replicas.push_back(*rep);
+    }
+    for (auto s = first; s <= last; ++s) map.assign(static_cast<int>(s), m);
+  }
+  return map;
+}
+
+std::vector<RedisEndpoint> clusterSeeds(const RedisEndpoint& endpoint) {
+  std::vector<RedisEndpoint> seeds{endpoint.node(endpoint.host, endpoint.port)};
+  for (const auto& [h, p] : endpoint.moreSeeds) seeds.push_back(endpoint.node(h, p));
+  return seeds;
+}
+
+Result<SlotMap> fetchSlotMap(const std::vector<RedisEndpoint>& seeds) {
+  std::string why;
+  for (const auto& seed : seeds) {
+    auto conn = RedisConnection::connect(seed);
+    Result<RedisReply> r = conn ? conn->command({"CLUSTER", "SLOTS"}) : Result<RedisReply>(conn.error());
+    if (r) {
+      auto map = SlotMap::fromClusterSlots(*r);
+      if (!map || map->masters().empty()) {
+        if (!map) return map.error();
+        why += (why.empty() ? "" : "; ") + seed.address() + ": no slots assigned yet";
+        continue;
+      }
+      return map;
+    }
+    if (r.error().message.find("cluster support disabled") != std::string::npos)
+      return invalidArgument("the Redis at " + seed.address() +
+                             " is not in cluster mode: use redis:// for a single server");
+    why += (why.empty() ? "" : "; ") + r.error().message;
+  }
+  return unavailable("cannot read the cluster's slot map from any seed node (" + why + ")");
+}
+
+}  // namespace rl

@@ -1,0 +1,160 @@
+#include "storm/cluster_failover.hpp"
+
+#include <signal.h>
+
+#include <chrono>
+#include <thread>
+
+#include "redis/cluster/key_slot.hpp"
+#include "redis/cluster/slot_map.hpp"
+#include "redis/redis_connection.hpp"
+#include "redis/value_codec.hpp"
+
+namespace rl {
+
+namespace {
+Micros elapsedOf(const StormRunner& r) { return r.progress().elapsed; }
+
+// Sleeps until the run's elapsed time reaches `at` (or it finished), reporting progress.
+void waitUntil(const StormRunner& runner, Micros at, const std::function<void(const StormProgress&)>& onProgress) {
+  auto lastReport = std::chrono::steady_clock::now();
+  while (!runner.finished() && elapsedOf(runner) < at) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (onProgress && std::chrono::steady_clock::now() - lastReport > std::chrono::milliseconds(200)) {
+      onProgress(runner.progress());
+      lastReport = std::chrono::steady_clock::now();
+    }
+  }
+}
+
+Result<RedisReply> runOn(const RedisEndpoint& ep, std::initializer_list<std::string_view> a,
+                         std::initializer_list<std::string_view> b = {}) {
+  auto c = RedisConnection::connect(ep);
+  if (!c) return c.error();
+  if (b.size() > 0) {
+    if (auto r = c->command(a); !r) return r.error();
+    return c->command(b);
+  }
+  return c->command(a);
+}
+
+// Admitted entries in the state of `base` on `replica` (READONLY: a cluster replica serves reads only then).
+std::int64_t admittedInState(const RedisEndpoint& replica, Algorithm a, const std::string& base) {
+  auto c = RedisConnection::connect(replica);
+  if (!c || !c->command({"READONLY"})) return -1;
+  if (a == Algorithm::SlidingLog) {
+    auto log = c->command({"GET", base});
+    if (!log) return -1;
+    if (log->isNil()) return 0;
+    auto entries = decodeSlidingLog(log->str());
+    return entries ? static_cast<std::int64_t>(entries->size()) : -1;
+  }
+  if (a != Algorithm::FixedWindow) return -1;
+  auto keys = c->command({"KEYS", base + ":*"});
+  if (!keys) return -1;
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < keys->size(); ++i) {
+    auto v = c->command({"GET", (*keys)[i].str()});
+    if (!v || !v->toInt()) return -1;
+    sum += *v->toInt();
+  }
+  return sum;
+}
+
+bool becameMaster(const RedisEndpoint& node, Micros timeout) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < end) {
+    auto info = runOn(node, {"INFO", "replication"});
+    if (info && info->str().find("role:master") != std::string_view::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+void summarize(const std::vector<DecisionRecord>& records, FailoverReport& r) {
+  for (const DecisionRecord& d : records) {
+    if (d.algorithm() == 0 && d.client() == 0 && d.allowed() && !d.error() && d.atUs() < r.promoteAt.count())
+      ++r.admittedBeforeKill;
+    if (d.error() && d.atUs() >= r.breakAt.count()) ++r.errorsDuringFailover;
+  }
+  std::int64_t firstServed = -1;
+  for (const DecisionRecord& d : records) {
+    const std::int64_t answeredAt = d.intendedUs() + d.latencyUs();  // real clocks: latency runs from the intended send
+    if (!d.error() && d.atUs() > r.killAt.count() && (firstServed < 0 || answeredAt < firstServed))
+      firstServed = answeredAt;
+  }
+  r.unserved = firstServed >= 0 ? Micros{firstServed - r.killAt.count()} : Micros{-1};
+  if (r.stateOnNewMaster >= 0) r.lostWrites = r.admittedBeforeKill - r.stateOnNewMaster;
+}
+}  // namespace
+
+Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory, ManagedRedisCluster& cluster,
+                                     const std::function<void(const StormProgress&)>& onProgress,
+                                     RetryCounter retries) {
+  if (!spec.failover) return invalidArgument("--failover is not set");
+  const FailoverPlan plan = *spec.failover;
+  const Algorithm algo = spec.algorithms.front();
+  auto base = clusterLimiterKey(spec.prefix, algo, spec.keyTag + "client-0");
+  if (!base) return base.error();
+  const RedisEndpoint ep = cluster.endpoint();
+  auto map = fetchSlotMap(clusterSeeds(ep));
+  if (!map) return map.error();
+  const int m = map->masterOf(keySlot(*base));
+  if (m < 0) return unavailable("no master serves the slot of " + *base);
+  const ClusterNode master = map->masters()[static_cast<std::size_t>(m)];
+  if (map->replicasOf(m).empty())
+    return invalidArgument("--failover: the master " + master.address() + " holding " + *base +
+                           " has no replica to promote (use a fresh --redis cluster)");
+  const ClusterNode replica = map->replicasOf(m).front();
+  ManagedRedisServer* oldMaster = cluster.nodeOnPort(master.port);
+  ManagedRedisServer* newMaster = cluster.nodeOnPort(replica.port);
+  if (!oldMaster || !newMaster) return invalidArgument("--failover needs a managed cluster (--redis cluster)");
+
+  FailoverRun run;
+  run.report.master = master.address();
+  run.report.promoted = replica.address();
+  StormRunner runner(spec, std::move(factory));
+  if (retries) runner.setRetryCounter(std::move(retries));
+  if (auto ok = runner.start(); !ok) return ok.error();
+
+  waitUntil(runner, plan.breakAt, onProgress);
+  run.report.breakAt = elapsedOf(runner);
+  ::kill(newMaster->pid(), SIGSTOP);  // the replica stops reading: it lags from here on
+  const auto killed = runOn(ep.node(master.host, master.port), {"CLIENT", "KILL", "TYPE", "replica"});
+
+  waitUntil(runner, plan.killAt, onProgress);
+  run.report.killAt = elapsedOf(runner);
+  ::kill(oldMaster->pid(), SIGKILL);
+  (void)oldMaster->stop();  // reaps it
+
+  waitUntil(runner, plan.promoteAt, onProgress);
+  ::kill(newMaster->pid(), SIGCONT);
+  const RedisEndpoint promoted = ep.node(replica.host, replica.port);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // it applies what reached it before the break
+  run.report.stateOnNewMaster = admittedInState(promoted, algo, *base);
+  run.report.promoteAt = elapsedOf(runner);
+  auto takeover = runOn(promoted, {"CLUSTER", "FAILOVER", "TAKEOVER"});
+  const bool isMaster = takeover && becameMaster(promoted, Micros{3'000'000});
+  Result<void> rejoined;
+  if (plan.rejoinAt.count() > 0) {
+    // As an operator would: restart the old master; it learns of the newer epoch and becomes a replica.
+    waitUntil(runner, plan.rejoinAt, onProgress);
+    run.report.rejoinAt = elapsedOf(runner);
+    rejoined = oldMaster->restart();
+  }
+
+  runner.wait();
+  run.outcome = runner.outcome();
+  if (run.outcome.failure) return *run.outcome.failure;
+  if (!killed) return Error{killed.error().code, "--failover: CLIENT KILL TYPE replica on " + master.address() +
+                                                     ": " + killed.error().message};
+  if (!isMaster)
+    return unavailable("--failover: " + replica.address() + " did not become master (" +
+                       (takeover ? std::string("no role change within 3 s") : takeover.error().message) + ")");
+  if (!rejoined) return Error{rejoined.error().code, "--failover: restarting " + master.address() + ": " +
+                                                       rejoined.error().message};
+  summarize(run.outcome.records, run.report);
+  return run;
+}
+
+}  // namespace rl

@@ -1,0 +1,53 @@
+#pragma once
+// A storm with a failover on a managed Redis Cluster, measured: how many
+// admitted writes the failover lost and what that cost in over-admission.
+//
+// Redis replicates asynchronously. The plan (StormSpec::failover) stops the
+// replica of the master that holds the storm's first key (SIGSTOP) and kills
+// its replication link (CLIENT KILL TYPE replica), so writes from then on land
+// only on the master; kills the master (SIGKILL); then resumes the replica and
+// promotes it (CLUSTER FAILOVER TAKEOVER). The storm's router meets a refused
+// connection, re-reads the slot map and follows the slot to the new master.
+//
+// Lost writes = admitted decisions the limiter (not the failure policy) made
+// on the key before the kill, minus the admitted entries the promoted replica
+// holds (read just before promotion). Negative: writes the client saw fail
+// (a WAIT timed out) that reached the replica anyway. That count is exact for sliding_log
+// and fixed_window (state = admitted count) with a window longer than the
+// storm; other algorithms report -1.
+
+#include <cstdint>
+#include <functional>
+
+#include "common/result.hpp"
+#include "redis/cluster/managed_redis_cluster.hpp"
+#include "storm/storm_runner.hpp"
+
+namespace rl {
+
+/// What the failover cost.
+struct FailoverReport {
+  std::int64_t admittedBeforeKill = 0;  ///< admitted by the limiter on the old master (client's view)
+  std::int64_t stateOnNewMaster = -1;   ///< admitted entries in the promoted replica's state (-1: not countable)
+  std::int64_t lostWrites = -1;         ///< admittedBeforeKill - stateOnNewMaster (-1: not countable)
+  std::int64_t errorsDuringFailover = 0;  ///< decisions the failure policy made from break to the end
+  Micros unserved{0};                   ///< from the kill to the first answer the limiter made again; -1: never
+  Micros breakAt{0}, killAt{0}, promoteAt{0}, rejoinAt{0};  ///< when each step happened (since the storm's start)
+  std::string master;                   ///< host:port of the killed master
+  std::string promoted;                 ///< host:port of the promoted replica
+};
+
+/// A storm with its outcome and the failover report.
+struct FailoverRun {
+  StormOutcome outcome;   ///< every decision, as runStorm returns it
+  FailoverReport report;  ///< the failover's cost
+};
+
+/// Runs `spec` (spec.failover set, a Redis backend) with `factory` on
+/// `cluster` and performs the plan. InvalidArgument when the plan cannot run
+/// (no replica for the key's master); Unavailable when a step fails.
+Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory, ManagedRedisCluster& cluster,
+                                     const std::function<void(const StormProgress&)>& onProgress = {},
+                                     RetryCounter retries = {});
+
+}  // namespace rl
