@@ -31,7 +31,7 @@ constexpr const char* kServeHelp =
     "  --replicas K         replica servers behind the front      (default 1)\n"
     "  --replica-threads N  event threads the replicas share, 1..K (default: memory and\n"
     "                       redis-lua one per core beside the front's, at most K; the\n"
-    "                       blocking Redis backends one per replica)\n"
+    "                       blocking Redis backends and Redis Cluster one per replica)\n"
     "  --on-redis-error E   open | closed: answer when Redis fails (default open)\n"
     "  --prefix P           Redis key prefix                       (default ratelab:)\n"
     "  --port P             front port; 0 = any free port          (default 0)\n"
@@ -180,11 +180,7 @@ int cmdServe(const Args& args) {
   options.replicas = spec->replicas;
   options.onStoreError = spec->onRedisError;
   if (auto ok = applyServeFlags(*flags, options); !ok) return badInput("serve", ok.error());
-  // Replicas whose store never blocks the thread share threads, one per spare core.
-  const bool nonBlocking = spec->backend == Backend::Memory || spec->backend == Backend::RedisLua;
-  const auto threads = intFlag(*flags, "replica-threads",
-                               nonBlocking ? sharedReplicaThreads(options.replicas) : options.replicas, 1,
-                               options.replicas);
+  const auto threads = intFlag(*flags, "replica-threads", 0, 1, options.replicas);
   if (!threads) return badInput("serve", threads.error());
   options.replicaThreads = static_cast<int>(*threads);
 
@@ -192,6 +188,11 @@ int cmdServe(const Args& args) {
   if (spec->backend != Backend::Memory) {
     const auto url = spec->redisUrl.empty() ? std::nullopt : std::optional(spec->redisUrl);
     if (int rc = resolveRedisTarget(url, "serve", redis); rc != kExitOk) return rc;
+  }
+  if (options.replicaThreads == 0) {  // replicas whose store never blocks the thread share one per spare core
+    const bool nonBlocking = spec->backend == Backend::Memory ||
+                             (spec->backend == Backend::RedisLua && !redis->endpoint.cluster);
+    options.replicaThreads = nonBlocking ? sharedReplicaThreads(options.replicas) : options.replicas;
   }
   int argc = 1;
   char name[] = "ratelab-cli";
