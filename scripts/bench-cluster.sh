@@ -14,19 +14,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-3}
 rounds=${2:-2}
-build=${RATELAB_BUILD_DIR:-build}
-cli="$build/app/cli/ratelab-cli"
-[[ -x "$cli" ]] || { echo "bench-cluster: $cli not built (run scripts/build.sh)" >&2; exit 2; }
-command -v python3 >/dev/null || { echo "bench-cluster: python3 is needed to read the JSON" >&2; exit 2; }
-
-dir=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --daemonize no \
-  --logfile "$dir/redis.log" &
-pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$dir"; }
-trap cleanup EXIT INT TERM
-for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+source scripts/lib/bench-common.sh
+bench_cli bench-cluster
+bench_require bench-cluster "scripts/install-deps.sh" python3 redis-server redis-cli
+bench_private_redis
 
 echo "# $(redis-server --version | cut -d' ' -f1-3), $(nproc) cores; load: $(uptime | sed 's/.*load/load/')"
 conc=4

@@ -10,7 +10,7 @@ bin="$build_dir/app/gui/ratelab"
 if [[ ! -x "$bin" ]]; then RATELAB_BUILD_DIR="$build_dir" scripts/build.sh; fi
 out=docs/screenshots
 mkdir -p "$out"
-presets=(boundary replica_leak race clock_skew outage burst_tolerance)
+presets=(boundary replica_leak race clock_skew outage burst_tolerance failover)
 run() {
   if command -v xvfb-run >/dev/null 2>&1; then
     xvfb-run -a -s "-screen 0 1600x1000x24" "$@"

@@ -286,7 +286,7 @@ bool MainWindow::startStorm() {
     storm_->showError(QString::fromStdString(spec.error().message));
     return false;
   }
-  if (spec->backend != Backend::Memory && spec->redisUrl.empty()) {
+  if (spec->backend != Backend::Memory && spec->redisUrl.empty() && !spec->failover) {  // a failover makes its cluster
     storm_->showError(tr("Redis: no server to use; start the managed server or enter a redis:// URL in the "
                          "Connection panel (or choose the memory backend)"));
     return false;
@@ -301,7 +301,7 @@ bool MainWindow::startStorm() {
     return false;
   }
   storm_->showError({});
-  controller_.startStorm(*spec, outage, policies);
+  controller_.startStorm(*spec, outage, policies, preset_ ? preset_->waitReplicas : std::vector<int>{});
   if (preset_ && preset_->runRace) startRace();
   return true;
 }

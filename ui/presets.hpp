@@ -30,6 +30,7 @@ struct Preset {
   StormSpec spec;                     ///< the storm
   std::optional<OutagePlan> outage;   ///< Redis outage preset only
   std::vector<FailurePolicy> policies;  ///< run once per failure policy, side by side (empty = the panel's)
+  std::vector<int> waitReplicas;      ///< failover preset: run once per WAIT setting, one after the other
   bool runRace = false;               ///< also run the race lab (race preset)
   QString show;                       ///< the dock to raise ("raceDock"), or empty
   int order = 0;                      ///< position in the menu

@@ -217,7 +217,7 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverRe
 
 // --failover: the storm on the private cluster, with its nodes killed and promoted.
 int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTarget& redis, const Flags& flags) {
-  auto run = runFailoverStorm(spec, factory, *redis.cluster, progressLine(), storeRetries);
+  auto run = runFailoverStorm(spec, factory, *redis.cluster, FailoverWatch{progressLine(), {}}, storeRetries);
   endProgressLine();
   if (!run) {
     if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());

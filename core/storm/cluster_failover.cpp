@@ -15,14 +15,21 @@ namespace rl {
 namespace {
 Micros elapsedOf(const StormRunner& r) { return r.progress().elapsed; }
 
-// Sleeps until the run's elapsed time reaches `at` (or it finished), reporting progress.
-void waitUntil(const StormRunner& runner, Micros at, const std::function<void(const StormProgress&)>& onProgress) {
-  auto lastReport = std::chrono::steady_clock::now();
+// Sleeps until the run's elapsed time reaches `at` (or it finished), letting the caller watch.
+void waitUntil(StormRunner& runner, Micros at, const FailoverWatch& watch) {
+  using Clock = std::chrono::steady_clock;
+  auto lastReport = Clock::now();
+  auto lastPoll = Clock::now();
   while (!runner.finished() && elapsedOf(runner) < at) {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    if (onProgress && std::chrono::steady_clock::now() - lastReport > std::chrono::milliseconds(200)) {
-      onProgress(runner.progress());
-      lastReport = std::chrono::steady_clock::now();
+    const auto now = Clock::now();
+    if (watch.onPoll && now - lastPoll > std::chrono::milliseconds(20)) {
+      watch.onPoll(runner);
+      lastPoll = now;
+    }
+    if (watch.onProgress && now - lastReport > std::chrono::milliseconds(200)) {
+      watch.onProgress(runner.progress());
+      lastReport = now;
     }
   }
 }
@@ -89,8 +96,7 @@ void summarize(const std::vector<DecisionRecord>& records, FailoverReport& r) {
 }  // namespace
 
 Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory, ManagedRedisCluster& cluster,
-                                     const std::function<void(const StormProgress&)>& onProgress,
-                                     RetryCounter retries) {
+                                     const FailoverWatch& watch, RetryCounter retries) {
   if (!spec.failover) return invalidArgument("--failover is not set");
   const FailoverPlan plan = *spec.failover;
   const Algorithm algo = spec.algorithms.front();
@@ -117,17 +123,17 @@ Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory
   if (retries) runner.setRetryCounter(std::move(retries));
   if (auto ok = runner.start(); !ok) return ok.error();
 
-  waitUntil(runner, plan.breakAt, onProgress);
+  waitUntil(runner, plan.breakAt, watch);
   run.report.breakAt = elapsedOf(runner);
   ::kill(newMaster->pid(), SIGSTOP);  // the replica stops reading: it lags from here on
   const auto killed = runOn(ep.node(master.host, master.port), {"CLIENT", "KILL", "TYPE", "replica"});
 
-  waitUntil(runner, plan.killAt, onProgress);
+  waitUntil(runner, plan.killAt, watch);
   run.report.killAt = elapsedOf(runner);
   ::kill(oldMaster->pid(), SIGKILL);
   (void)oldMaster->stop();  // reaps it
 
-  waitUntil(runner, plan.promoteAt, onProgress);
+  waitUntil(runner, plan.promoteAt, watch);
   ::kill(newMaster->pid(), SIGCONT);
   const RedisEndpoint promoted = ep.node(replica.host, replica.port);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // it applies what reached it before the break
@@ -138,12 +144,14 @@ Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory
   Result<void> rejoined;
   if (plan.rejoinAt.count() > 0) {
     // As an operator would: restart the old master; it learns of the newer epoch and becomes a replica.
-    waitUntil(runner, plan.rejoinAt, onProgress);
+    waitUntil(runner, plan.rejoinAt, watch);
     run.report.rejoinAt = elapsedOf(runner);
     rejoined = oldMaster->restart();
   }
 
+  waitUntil(runner, Micros::max(), watch);
   runner.wait();
+  if (watch.onPoll) watch.onPoll(runner);  // the last records
   run.outcome = runner.outcome();
   if (run.outcome.failure) return *run.outcome.failure;
   if (!killed) return Error{killed.error().code, "--failover: CLIENT KILL TYPE replica on " + master.address() +

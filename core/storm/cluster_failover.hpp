@@ -43,11 +43,16 @@ struct FailoverRun {
   FailoverReport report;  ///< the failover's cost
 };
 
+/// What the caller watches while the failover storm runs (called on the caller's thread).
+struct FailoverWatch {
+  std::function<void(const StormProgress&)> onProgress;  ///< about every 200 ms (the CLI's progress line)
+  std::function<void(StormRunner&)> onPoll;              ///< about every 20 ms, and once after the run ended (the window takes records)
+};
+
 /// Runs `spec` (spec.failover set, a Redis backend) with `factory` on
 /// `cluster` and performs the plan. InvalidArgument when the plan cannot run
 /// (no replica for the key's master); Unavailable when a step fails.
 Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory, ManagedRedisCluster& cluster,
-                                     const std::function<void(const StormProgress&)>& onProgress = {},
-                                     RetryCounter retries = {});
+                                     const FailoverWatch& watch = {}, RetryCounter retries = {});
 
 }  // namespace rl

@@ -73,4 +73,23 @@ std::vector<StormLane> policyLanes(const StormSpec& spec, const std::vector<Fail
   return lanes;
 }
 
+std::vector<StormSpec> waitRuns(const StormSpec& spec, const std::vector<int>& waitReplicas) {
+  std::vector<StormSpec> out;
+  for (int n : waitReplicas) {
+    out.push_back(besideRun(spec, "wait" + std::to_string(n)));
+    out.back().waitReplicas = n;
+  }
+  return out;
+}
+
+std::vector<StormLane> waitLanes(const StormSpec& spec, const std::vector<int>& waitReplicas) {
+  std::vector<StormLane> lanes;
+  for (const StormSpec& run : waitRuns(spec, waitReplicas))
+    for (Algorithm a : run.algorithms)
+      lanes.push_back({a, laneLabel(run, a, false) + " \xC2\xB7 " +
+                              (run.waitReplicas > 0 ? "WAIT " + std::to_string(run.waitReplicas) : std::string("no WAIT")),
+                       run.onRedisError});
+  return lanes;
+}
+
 }  // namespace rl

@@ -36,6 +36,13 @@ std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<Failu
 /// The lanes of policyRuns(): "<algorithm> · fail-open", "· fail-closed", "· local".
 std::vector<StormLane> policyLanes(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
 
+/// The failover storm once per WAIT setting (the window's failover preset:
+/// without WAIT, then with it), one after the other, each with its own key tag suffix.
+std::vector<StormSpec> waitRuns(const StormSpec& spec, const std::vector<int>& waitReplicas);
+
+/// The lanes of waitRuns(): "<algorithm> · no WAIT", "<algorithm> · WAIT 1".
+std::vector<StormLane> waitLanes(const StormSpec& spec, const std::vector<int>& waitReplicas);
+
 /// The file name of a redis-script run's script ("seed_token_bucket.lua"), "" otherwise.
 std::string scriptName(const StormSpec& spec);
 

@@ -36,6 +36,7 @@ SummaryPanel::SummaryPanel(QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(table_);
   layout->addWidget(caption_);
+  caption_->setWordWrap(true);
   caption_->setText(tr("No storm yet."));
 }
 
@@ -57,8 +58,29 @@ void SummaryPanel::setResult(const StormResult& result) {
     for (int c = 0; c < values.size(); ++c) table_->setItem(row, c + 1, cell(values[c], true));
     ++row;
   }
-  caption_->setText(result.cancelled ? tr("Stopped after %1 ms.").arg(result.durationMs)
-                                     : tr("Run took %1 ms.").arg(result.durationMs));
+  QStringList lines{result.cancelled ? tr("Stopped after %1 ms.").arg(result.durationMs)
+                                      : tr("Run took %1 ms.").arg(result.durationMs)};
+  for (const AlgorithmResult& r : result.algorithms)
+    if (r.failover) lines << failoverLine(r);
+  caption_->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString SummaryPanel::failoverLine(const AlgorithmResult& r) {
+  const FailoverSummary& f = *r.failover;
+  const QString lost = f.lostWrites < 0 ? tr("lost writes not countable for this algorithm")
+                                        : tr("%1 admitted writes lost (%2 admitted before the kill, the promoted "
+                                             "replica held %3)")
+                                              .arg(f.lostWrites)
+                                              .arg(f.admittedBeforeKill)
+                                              .arg(f.stateOnNewMaster);
+  const QString served = f.unservedMs < 0 ? tr("decisions were not served again before the storm ended")
+                                          : tr("served again %1 ms after the kill").arg(f.unservedMs);
+  return tr("%1: %2; %3; %4 decided by the failure policy; admitted %5 of limit %6 (%7x).")
+      .arg(r.label, lost, served)
+      .arg(f.errors)
+      .arg(r.admitted)
+      .arg(r.limit)
+      .arg(r.overshoot, 0, 'f', 2);
 }
 
 QJsonDocument SummaryPanel::toJson() const {
@@ -79,6 +101,16 @@ QJsonDocument SummaryPanel::toJson() const {
     o[QStringLiteral("latency_us")] =
         QJsonObject{{QStringLiteral("p50"), static_cast<qint64>(r.p50us)},
                     {QStringLiteral("p99"), static_cast<qint64>(r.p99us)}};
+    if (r.failover)  // the keys of ratelab-cli run --failover --json
+      o[QStringLiteral("failover")] = QJsonObject{
+          {QStringLiteral("wait_replicas"), r.failover->waitReplicas},
+          {QStringLiteral("master"), r.failover->master},
+          {QStringLiteral("promoted"), r.failover->promoted},
+          {QStringLiteral("admitted_before_kill"), static_cast<qint64>(r.failover->admittedBeforeKill)},
+          {QStringLiteral("state_on_new_master"), static_cast<qint64>(r.failover->stateOnNewMaster)},
+          {QStringLiteral("lost_writes"), static_cast<qint64>(r.failover->lostWrites)},
+          {QStringLiteral("errors_during_failover"), static_cast<qint64>(r.failover->errors)},
+          {QStringLiteral("unserved_ms"), r.failover->unservedMs < 0 ? QJsonValue() : QJsonValue(static_cast<qint64>(r.failover->unservedMs))}};
     runs.append(o);
   }
   return QJsonDocument(QJsonObject{{QStringLiteral("runs"), runs}});

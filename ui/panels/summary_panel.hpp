@@ -27,6 +27,8 @@ class SummaryPanel : public QWidget {
   QTableWidget* table() const { return table_; }
 
  private:
+  /// One sentence on what the failover cost a lane.
+  static QString failoverLine(const AlgorithmResult& r);
   QTableWidget* table_;
   QLabel* caption_;
   StormResult result_;

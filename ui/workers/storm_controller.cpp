@@ -82,6 +82,7 @@ void StormController::wireWorkers() {
   connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
   connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
   connect(storm_, &StormWorker::errorOccurred, this, &StormController::errorOccurred);
+  connect(storm_, &StormWorker::notice, this, &StormController::message);
   connect(race_, &RaceWorker::roundDone, this, &StormController::raceRound);
   connect(race_, &RaceWorker::finished, this, [this](const RaceResult& r) {
     raceRunning_ = false;
@@ -130,7 +131,7 @@ void StormController::noteRefreshCost(double ms) {
 }
 
 void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage,
-                                 const std::vector<FailurePolicy>& policies) {
+                                 const std::vector<FailurePolicy>& policies, const std::vector<int>& waitReplicas) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(stormRunning_ ? tr("A storm is already running: stop it first")
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
@@ -147,13 +148,15 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
-  lanes_ = policies.empty() ? stormLanes(spec_) : policyLanes(spec_, policies);
+  std::vector<int> waits = waitReplicas;  // a failover storm: once per WAIT setting
+  if (spec_.failover && waits.empty()) waits = {spec_.waitReplicas};
+  lanes_ = spec_.failover ? waitLanes(spec_, waits) : policies.empty() ? stormLanes(spec_) : policyLanes(spec_, policies);
   std::vector<Algorithm> laneAlgorithms;
   for (const StormLane& lane : lanes_) laneAlgorithms.push_back(lane.algorithm);
   model_.reset(laneAlgorithms, spec_.quota);
   ttlKeys_.clear();
   const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
-  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
+  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http && !spec_.failover)  // (its clusters are its own)
     for (const StormSpec& run : policies.empty() ? std::vector<StormSpec>{spec_} : policyRuns(spec_, policies))
       for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.keyTag + client));
   emit stormStarted(spec_);
@@ -162,8 +165,12 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   ttlAskedAt_ = -1;
   if (!ttlKeys_.isEmpty()) ttl_.start();
   if (outage) armOutage(*outage);
-  QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, policies] { w->run(spec, policies); },
-                            Qt::QueuedConnection);
+  if (spec_.failover)
+    QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, waits] { w->runFailovers(spec, waits); },
+                              Qt::QueuedConnection);
+  else
+    QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, policies] { w->run(spec, policies); },
+                              Qt::QueuedConnection);
 }
 
 void StormController::stopStorm() { storm_->requestCancel(); }

@@ -81,8 +81,10 @@ class StormController : public QObject {
  public slots:
   /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm;
   /// with `policies`, the storm runs once per failure policy side by side (lanes per policy).
+  /// A failover storm (spec.failover) runs once per `waitReplicas` entry (default: the
+  /// spec's own), one after the other, each on a fresh private Redis Cluster.
   void startStorm(const rl::StormSpec& spec, std::optional<rl::ui::OutagePlan> outage = std::nullopt,
-                  const std::vector<rl::FailurePolicy>& policies = {});
+                  const std::vector<rl::FailurePolicy>& policies = {}, const std::vector<int>& waitReplicas = {});
   /// Asks the running storm to stop.
   void stopStorm();
   /// Applies a quota to the running storm's next decisions (marked on the timeline).

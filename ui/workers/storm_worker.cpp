@@ -69,12 +69,10 @@ Result<void> StormWorker::setQuota(const Quota& quota) {
   return {};
 }
 
-void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+template <class Fn>
+void StormWorker::guarded(Fn&& fn) {
   try {
-    if (policies.empty())
-      runGuarded(spec);
-    else
-      runSideBySide(spec, policies);
+    fn();
   } catch (const std::exception& e) {
     emit errorOccurred(tr("The storm failed: %1").arg(QString::fromUtf8(e.what())));
     emit finished(StormResult{{}, 0, true, {}});
@@ -82,6 +80,14 @@ void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& p
     emit errorOccurred(tr("The storm failed with an unknown error"));
     emit finished(StormResult{{}, 0, true, {}});
   }
+}
+
+void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
+  guarded([&] { policies.empty() ? runGuarded(spec) : runSideBySide(spec, policies); });
+}
+
+void StormWorker::runFailovers(const StormSpec& spec, const std::vector<int>& waitReplicas) {
+  guarded([&] { runFailoverLanes(spec, waitReplicas); });
 }
 
 bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen) {

@@ -47,6 +47,11 @@ class StormWorker : public QObject {
   /// With `policies`: the storm once per failure policy, all at the same time (one outage
   /// for all; policyRuns()), lanes in policyLanes() order.
   void run(const rl::StormSpec& spec, const std::vector<rl::FailurePolicy>& policies = {});
+  /// Runs a failover storm (spec.failover) once per WAIT setting, one after the
+  /// other (waitRuns()), each on a fresh private Redis Cluster of 3 masters + 3
+  /// replicas that is stopped afterwards; lanes in waitLanes() order, each row
+  /// with its FailoverSummary.
+  void runFailovers(const rl::StormSpec& spec, const std::vector<int>& waitReplicas);
 
  signals:
   /// The runner started; `spanUs` is the planned length of the run's timeline (0 = unknown).
@@ -62,9 +67,15 @@ class StormWorker : public QObject {
   void finished(const rl::ui::StormResult& result);
   /// Something failed: one sentence for the user.
   void errorOccurred(const QString& message);
+  /// What the worker is doing now, for the status line ("Starting a private Redis Cluster...").
+  void notice(const QString& text);
 
  private:
+  /// Runs `fn`; an exception ends the storm with one sentence, never the thread.
+  template <class Fn>
+  void guarded(Fn&& fn);
   void runGuarded(const StormSpec& spec);
+  void runFailoverLanes(const StormSpec& spec, const std::vector<int>& waitReplicas);
   /// policyRuns() at the same time; lanes follow each other in run order.
   void runSideBySide(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
   /// One run of comparedRuns(); its lanes start at `laneOffset`. Empty when it could not start.

@@ -1,0 +1,92 @@
+// The window's "Failover loses writes" preset (resources/scenarios/failover.json):
+// the storm runs without WAIT, then with WAIT 1, each on a fresh private Redis
+// Cluster of 3 masters + 3 replicas the window starts and stops itself. The
+// replica of the key's master is cut off, the master killed, the replica
+// promoted. Without WAIT the lane over-admits by exactly the writes the
+// failover lost; with WAIT 1 nothing is lost and the limit holds.
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QTableWidget>
+
+#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/lanes_panel.hpp"
+#include "ui/main_window.hpp"
+#include "ui/panels/summary_panel.hpp"
+#include "ui/presets.hpp"
+#include "ui/workers/storm_controller.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+class UiFailoverTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { qRegisterMetaType<StormResult>(); }
+  void presetShowsLostWritesBesideWait();
+};
+
+void UiFailoverTest::presetShowsLostWritesBesideWait() {
+  StormController controller;
+  MainWindow window(controller);
+  window.show();
+  const Preset* preset = findPreset(QStringLiteral("failover"));
+  QVERIFY(preset);
+  window.applyPreset(*preset);
+  QSignalSpy done(&window, &MainWindow::stormDone);
+  QSignalSpy messages(&controller, &StormController::message);
+  QVERIFY(window.startStorm());  // no Redis in the Connection panel: the failover makes its own clusters
+  QVERIFY(done.wait(90'000));
+
+  const StormResult& result = controller.lastResult();
+  QVERIFY(!result.cancelled);
+  QCOMPARE(result.algorithms.size(), std::size_t{2});
+  const std::int64_t limit = preset->spec.quota.limit;  // 300 per minute: the storm outlives no window
+  const AlgorithmResult& plain = result.algorithms[0];
+  const AlgorithmResult& waited = result.algorithms[1];
+  QCOMPARE(plain.label, QStringLiteral("sliding_log \u00b7 no WAIT"));
+  QCOMPARE(waited.label, QStringLiteral("sliding_log \u00b7 WAIT 1"));
+  QVERIFY(plain.failover && waited.failover);
+  qInfo("no WAIT: lost %lld, admitted %lld, errors %lld, unserved %lld ms; WAIT 1: lost %lld, admitted %lld, "
+        "errors %lld, unserved %lld ms",
+        (long long)plain.failover->lostWrites, (long long)plain.admitted, (long long)plain.failover->errors,
+        (long long)plain.failover->unservedMs, (long long)waited.failover->lostWrites, (long long)waited.admitted,
+        (long long)waited.failover->errors, (long long)waited.failover->unservedMs);
+
+  // Without WAIT: the writes between the break and the kill are lost, and the
+  // limiter admits exactly that many more than its limit.
+  QVERIFY2(plain.failover->lostWrites > 0, "writes between the break and the kill must be lost");
+  QCOMPARE(plain.admitted, limit + plain.failover->lostWrites);
+  QCOMPARE(plain.maxAdmittedInWindow, plain.admitted);
+  QVERIFY(plain.overshoot > 1.0);
+  QVERIFY(plain.failover->errors > 0);  // kill to promotion: fail-closed
+  QVERIFY(plain.failover->unservedMs > 0 && plain.failover->unservedMs < 2000);
+  // With WAIT 1: a write WAIT timed out on may still have reached the replica (< 0), never more lost.
+  QVERIFY(waited.failover->lostWrites <= 0 && waited.failover->lostWrites >= -4);
+  QVERIFY(waited.admitted <= limit);
+  QVERIFY(waited.failover->errors > 0);
+  // Each run was on its own cluster.
+  QVERIFY(plain.failover->master != waited.failover->master || plain.failover->promoted != waited.failover->promoted);
+
+  // Both lanes were drawn, named for their WAIT setting; the summary says what was lost.
+  const QList<LaneChart*> lanes = window.lanesPanel()->lanes();
+  QCOMPARE(lanes.size(), 2);
+  QVERIFY(lanes[0]->label().startsWith(QStringLiteral("sliding_log \u00b7 no WAIT")));
+  QVERIFY(lanes[0]->admittedPoints() > 0 && lanes[1]->admittedPoints() > 0);
+  const QString caption = window.summaryPanel()->findChild<QLabel*>()->text();
+  QVERIFY2(caption.contains(QStringLiteral("sliding_log \u00b7 no WAIT: %1 admitted writes lost").arg(plain.failover->lostWrites)),
+           qPrintable(caption));
+  const QJsonArray runs = window.summaryPanel()->toJson().object()[QStringLiteral("runs")].toArray();
+  QCOMPARE(runs[0].toObject()[QStringLiteral("failover")].toObject()[QStringLiteral("lost_writes")].toInteger(),
+           plain.failover->lostWrites);
+  QCOMPARE(runs[1].toObject()[QStringLiteral("failover")].toObject()[QStringLiteral("wait_replicas")].toInt(), 1);
+  bool toldCluster = false;
+  for (const QList<QVariant>& m : messages) toldCluster = toldCluster || m[0].toString().contains(QStringLiteral("private Redis Cluster"));
+  QVERIFY(toldCluster);
+}
+
+QTEST_MAIN(UiFailoverTest)
+#include "test_ui_failover.moc"
