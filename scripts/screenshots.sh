@@ -27,6 +27,17 @@ echo "screenshots: key inspector after the race preset"
 run "$bin" --preset race --managed-redis --autostart --theme "${THEME:-light}" --show inspector \
   --size 1500x950 --screenshot "$out/inspector.png" --exit-after-ms 60000
 
+echo "screenshots: key inspector on a private Redis Cluster (the URL word 'cluster'): node, slot, keys per master"
+scenario=$(mktemp --suffix=.json)
+cat > "$scenario" <<'JSON'
+{"name": "Keys across a cluster", "backend": "redis-lua", "clock": "virtual", "pattern": "burst",
+ "algorithm": ["token_bucket", "sliding_log", "gcra"], "limit": 10, "window_ms": 60000,
+ "requests": 300, "clients": 12, "concurrency": 4}
+JSON
+run "$bin" --scenario "$scenario" --redis cluster --autostart --show inspector --theme "${THEME:-light}" \
+  --size 1500x950 --screenshot "$out/inspector_cluster.png" --exit-after-ms 60000
+rm -f "$scenario"
+
 echo "screenshots: the seed article's script beside RateLab's token_bucket"
 run "$bin" --scenario resources/scenarios/seed_vs_token_bucket.json --managed-redis --autostart \
   --theme "${THEME:-light}" --size 1500x950 --screenshot "$out/script_beside.png" --exit-after-ms 60000
@@ -37,4 +48,4 @@ python3 scripts/gen-access-log.py 100000 "$log" --clients 400 --seconds 600 --se
 run "$bin" --trace "$log" --autostart --show tune --theme "${THEME:-light}" \
   --size 1500x950 --screenshot "$out/tune.png" --exit-after-ms 120000
 rm -f "$log"
-echo "screenshots: wrote $((${#presets[@]} + 3)) images to $out/"
+echo "screenshots: wrote $((${#presets[@]} + 4)) images to $out/"

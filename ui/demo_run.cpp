@@ -105,6 +105,8 @@ void DemoRun::finish(bool timedOut) {
   if (!options_.dock.isEmpty()) window_.raiseDock(options_.dock + QStringLiteral("Dock"));
   if (auto* tune = window_.findChild<QDockWidget*>(QStringLiteral("tuneDock")); tune && options_.dock == QLatin1String("tune"))
     window_.resizeDocks({tune}, {window_.height() * 11 / 20}, Qt::Vertical);  // room for the heatmap
+  if (auto* keys = window_.findChild<QDockWidget*>(QStringLiteral("inspectorDock")); keys && options_.dock == QLatin1String("inspector"))
+    window_.resizeDocks({keys}, {window_.height() / 2}, Qt::Vertical);  // room for a screenful of keys
   QApplication::processEvents();
   if (!options_.screenshot.isEmpty()) {
     if (auto ok = window_.exportWindowPng(options_.screenshot); !ok) {

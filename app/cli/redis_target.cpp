@@ -11,7 +11,7 @@ namespace rl::cli {
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
                        std::optional<RedisTarget>& out, const ManagedServerOptions& managed) {
   RedisTarget target;
-  if (url && *url == "cluster") {
+  if (url && *url == kPrivateClusterWord) {
     installServerSignalCleanup();
     auto cluster = ManagedRedisCluster::start();
     if (!cluster) {

@@ -126,6 +126,7 @@ Json failoverJson(const FailoverReport& r) {
   f["state_on_new_master"] = r.stateOnNewMaster;
   f["lost_writes"] = r.lostWrites;
   f["errors_during_failover"] = r.errorsDuringFailover;
+  f["errors_before_kill"] = r.errorsBeforeKill;
   f["unserved_ms"] = r.unserved.count() < 0 ? Json() : Json(ms(r.unserved));
   return f;
 }

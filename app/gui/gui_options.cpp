@@ -16,7 +16,7 @@ struct Flags {
   QCommandLineOption autostart{QStringLiteral("autostart"), QStringLiteral("Start the storm once Redis is ready.")};
   QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG after the run, then exit."), QStringLiteral("PATH")};
   QCommandLineOption exitAfter{QStringLiteral("exit-after-ms"), QStringLiteral("Exit after N ms at the latest (screenshot first if asked)."), QStringLiteral("N")};
-  QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db]."), QStringLiteral("URL")};
+  QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db], redis+cluster://host:port[,host:port...], or cluster (a private 3 masters + 3 replicas Redis Cluster, removed on exit)."), QStringLiteral("URL")};
   QCommandLineOption passwordFile{QStringLiteral("redis-password-file"), QStringLiteral("The Redis password (first line) when the URL has none; else $REDISCLI_AUTH. The window never saves a password."), QStringLiteral("FILE")};
   QCommandLineOption maxFileMb{QStringLiteral("max-file-mb"), QStringLiteral("The largest scenario file read: 1 to 1024 MB (default 4)."), QStringLiteral("N")};
   QCommandLineOption managed{QStringLiteral("managed-redis"), QStringLiteral("Always start a private redis-server (never use :6379).")};

@@ -1,8 +1,9 @@
 #include "redis/key_inspector.hpp"
 
-#include "redis/redis_link.hpp"
-
 #include <charconv>
+#include <map>
+
+#include "redis/redis_link.hpp"
 
 #include "redis/value_codec.hpp"
 
@@ -101,6 +102,15 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
   }
   return {};
 }
+
+// Refuses an empty prefix and any key outside it (before anything is deleted).
+Result<void> checkWithinPrefix(std::string_view prefix, const std::vector<std::string>& keys) {
+  if (prefix.empty()) return invalidArgument("refusing to delete keys with an empty prefix");
+  for (const auto& k : keys)
+    if (!std::string_view(k).starts_with(prefix))
+      return invalidArgument("refusing to delete '" + k + "': outside the prefix '" + std::string(prefix) + "'");
+  return {};
+}
 }  // namespace
 
 Result<KeyPage> scanLimiterKeys(RedisConnection& conn, std::string_view prefix, std::string_view pattern,
@@ -128,11 +138,11 @@ Result<KeyPage> scanLimiterKeys(RedisConnection& conn, std::string_view prefix, 
 }
 
 Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisConnection& conn, std::string_view prefix,
-                                                std::string_view pattern) {
+                                                std::string_view pattern, int zsetHead) {
   std::vector<KeyInfo> all;
   std::uint64_t cursor = 0;
   do {
-    auto page = scanLimiterKeys(conn, prefix, pattern, cursor, 1000);
+    auto page = scanLimiterKeys(conn, prefix, pattern, cursor, 1000, zsetHead);
     if (!page) return page.error();
     for (auto& k : page->keys) all.push_back(std::move(k));
     cursor = page->nextCursor;
@@ -144,12 +154,18 @@ Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, s
                                                 std::string_view pattern) {
   auto link = RedisLink::connect(endpoint);
   if (!link) return link.error();
+  return scanAllLimiterKeys(*link, prefix, pattern);
+}
+
+Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisLink& link, std::string_view prefix, std::string_view pattern,
+                                                int zsetHead) {
   std::vector<KeyInfo> all;
-  auto ok = link->forEachMaster([&](RedisConnection& conn) -> Result<void> {
-    auto keys = scanAllLimiterKeys(conn, prefix, pattern);
+  const bool cluster = link.router() != nullptr;
+  auto ok = link.forEachMaster([&](RedisConnection& conn) -> Result<void> {
+    auto keys = scanAllLimiterKeys(conn, prefix, pattern, zsetHead);
     if (!keys) return keys.error();
     for (KeyInfo& k : *keys) {
-      if (endpoint.cluster) {
+      if (cluster) {
         k.node = conn.endpoint().address();
         k.slot = keySlot(k.name);
       }
@@ -163,16 +179,28 @@ Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, s
 
 Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,
                                 const std::vector<std::string>& keys) {
-  if (prefix.empty()) return invalidArgument("refusing to delete keys with an empty prefix");
-  for (const auto& k : keys)
-    if (!std::string_view(k).starts_with(prefix))
-      return invalidArgument("refusing to delete '" + k + "': outside the prefix '" + std::string(prefix) + "'");
+  if (auto ok = checkWithinPrefix(prefix, keys); !ok) return ok.error();
   if (keys.empty()) return std::int64_t{0};
   std::vector<std::string> argv{"DEL"};
   argv.insert(argv.end(), keys.begin(), keys.end());
   auto r = conn.command(argv);
   if (!r) return r.error();
   return r->integer();
+}
+
+Result<std::int64_t> deleteKeys(RedisLink& link, std::string_view prefix, const std::vector<std::string>& keys) {
+  if (auto ok = checkWithinPrefix(prefix, keys); !ok) return ok.error();
+  if (!link.router()) return link.onKey({}, [&](RedisConnection& conn) { return deleteKeys(conn, prefix, keys); });
+  std::map<int, std::vector<std::string>> bySlot;  // one DEL per slot: a multi-key DEL must stay in one slot
+  for (const auto& k : keys) bySlot[keySlot(k)].push_back(k);
+  std::int64_t deleted = 0;
+  for (const auto& entry : bySlot) {
+    const std::vector<std::string>& group = entry.second;
+    auto n = link.onKey(group.front(), [&](RedisConnection& conn) { return deleteKeys(conn, prefix, group); });
+    if (!n) return n.error();
+    deleted += *n;
+  }
+  return deleted;
 }
 
 Result<std::int64_t> serverTimeUs(RedisConnection& conn) {

@@ -15,6 +15,8 @@
 
 namespace rl {
 
+class RedisLink;
+
 /// One limiter key as Redis holds it.
 struct KeyInfo {
   std::string name;        ///< full key name, prefix included
@@ -50,17 +52,25 @@ Result<KeyPage> scanLimiterKeys(RedisConnection& conn, std::string_view prefix,
 
 /// Scans to the end and returns every matching key (small databases, tests, CLI).
 Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisConnection& conn, std::string_view prefix,
-                                                std::string_view pattern = "");
+                                                std::string_view pattern = "", int zsetHead = 5);
 
 /// Every matching key of a server or, for a redis+cluster:// endpoint, of
 /// every master (each key with its node and slot), masters in slot-map order.
 Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, std::string_view prefix,
                                                 std::string_view pattern = "");
 
+/// The same through an open link (a cluster link fills node and slot); `zsetHead` as scanLimiterKeys.
+Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisLink& link, std::string_view prefix,
+                                                std::string_view pattern = "", int zsetHead = 5);
+
 /// Deletes `keys`; refuses (InvalidArgument, nothing deleted) if any key does
 /// not start with `prefix` or the prefix is empty. Returns how many existed.
 Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,
                                 const std::vector<std::string>& keys);
+
+/// The same through a link: on a cluster, one DEL per slot on the master that
+/// holds it (checked against the prefix before anything is deleted).
+Result<std::int64_t> deleteKeys(RedisLink& link, std::string_view prefix, const std::vector<std::string>& keys);
 
 /// Redis TIME in microseconds since the epoch (the "now" key readings use).
 Result<std::int64_t> serverTimeUs(RedisConnection& conn);

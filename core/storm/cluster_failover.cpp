@@ -83,6 +83,7 @@ void summarize(const std::vector<DecisionRecord>& records, FailoverReport& r) {
     if (d.algorithm() == 0 && d.client() == 0 && d.allowed() && !d.error() && d.atUs() < r.promoteAt.count())
       ++r.admittedBeforeKill;
     if (d.error() && d.atUs() >= r.breakAt.count()) ++r.errorsDuringFailover;
+    if (d.algorithm() == 0 && d.client() == 0 && d.error() && d.atUs() < r.killAt.count()) ++r.errorsBeforeKill;
   }
   std::int64_t firstServed = -1;
   for (const DecisionRecord& d : records) {

@@ -258,7 +258,7 @@ void UiPanelsTest::firstRunShowsWhereToStart() {
            qPrintable(w.lanesPanel()->hint()->text()));
   QCOMPARE(w.stormPanel()->backend(), Backend::Memory);
   // Redis answers: the form moves to redis-lua, and the hint says so.
-  emit controller.redisStatus(RedisStatus{true, QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("7.0"), 0, {}});
+  emit controller.redisStatus(RedisStatus{true, QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("7.0"), 0, 0, false, {}});
   QCOMPARE(w.stormPanel()->backend(), Backend::RedisLua);
   QVERIFY2(w.lanesPanel()->hint()->text().contains(QStringLiteral("on Redis (redis-lua)")), qPrintable(w.lanesPanel()->hint()->text()));
   // A preset picked in the toolbar fills the form and keeps its own backend.
@@ -266,7 +266,7 @@ void UiPanelsTest::firstRunShowsWhereToStart() {
   bar->presetBox()->setCurrentIndex(replicaLeak);
   emit bar->presetBox()->activated(replicaLeak);
   QCOMPARE(w.stormPanel()->spec()->replicas, 4);
-  emit controller.redisStatus(RedisStatus{true, QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("7.0"), 0, {}});
+  emit controller.redisStatus(RedisStatus{true, QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("7.0"), 0, 0, false, {}});
   QCOMPARE(w.stormPanel()->backend(), Backend::Memory);
   // Reset: the first-run form again, on Redis since it answers.
   w.findChild<QAction*>(QStringLiteral("resetAction"))->trigger();

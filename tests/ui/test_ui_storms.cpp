@@ -17,6 +17,7 @@
 #include "http/http_client.hpp"
 #include "storm/fault_schedule.hpp"
 #include "support/redis_test_server.hpp"
+#include "support/window_serving.hpp"
 #include "ui/charts/chart_lane.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
@@ -348,24 +349,12 @@ void UiStormsTest::servingOverHttpFeedsTheLanes() {
   // Token bucket, capacity 5, refill 0.01/s, two memory replicas: each replica
   // keeps its own bucket, so ten requests of one client get 5 + 5 = 10 x 200,
   // the next ones 429; the lanes hold one sample per HTTP decision.
-  StormSpec spec;
-  spec.algorithms = {Algorithm::TokenBucket};
-  spec.backend = Backend::Memory;
-  spec.quota = Quota::perWindow(5, kSecond).withRefill(0.01);
-  spec.replicas = 2;
-  spec.requests = 1;
-  window_->stormPanel()->setSpec(spec);
+  window_->stormPanel()->setSpec(test::servedBucket(Backend::Memory));
   // The front is the user's choice; nginx (a child process) is what a real deployment puts there.
   auto* front = window_->stormPanel()->findChild<QComboBox*>(QStringLiteral("serveFront"));
   QVERIFY(front != nullptr);
   QCOMPARE(front->count(), 3);
-  front->setCurrentText(QStringLiteral("nginx"));
-  QSignalSpy serving(controller_.get(), &StormController::servingChanged);
-  QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);
-  QVERIFY(serving.wait(10'000));
-  const QList<QVariant> args = serving.takeFirst();
-  QVERIFY(args.at(0).toBool());
-  const QString frontUrl = args.at(1).toString();
+  const QString frontUrl = test::serveFromWindow(*window_, *controller_, QStringLiteral("nginx"));
   QVERIFY2(frontUrl.startsWith(QStringLiteral("http://127.0.0.1:")), qPrintable(frontUrl));
   QVERIFY(window_->stormPanel()->serveButton()->isChecked());
   QVERIFY(!window_->stormPanel()->startButton()->isEnabled());
@@ -374,20 +363,17 @@ void UiStormsTest::servingOverHttpFeedsTheLanes() {
   HttpClient client(*target);
   int ok = 0, limited = 0;
   for (int i = 0; i < 14; ++i) {
-    HttpRequest request;
-    request.method = "GET";
-    request.target = "/ping";
-    request.headers.push_back({"x-api-key", "gui-test"});
-    auto response = client.send(request);
-    QVERIFY2(response.ok(), response.ok() ? "" : response.error().message.c_str());
-    ok += response->status == 200;
-    limited += response->status == 429;
+    const int status = test::pingAs(client, "gui-test");
+    QVERIFY2(status > 0, "no answer");
+    ok += status == 200;
+    limited += status == 429;
   }
   QCOMPARE(ok, 10);
   QCOMPARE(limited, 4);
   QTRY_COMPARE_WITH_TIMEOUT(controller_->model().size(), std::size_t{14}, 10'000);
   QTRY_VERIFY_WITH_TIMEOUT(window_->lanesPanel()->lanes().front()->admittedPoints() > 0, 10'000);
   QCOMPARE(window_->lanesPanel()->lanes().size(), 1);
+  QSignalSpy serving(controller_.get(), &StormController::servingChanged);
   QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);  // stop
   QVERIFY(serving.wait(10'000));
   QVERIFY(!serving.takeFirst().at(0).toBool());

@@ -11,11 +11,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/qt_text.hpp"
+
 namespace rl::ui {
 
 namespace {
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-
 QChart* makeChart() {
   auto* chart = new QChart;
   chart->setMargins(QMargins(2, 2, 2, 2));

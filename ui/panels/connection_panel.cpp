@@ -22,7 +22,12 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
       closed_(new QRadioButton(tr("fail-closed"), this)),
       local_(new QRadioButton(tr("local"), this)) {
   url_->setObjectName(QStringLiteral("redisUrl"));
-  url_->setPlaceholderText(QStringLiteral("redis://127.0.0.1:6379/0"));
+  connect_->setObjectName(QStringLiteral("connectRedis"));
+  url_->setPlaceholderText(tr("redis://127.0.0.1:6379/0, redis+cluster://host:port,… or cluster"));
+  url_->setToolTip(tr("redis://[user:password@]host:port[/db]: one server.\n"
+                      "redis+cluster://[user:password@]host:port[,host:port…]: a Redis Cluster by its seed nodes.\n"
+                      "cluster: a private Redis Cluster (3 masters + 3 replicas on free loopback ports, ~3 s to form),\n"
+                      "stopped and removed when the window closes; its seed URL replaces the word."));
   status_->setObjectName(QStringLiteral("redisStatus"));
   status_->setWordWrap(true);
   status_->setMinimumHeight(2 * status_->fontMetrics().lineSpacing() + 4);
@@ -81,7 +86,17 @@ void ConnectionPanel::setPolicy(FailurePolicy p) {
 QString ConnectionPanel::statusText() const { return status_->text(); }
 
 void ConnectionPanel::showStatus(const RedisStatus& s) {
-  if (s.ok) {
+  if (s.starting) {
+    status_->setText(s.error);
+    status_->setStyleSheet(QString());
+  } else if (s.ok && s.masters > 0) {
+    status_->setText(tr("connected to a Redis Cluster of %1 masters (seeds in the URL field), Redis %2, "
+                        "slowest round trip %3 ms")
+                         .arg(s.masters)
+                         .arg(s.version)
+                         .arg(s.rttMs, 0, 'f', 2));
+    status_->setStyleSheet(QStringLiteral("QLabel { color: #2ea043; }"));
+  } else if (s.ok) {
     status_->setText(tr("connected to %1, Redis %2, round trip %3 ms")
                          .arg(s.url, s.version)
                          .arg(s.rttMs, 0, 'f', 2));
@@ -96,7 +111,10 @@ void ConnectionPanel::showServer(const ServerState& s) {
   server_->setText(s.message);
   stopServer_->setEnabled(s.running);
   startServer_->setText(s.port > 0 && !s.running ? tr("Restart server") : tr("Start server"));
-  if (!s.url.isEmpty()) url_->setText(s.url);
+  if (!s.url.isEmpty()) {
+    url_->setText(s.url);
+    url_->setCursorPosition(0);  // a cluster's seed list is long: show where it starts
+  }
 }
 
 }  // namespace rl::ui

@@ -1,6 +1,7 @@
 #pragma once
-// ConnectionPanel: the Redis URL, its status (connected, server version,
-// round-trip latency), start/stop of the managed redis-server and the
+// ConnectionPanel: the Redis URL (a server, a redis+cluster:// seed list, or
+// the word `cluster` for a private cluster), its status (connected, server
+// version, round-trip latency, a cluster's masters), start/stop of the managed redis-server and the
 // failure policy (fail-open / fail-closed / local). It only shows and asks: the
 // Redis work runs on the controller's Redis worker thread.
 

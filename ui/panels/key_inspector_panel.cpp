@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
@@ -18,7 +19,9 @@ namespace rl::ui {
 namespace {
 constexpr int kColumnPttl = 2;
 constexpr int kColumnLibrary = 3;
-constexpr int kColumnValue = 4;
+constexpr int kColumnNode = 4;  ///< cluster only (hidden on one server), like kColumnSlot
+constexpr int kColumnSlot = 5;
+constexpr int kColumnValue = 6;
 constexpr int kRolePttl = Qt::UserRole + 1;
 constexpr int kRoleDetail = Qt::UserRole + 2;
 
@@ -43,6 +46,13 @@ QString pttlText(qint64 ms) {
   return QObject::tr("%1 ms").arg(ms);
 }
 
+/// A row under a key: a hash field, ZSET member or list entry and its value.
+void childRow(QTreeWidgetItem* parent, const QString& name, const QString& value) {
+  auto* row = new QTreeWidgetItem(parent);
+  row->setText(0, name);
+  row->setText(kColumnValue, value);
+}
+
 /// A ZSET score (us since the epoch) as a readable time.
 QString asTimestamp(const QString& score) {
   bool ok = false;
@@ -65,6 +75,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
       deleteAll_(new QPushButton(tr("Delete prefix"), this)),
       auto_(new QCheckBox(tr("auto-refresh"), this)),
       status_(new QLabel(this)),
+      masters_(new QLabel(this)),
       tree_(new QTreeWidget(this)),
       countdown_(new QTimer(this)),
       autoTimer_(new QTimer(this)) {
@@ -82,9 +93,19 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   detail_->setPlaceholderText(tr("Select a key: what it means, then its raw value."));
   auto_->setToolTip(tr("Rescan every second; switches off above %1 keys").arg(kAutoRefreshMaxKeys));
   more_->setEnabled(false);
-  tree_->setColumnCount(5);
-  tree_->setHeaderLabels({tr("key"), tr("type"), tr("PTTL"), tr("Library"), tr("value")});
+  masters_->setObjectName(QStringLiteral("inspectorMasters"));
+  masters_->setWordWrap(true);
+  masters_->setToolTip(tr("Keys listed per cluster master (host:port); a client's keys share one hash slot, so one master"));
+  masters_->hide();
+  tree_->setColumnCount(7);
+  tree_->setHeaderLabels({tr("key"), tr("type"), tr("PTTL"), tr("Library"), tr("node"), tr("slot"), tr("value")});
+  tree_->headerItem()->setToolTip(kColumnNode, tr("Redis Cluster: the master holding the key"));
+  tree_->headerItem()->setToolTip(kColumnSlot, tr("Redis Cluster: the key's hash slot (CRC16 of its {hash tag} mod 16384)"));
+  tree_->setColumnHidden(kColumnNode, true);
+  tree_->setColumnHidden(kColumnSlot, true);
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  tree_->header()->setSectionResizeMode(kColumnNode, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(kColumnSlot, QHeaderView::ResizeToContents);
   tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Prefix"), this));
@@ -106,6 +127,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   layout->addWidget(split, 1);
+  layout->addWidget(masters_);
   layout->addLayout(actions);
 
   confirm_ = [this](const QString& text) {
@@ -137,6 +159,8 @@ int KeyInspectorPanel::keyCount() const { return tree_->topLevelItemCount(); }
 
 QString KeyInspectorPanel::statusText() const { return status_->text(); }
 
+QString KeyInspectorPanel::mastersText() const { return masters_->isHidden() ? QString() : masters_->text(); }
+
 void KeyInspectorPanel::refresh() {
   if (prefix_->text().trimmed().isEmpty()) {
     status_->setText(tr("The prefix is empty: allowed a non-empty prefix such as ratelab:"));
@@ -157,6 +181,7 @@ void KeyInspectorPanel::showDetail() {
 void KeyInspectorPanel::showPage(const KeyPageResult& page) {
   if (page.firstPage) tree_->clear();
   for (const InspectedKey& k : page.keys) addKey(k);
+  showMasters(page.masters);
   nextCursor_ = page.nextCursor;
   more_->setEnabled(page.nextCursor != 0);
   fetchedAt_ = QDateTime::currentDateTimeUtc();
@@ -169,9 +194,27 @@ void KeyInspectorPanel::showPage(const KeyPageResult& page) {
   status_->setText(text);
 }
 
+void KeyInspectorPanel::showMasters(const QStringList& masters) {
+  const bool cluster = !masters.isEmpty();
+  tree_->setColumnHidden(kColumnNode, !cluster);
+  tree_->setColumnHidden(kColumnSlot, !cluster);
+  masters_->setVisible(cluster);
+  if (!cluster) return;
+  QMap<QString, int> perNode;
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i) ++perNode[tree_->topLevelItem(i)->text(kColumnNode)];
+  QStringList parts;
+  for (const QString& m : masters) {
+    const int n = perNode.value(m);
+    parts << (n == 1 ? tr("%1: 1 key").arg(m) : tr("%1: %2 keys").arg(m).arg(n));
+  }
+  masters_->setText(tr("Per master: %1").arg(parts.join(QStringLiteral(", "))));
+}
+
 void KeyInspectorPanel::addKey(const InspectedKey& k) {
   auto* item = new QTreeWidgetItem(tree_);
   item->setText(0, k.name);
+  item->setText(kColumnNode, k.node);
+  if (k.slot >= 0) item->setText(kColumnSlot, QString::number(k.slot));
   item->setText(1, k.type);
   item->setData(kColumnPttl, kRolePttl, static_cast<qlonglong>(k.pttlMs));
   item->setText(kColumnPttl, pttlText(k.pttlMs));
@@ -186,7 +229,7 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
     const bool zset = k.type == QLatin1String("zset");
     for (const auto& [member, score] : k.entries) {
       const QString shown = zset ? asTimestamp(score) : score;
-      new QTreeWidgetItem(item, {member, QString(), QString(), QString(), shown});
+      childRow(item, member, shown);
       raw += member + QStringLiteral("  ") + shown + QLatin1Char('\n');
     }
     if (k.size > k.entries.size()) raw += tr("... %1 more").arg(k.size - k.entries.size());
@@ -194,7 +237,7 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
     QStringList fields;
     for (const auto& [f, v] : k.entries) {
       fields << f + QLatin1Char('=') + v;
-      new QTreeWidgetItem(item, {f, QString(), QString(), QString(), v});
+      childRow(item, f, v);
     }
     item->setText(kColumnValue, fields.join(QStringLiteral(", ")));
     raw = fields.join(QLatin1Char('\n'));

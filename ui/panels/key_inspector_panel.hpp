@@ -8,7 +8,9 @@
 // keys do not hold, e.g. rate=10/s burst=20); PTTL counting down live and re-polled; auto-refresh
 // that turns itself off above kAutoRefreshMaxKeys keys; delete a key or the
 // whole prefix after confirmation (never outside the prefix: the worker
-// refuses). The Redis calls run on the controller's Redis worker thread.
+// refuses). On a Redis Cluster a node and a slot column show where each key
+// lives, and a line counts the keys per master (zero included). The Redis
+// calls run on the controller's Redis worker thread.
 
 #include <QDateTime>
 #include <QWidget>
@@ -50,6 +52,8 @@ class KeyInspectorPanel : public QWidget {
   QCheckBox* autoRefresh() const { return auto_; }
   /// The status line.
   QString statusText() const;
+  /// The per-master count line ("Per master: 127.0.0.1:7001: 4 keys, ..."); empty on one server.
+  QString mastersText() const;
   /// The detail pane's text (the selected key explained, then its raw value).
   QString detailText() const;
   /// The "Assume" field (rate=10/s burst=20 limit=10).
@@ -73,6 +77,7 @@ class KeyInspectorPanel : public QWidget {
 
  private:
   void addKey(const InspectedKey& key);
+  void showMasters(const QStringList& masters);
   void showDetail();
   void tickCountdown();
   void deleteSelected();
@@ -88,6 +93,7 @@ class KeyInspectorPanel : public QWidget {
   QPushButton* deleteAll_;
   QCheckBox* auto_;
   QLabel* status_;
+  QLabel* masters_;
   QTreeWidget* tree_;
   QTimer* countdown_;
   QTimer* autoTimer_;

@@ -110,6 +110,7 @@ QJsonDocument SummaryPanel::toJson() const {
           {QStringLiteral("state_on_new_master"), static_cast<qint64>(r.failover->stateOnNewMaster)},
           {QStringLiteral("lost_writes"), static_cast<qint64>(r.failover->lostWrites)},
           {QStringLiteral("errors_during_failover"), static_cast<qint64>(r.failover->errors)},
+          {QStringLiteral("errors_before_kill"), static_cast<qint64>(r.failover->errorsBeforeKill)},
           {QStringLiteral("unserved_ms"), r.failover->unservedMs < 0 ? QJsonValue() : QJsonValue(static_cast<qint64>(r.failover->unservedMs))}};
     runs.append(o);
   }

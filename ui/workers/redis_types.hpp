@@ -14,7 +14,9 @@ struct RedisStatus {
   bool ok = false;        ///< PING answered
   QString url;            ///< the server checked (password hidden)
   QString version;        ///< INFO server redis_version
-  double rttMs = 0;       ///< PING round trip
+  double rttMs = 0;       ///< PING round trip (a cluster: the slowest master's)
+  int masters = 0;        ///< a Redis Cluster: how many masters serve its slots (0 = one server)
+  bool starting = false;  ///< a private server or cluster is being started: `error` says which, not a failure
   QString error;          ///< why not ok
 };
 
@@ -22,7 +24,7 @@ struct RedisStatus {
 struct ServerState {
   bool running = false;   ///< the child process runs
   int port = 0;           ///< its loopback port (0 when none was started)
-  QString url;            ///< redis://127.0.0.1:<port>
+  QString url;            ///< redis://127.0.0.1:<port>, or the private cluster's redis+cluster:// seed URL
   QString message;        ///< one line for the user
 };
 
@@ -40,6 +42,8 @@ struct InspectedKey {
   std::int64_t limit = -1;                 ///< -1 = unknown
   std::int64_t used = -1;                  ///< -1 = unknown
   std::int64_t resetMs = -1;               ///< until as good as new; -1 = unknown
+  QString node;                            ///< cluster: host:port of the master holding it ("" on one server)
+  int slot = -1;                           ///< cluster: its hash slot (-1 on one server)
 };
 
 /// One page of a scan.
@@ -47,6 +51,7 @@ struct KeyPageResult {
   QList<InspectedKey> keys;   ///< keys on this page
   std::uint64_t nextCursor = 0;  ///< 0 = scan complete
   bool firstPage = true;      ///< replaces (true) or extends (false) the list
+  QStringList masters;        ///< cluster: every master (host:port) in slot-map order; empty on one server
 };
 
 }  // namespace rl::ui

@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <exception>
 
+#include "redis/cluster/managed_redis_cluster.hpp"
 #include "redis/foreign_keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis/managed_redis_server.hpp"
-#include "redis/redis_connection.hpp"
+#include "redis/redis_link.hpp"
 #include "redis/redis_url.hpp"
 #include "redis/server_status.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
@@ -21,8 +23,6 @@ ManagedServerOptions managedOptions() {
   o.extraArgs = {"--enable-debug-command", "local"};
   return o;
 }
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   InspectedKey out;
@@ -45,8 +45,12 @@ InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& read
     out.used = reading->used.value_or(-1);
     out.resetMs = reading->resetMs.value_or(-1);
   }
+  out.node = qs(k.node);
+  out.slot = k.slot;
   return out;
 }
+
+QString errorText(const Error& e) { return QString::fromStdString(e.message); }
 
 }  // namespace
 
@@ -64,37 +68,71 @@ void RedisWorker::guarded(const char* what, Fn&& fn) {
   }
 }
 
-RedisConnection* RedisWorker::connection() {
+RedisLink* RedisWorker::link() {
   if (!endpoint_) {
     connError_ = tr("no Redis configured");
     return nullptr;
   }
-  if (!conn_) {
-    // This connection answers the status line, the inspector and the TTL
-    // samples, not decisions: a PING slower than a limiter's 100 ms (a VPN, a
-    // loaded machine) is slow, not down.
+  if (!link_) {
+    // This link answers the status line, the inspector and the TTL samples,
+    // not decisions: a PING slower than a limiter's 100 ms (a VPN, a loaded
+    // machine) is slow, not down.
     RedisEndpoint interactive = *endpoint_;
     interactive.connectTimeout = std::max(interactive.connectTimeout, kInteractiveTimeout);
     interactive.commandTimeout = std::max(interactive.commandTimeout, kInteractiveTimeout);
-    auto c = RedisConnection::connect(interactive);
-    if (!c) {
-      connError_ = QString::fromStdString(c.error().message);
+    auto l = RedisLink::connect(interactive);
+    if (!l) {
+      connError_ = errorText(l.error());
       return nullptr;
     }
-    conn_ = std::make_unique<RedisConnection>(std::move(*c));
+    link_ = std::make_unique<RedisLink>(std::move(*l));
   }
-  return conn_.get();
+  return link_.get();
+}
+
+void RedisWorker::useEndpoint(const RedisEndpoint& endpoint) {
+  endpoint_ = std::make_unique<RedisEndpoint>(endpoint);
+  link_.reset();
 }
 
 void RedisWorker::setUrl(const QString& url) {
   guarded("Redis URL", [&] {
+    if (url.trimmed() == qs(kPrivateClusterWord)) return startCluster();
     auto ep = resolveRedisUrl(url.toStdString());
     if (!ep) {
-      emit errorOccurred(QString::fromStdString(ep.error().message));
+      emit errorOccurred(errorText(ep.error()));
       return;
     }
-    endpoint_ = std::make_unique<RedisEndpoint>(*ep);
-    conn_.reset();
+    useEndpoint(*ep);
+    checkStatus();
+  });
+}
+
+void RedisWorker::startCluster() {
+  guarded("Starting a Redis Cluster", [&] {
+    const ManagedClusterOptions options;
+    const QString shape = tr("%1 masters + %2 replicas").arg(options.masters).arg(options.masters * options.replicasPerMaster);
+    if (!cluster_) {
+      RedisStatus starting;
+      starting.url = qs(kPrivateClusterWord);
+      starting.starting = true;
+      starting.error = tr("starting a private Redis Cluster (%1)…").arg(shape);
+      emit statusReady(starting);
+      auto c = ManagedRedisCluster::start(options);
+      if (!c) {
+        RedisStatus failed;
+        failed.url = starting.url;
+        failed.error = tr("cannot start a private Redis Cluster: %1").arg(errorText(c.error()));
+        emit statusReady(failed);
+        emit errorOccurred(failed.error);
+        return;
+      }
+      cluster_ = std::make_unique<ManagedRedisCluster>(std::move(*c));
+    }
+    useEndpoint(cluster_->endpoint());
+    ServerState st = serverState(tr("private Redis Cluster (%1) on loopback, stopped when the window closes").arg(shape));
+    st.url = qs(endpoint_->toString());
+    emit serverChanged(st);
     checkStatus();
   });
 }
@@ -125,8 +163,7 @@ void RedisWorker::startServer() {
       return;
     }
     server_ = std::make_unique<ManagedRedisServer>(std::move(*s));
-    endpoint_ = std::make_unique<RedisEndpoint>(server_->endpoint());
-    conn_.reset();
+    useEndpoint(server_->endpoint());
     emit serverChanged(serverState(tr("private redis-server on 127.0.0.1:%1").arg(server_->port())));
     checkStatus();
   });
@@ -142,8 +179,7 @@ void RedisWorker::useEmbeddedDefault(int probePort) {
       emit errorOccurred(msg);
       return;
     }
-    endpoint_ = std::make_unique<RedisEndpoint>(e->endpoint);
-    conn_.reset();
+    useEndpoint(e->endpoint);
     if (e->server) server_ = std::make_unique<ManagedRedisServer>(std::move(*e->server));
     ServerState st = serverState(QString::fromStdString(e->description));
     st.url = qs(e->endpoint.toString());
@@ -158,7 +194,7 @@ void RedisWorker::stopServer() {
       return emit errorOccurred(tr("No managed redis-server to stop: this Redis is not RateLab's; the outage demo "
                                    "needs the managed server (Connection panel: Start server)"));
     if (auto ok = server_->stop(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
-    conn_.reset();
+    link_.reset();
     emit serverChanged(serverState(tr("redis-server stopped")));
   });
 }
@@ -167,7 +203,7 @@ void RedisWorker::restartServer() {
   guarded("Restarting redis-server", [&] {
     if (!server_) return startServer();
     if (auto ok = server_->restart(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
-    conn_.reset();
+    link_.reset();
     emit serverChanged(serverState(tr("redis-server restarted on port %1").arg(server_->port())));
   });
 }
@@ -176,21 +212,31 @@ void RedisWorker::checkStatus() {
   guarded("Redis status", [&] {
     RedisStatus st;
     st.url = endpoint_ ? qs(endpoint_->toString()) : QString();
-    RedisConnection* c = connection();
-    if (!c) {
+    RedisLink* l = link();
+    if (!l) {
       st.error = connError_;
       emit statusReady(st);
       return;
     }
-    auto status = serverStatus(*c);
-    if (!status) {
-      st.error = QString::fromStdString(status.error().message);
-      conn_.reset();
+    // Every master answers PING (a cluster: the slowest round trip counts) and names its version.
+    Micros slowest{0};
+    std::string version;
+    auto ok = l->forEachMaster([&](RedisConnection& c) -> Result<void> {
+      auto status = serverStatus(c);
+      if (!status) return Error{status.error().code, (l->router() ? c.endpoint().address() + ": " : "") + status.error().message};
+      slowest = std::max(slowest, status->rtt);
+      if (version.empty()) version = status->version;
+      return {};
+    });
+    if (!ok) {
+      st.error = errorText(ok.error());
+      link_.reset();
       emit statusReady(st);
       return;
     }
-    st.rttMs = static_cast<double>(status->rtt.count()) / 1000.0;
-    st.version = qs(status->version);
+    st.rttMs = static_cast<double>(slowest.count()) / 1000.0;
+    st.version = qs(version);
+    st.masters = l->router() ? static_cast<int>(l->router()->map().masters().size()) : 0;
     st.ok = true;
     emit statusReady(st);
   });
@@ -200,43 +246,55 @@ void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint6
                            const QString& assume) {
   guarded("Key scan", [&] {
     auto assumptions = parseKeyAssumptions(assume.toStdString());
-    if (!assumptions) return emit errorOccurred(QString::fromStdString(assumptions.error().message));
-    RedisConnection* c = connection();
-    if (!c) return emit errorOccurred(connError_);
-    auto page = scanLimiterKeys(*c, prefix.toStdString(), pattern.toStdString(), cursor, count, 20);
-    if (!page) return emit errorOccurred(QString::fromStdString(page.error().message));
-    auto now = serverTimeUs(*c);
-    if (!now) return emit errorOccurred(QString::fromStdString(now.error().message));
+    if (!assumptions) return emit errorOccurred(errorText(assumptions.error()));
+    RedisLink* l = link();
+    if (!l) return emit errorOccurred(connError_);
+    constexpr int kZsetHead = 20;
     KeyPageResult out;
     out.firstPage = cursor == 0;
-    out.nextCursor = page->nextCursor;
-    for (const KeyInfo& k : page->keys) out.keys.append(toInspected(k, readKey(k, now.value(), assumptions.value())));
+    std::vector<KeyInfo> keys;
+    if (ClusterRouter* router = l->router()) {  // every master, to the end: node and slot per key
+      auto all = scanAllLimiterKeys(*l, prefix.toStdString(), pattern.toStdString(), kZsetHead);
+      if (!all) return emit errorOccurred(errorText(all.error()));
+      keys = std::move(*all);
+      for (const ClusterNode& m : router->map().masters()) out.masters << qs(m.address());
+    } else {
+      auto page = l->onKey({}, [&](RedisConnection& c) {
+        return scanLimiterKeys(c, prefix.toStdString(), pattern.toStdString(), cursor, count, kZsetHead);
+      });
+      if (!page) return emit errorOccurred(errorText(page.error()));
+      out.nextCursor = page->nextCursor;
+      keys = std::move(page->keys);
+    }
+    auto now = l->onKey({}, [](RedisConnection& c) { return serverTimeUs(c); });
+    if (!now) return emit errorOccurred(errorText(now.error()));
+    for (const KeyInfo& k : keys) out.keys.append(toInspected(k, readKey(k, now.value(), assumptions.value())));
     emit keysReady(out);
   });
 }
 
 void RedisWorker::deleteKeys(const QString& prefix, const QStringList& keys) {
   guarded("Delete", [&] {
-    RedisConnection* c = connection();
-    if (!c) return emit errorOccurred(connError_);
+    RedisLink* l = link();
+    if (!l) return emit errorOccurred(connError_);
     std::vector<std::string> names;
     for (const QString& k : keys) names.push_back(k.toStdString());
-    auto n = rl::deleteKeys(*c, prefix.toStdString(), names);
-    if (!n) return emit errorOccurred(QString::fromStdString(n.error().message));
+    auto n = rl::deleteKeys(*l, prefix.toStdString(), names);
+    if (!n) return emit errorOccurred(errorText(n.error()));
     emit keysDeleted(*n);
   });
 }
 
 void RedisWorker::deletePrefix(const QString& prefix) {
   guarded("Delete prefix", [&] {
-    RedisConnection* c = connection();
-    if (!c) return emit errorOccurred(connError_);
-    auto all = scanAllLimiterKeys(*c, prefix.toStdString());
-    if (!all) return emit errorOccurred(QString::fromStdString(all.error().message));
+    RedisLink* l = link();
+    if (!l) return emit errorOccurred(connError_);
+    auto all = scanAllLimiterKeys(*l, prefix.toStdString());
+    if (!all) return emit errorOccurred(errorText(all.error()));
     std::vector<std::string> names;
     for (const KeyInfo& k : *all) names.push_back(k.name);
-    auto n = rl::deleteKeys(*c, prefix.toStdString(), names);
-    if (!n) return emit errorOccurred(QString::fromStdString(n.error().message));
+    auto n = rl::deleteKeys(*l, prefix.toStdString(), names);
+    if (!n) return emit errorOccurred(errorText(n.error()));
     emit keysDeleted(*n);
   });
 }
@@ -244,14 +302,16 @@ void RedisWorker::deletePrefix(const QString& prefix) {
 void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs) {
   guarded("TTL sample", [&] {
     const QList<qint64> none(baseKeys.size(), -2);
-    RedisConnection* c = connection();
-    if (!c) return emit ttlSampled(atUs, none);  // an outage: the TTL chart has a gap
+    RedisLink* l = link();
+    if (!l) return emit ttlSampled(atUs, none);  // an outage: the TTL chart has a gap
     QList<qint64> out;
     for (const QString& base : baseKeys) {
       // Window algorithms add a ":<window start>" suffix: take the longest PTTL under the base key.
-      auto keys = scanAllLimiterKeys(*c, base.toStdString());
+      // Every key of one client shares the base key's hash tag, so one master holds them all.
+      const std::string b = base.toStdString();
+      auto keys = l->onKey(b, [&](RedisConnection& c) { return scanAllLimiterKeys(c, b); });
       if (!keys) {
-        conn_.reset();
+        link_.reset();
         return emit ttlSampled(atUs, none);
       }
       qint64 best = -2;
@@ -264,7 +324,7 @@ void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs) {
 
 void RedisWorker::startFaults(const std::vector<FaultEvent>& schedule, qint64 originSteadyUs) {
   guarded("Fault schedule", [&] {
-    if (!server_ || !server_->running()) {
+    if (!server_ || !server_->running() || (endpoint_ && endpoint_->cluster)) {
       emit errorOccurred(tr("The fault schedule needs the window's managed redis-server (Start server in the "
                             "Connection panel); it is never done to a server given by URL"));
       emit faultsDone({});
@@ -284,7 +344,7 @@ void RedisWorker::stopFaults() {
       steps << (a.error.empty() ? tr("%1 at %2 ms").arg(QString::fromStdString(a.what)).arg(a.doneUs / 1000)
                                 : tr("%1: %2").arg(QString::fromStdString(a.what), QString::fromStdString(a.error)));
     faults_.reset();
-    conn_.reset();  // a kill or restart broke it
+    link_.reset();  // a kill or restart broke it
     emit faultsDone(steps);
   });
 }

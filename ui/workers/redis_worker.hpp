@@ -4,9 +4,12 @@
 //
 // Threading: the controller moves it to a QThread and calls its slots with
 // queued connections (or QMetaObject::invokeMethod); results come back as
-// signals. It owns one connection (a redisContext belongs to one thread) and
-// the managed redis-server, which it starts on its own long-lived thread.
-// Every slot catches and reports through errorOccurred; nothing throws out.
+// signals. It owns one RedisLink (one connection to a server, or one per
+// master of a Redis Cluster; a redisContext belongs to one thread), the
+// managed redis-server and the private Redis Cluster (the URL word `cluster`),
+// which it starts on its own long-lived thread and which are stopped (their
+// dirs removed) when it is destroyed. Every slot catches and reports through
+// errorOccurred; nothing throws out.
 
 #include <QObject>
 #include <QString>
@@ -18,8 +21,9 @@
 #include "ui/workers/redis_types.hpp"
 
 namespace rl {
-class RedisConnection;
+class RedisLink;
 class ManagedRedisServer;
+class ManagedRedisCluster;
 struct RedisEndpoint;
 }  // namespace rl
 
@@ -33,8 +37,12 @@ class RedisWorker : public QObject {
   ~RedisWorker() override;
 
  public slots:
-  /// Talks to `url` from now on (redis://...); reports the status.
+  /// Talks to `url` from now on (redis://..., redis+cluster://..., or the word
+  /// `cluster`: startCluster()); reports the status.
   void setUrl(const QString& url);
+  /// Starts a private Redis Cluster (3 masters + 3 replicas; reused when one
+  /// runs) and talks to it: serverChanged carries its redis+cluster:// seed URL.
+  void startCluster();
   /// Starts a private redis-server on a free loopback port and talks to it.
   void startServer();
   /// The embedded default: a Redis on 127.0.0.1:`probePort` if one answers, else a private server.
@@ -47,12 +55,14 @@ class RedisWorker : public QObject {
   void checkStatus();
   /// One SCAN page of keys matching prefix + pattern, each read by the library
   /// that wrote it (`assume`: what keys do not hold, e.g. "rate=10/s burst=20"): emits keysReady.
+  /// On a cluster: every master scanned to the end in one page, each key with its node and slot.
   void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {});
   /// Deletes keys (all must start with prefix): emits keysDeleted.
   void deleteKeys(const QString& prefix, const QStringList& keys);
   /// Deletes every key under prefix (never outside it): emits keysDeleted.
   void deletePrefix(const QString& prefix);
-  /// Longest PTTL of the keys under each base key: emits ttlSampled (same order, -2 = none).
+  /// Longest PTTL of the keys under each base key (on a cluster, on the master of its slot):
+  /// emits ttlSampled (same order, -2 = none).
   void sampleTtl(const QStringList& baseKeys, qint64 atUs);
   /// Runs a fault schedule (--fault, the scenario key "fault") on the managed
   /// server, timed from `originSteadyUs` (the storm's start, steady clock us).
@@ -79,12 +89,14 @@ class RedisWorker : public QObject {
  private:
   template <class Fn>
   void guarded(const char* what, Fn&& fn);
-  RedisConnection* connection();
+  RedisLink* link();
   ServerState serverState(const QString& message) const;
+  void useEndpoint(const RedisEndpoint& endpoint);
 
   std::unique_ptr<RedisEndpoint> endpoint_;       ///< where to talk; null until set
-  std::unique_ptr<RedisConnection> conn_;         ///< lazily connected
+  std::unique_ptr<RedisLink> link_;               ///< lazily connected (server or cluster)
   std::unique_ptr<ManagedRedisServer> server_;    ///< the private server, if started
+  std::unique_ptr<ManagedRedisCluster> cluster_;  ///< the private cluster, if started
   std::unique_ptr<FaultInjector> faults_;         ///< the running fault schedule, if any
   QString connError_;                             ///< why the last connect failed
 };

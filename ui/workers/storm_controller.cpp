@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "redis/redis_url.hpp"
 #include "store/store.hpp"
 #include "storm/compared_runs.hpp"
 #include "storm/fault_schedule.hpp"
 #include "storm/key_tag.hpp"
+#include "ui/qt_text.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
 #include "ui/workers/storm_worker.hpp"
@@ -24,8 +26,6 @@ void registerTypes() {
   qRegisterMetaType<ServerState>("rl::ui::ServerState");
   qRegisterMetaType<KeyPageResult>("rl::ui::KeyPageResult");
 }
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 }  // namespace
 
 StormController::StormController(QObject* parent)
@@ -117,6 +117,11 @@ void StormController::wireWorkers() {
 
 QString StormController::faultRefusal(const StormSpec& spec, bool outage, bool sideBySide) const {
   if (spec.faults.empty()) return {};
+  if (const auto ep = parseRedisUrl(spec.redisUrl); ep && ep->cluster)
+    return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only, and "
+              "this storm would run on a Redis Cluster (connect a single server, or run ratelab-cli run --redis "
+              "managed --scenario FILE)")
+        .arg(QString::fromStdString(faultScheduleText(spec.faults)));
   if (!managedUp_)
     return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only; start "
               "it in the Connection panel (or run ratelab-cli run --redis managed --scenario FILE)")

@@ -24,6 +24,7 @@ struct FailoverSummary {
   std::int64_t stateOnNewMaster = -1;    ///< admits the promoted replica held (-1: not countable)
   std::int64_t lostWrites = -1;          ///< the difference (-1: not countable)
   std::int64_t errors = 0;               ///< decisions by the failure policy from the break on
+  std::int64_t errorsBeforeKill = 0;     ///< failed decisions before the kill (a WAIT timed out)
   std::int64_t unservedMs = -1;          ///< from the kill to the first decision served again (-1: never)
 };
 

@@ -23,6 +23,7 @@ FailoverSummary summaryOf(const FailoverReport& r, int waitReplicas) {
   s.stateOnNewMaster = r.stateOnNewMaster;
   s.lostWrites = r.lostWrites;
   s.errors = r.errorsDuringFailover;
+  s.errorsBeforeKill = r.errorsBeforeKill;
   s.unservedMs = r.unserved.count() < 0 ? -1 : r.unserved.count() / 1000;
   return s;
 }

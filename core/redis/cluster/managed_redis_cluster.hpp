@@ -15,6 +15,7 @@
 // installServerSignalCleanup(); an owner killed with SIGKILL takes the nodes
 // with it (PR_SET_PDEATHSIG).
 
+#include <string_view>
 #include <vector>
 
 #include "common/result.hpp"
@@ -22,6 +23,9 @@
 #include "redis/redis_url.hpp"
 
 namespace rl {
+
+/// The word that asks for a private cluster where a Redis URL goes (`--redis cluster`, the window's URL field).
+inline constexpr std::string_view kPrivateClusterWord = "cluster";
 
 /// How to start a managed cluster.
 struct ManagedClusterOptions {

@@ -1,6 +1,7 @@
 // Redis Cluster as a target, on a private 3-master cluster: slots and hash
 // tags, cluster URLs, the router (keys spread over every master, MOVED after a
 // slot moves, ASK during a live migration with no decision lost or doubled),
+// the key inspector on every master (node and slot per key, one DEL per slot),
 // scripts reloaded where a node lost them, and the same admitted counts as one
 // node for every algorithm and backend on a virtual-clock storm.
 
@@ -8,10 +9,13 @@
 
 #include <QScopeGuard>
 
+#include <set>
 #include <thread>
 
 #include "redis/cluster/cluster_router.hpp"
 #include "redis/cluster/key_slot.hpp"
+#include "redis/key_inspector.hpp"
+#include "redis/redis_link.hpp"
 #include "redis/lua_scripts.hpp"
 #include "store/memory_store.hpp"
 #include "storm/store_factory.hpp"
@@ -28,6 +32,7 @@ class RedisClusterTest : public QObject {
   void clusterUrls();
   void keyBuilderRefusesSplitSlots();
   void routerSpreadsKeysOverMasters();
+  void inspectorScansAndDeletesOnEveryMaster();
   void sameCountsAsOneNode_data();
   void sameCountsAsOneNode();
   void scriptsReloadWhereLost();
@@ -125,6 +130,44 @@ void RedisClusterTest::routerSpreadsKeysOverMasters() {
     QCOMPARE(static_cast<int>(n->integer()), perMaster[static_cast<std::size_t>(i)]);
   }
   QCOMPARE((*router)->moved(), std::int64_t{0});
+}
+
+void RedisClusterTest::inspectorScansAndDeletesOnEveryMaster() {
+  // 30 keys in 15 slots (two per hash tag): the link scans every master and
+  // names each key's node and slot; a DEL per slot deletes them all.
+  auto link = RedisLink::connect(cluster_->endpoint());
+  QVERIFY(link);
+  ClusterRouter* router = link->router();
+  QVERIFY(router != nullptr);
+  std::vector<std::string> names;
+  for (int i = 0; i < 15; ++i)
+    for (const char* suffix : {"", ":1"}) {
+      names.push_back("insp:{c" + std::to_string(i) + "}" + suffix);
+      const std::string_view set[] = {"SET", names.back(), "1", "PX", "60000"};
+      QVERIFY(router->command(names.back(), set));
+    }
+  auto keys = scanAllLimiterKeys(*link, "insp:");
+  QVERIFY(keys);
+  QCOMPARE(keys->size(), names.size());
+  std::set<std::string> nodes;
+  for (const KeyInfo& k : *keys) {
+    QCOMPARE(k.slot, keySlot(k.name));
+    QCOMPARE(k.node, router->map().masters()[static_cast<std::size_t>(router->map().masterOf(k.slot))].address());
+    QVERIFY(k.pttlMs > 0);
+    nodes.insert(k.node);
+  }
+  QCOMPARE(nodes.size(), std::size_t{3});
+  // One key outside the prefix: nothing is deleted.
+  std::vector<std::string> withOutsider = names;
+  withOutsider.push_back("spread:0");
+  auto refused = deleteKeys(*link, "insp:", withOutsider);
+  QVERIFY(!refused);
+  QCOMPARE(refused.error().code, ErrorCode::InvalidArgument);
+  QCOMPARE(scanAllLimiterKeys(*link, "insp:")->size(), names.size());
+  auto deleted = deleteKeys(*link, "insp:", names);
+  QVERIFY2(deleted, deleted ? "" : deleted.error().message.c_str());
+  QCOMPARE(*deleted, static_cast<std::int64_t>(names.size()));
+  QVERIFY(scanAllLimiterKeys(*link, "insp:")->empty());
 }
 
 void RedisClusterTest::sameCountsAsOneNode_data() {
