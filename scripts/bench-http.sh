@@ -117,6 +117,9 @@ cpu_ticks() {  # utime + stime (clock ticks) of $1 and its child processes
 }
 tck=$(getconf CLK_TCK)
 declare -A rps p50 non2xx cpu
+for name in direct builtin nginx mem-builtin mem-nginx; do  # how each serve runs (replicas, threads, front)
+  printf '%-12s %s\n' "$name" "$(sed -n 's/^serving //p' "$dir/$name.out")"
+done
 echo "load before: $(uptime)"
 for r in $(seq "$rounds"); do
   for name in "${paths[@]}"; do

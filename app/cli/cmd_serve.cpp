@@ -29,6 +29,9 @@ constexpr const char* kServeHelp =
     "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota\n"
     "  --replicas K         replica servers behind the front      (default 1)\n"
+    "  --replica-threads N  event threads the replicas share, 1..K (default: memory and\n"
+    "                       redis-lua one per core beside the front's, at most K; the\n"
+    "                       blocking Redis backends and Redis Cluster one per replica)\n"
     "  --on-redis-error E   open | closed: answer when Redis fails (default open)\n"
     "  --prefix P           Redis key prefix                       (default ratelab:)\n"
     "  --port P             front port; 0 = any free port          (default 0)\n"
@@ -63,7 +66,7 @@ std::vector<FlagSpec> serveFlags() {
   out.insert(out.end(), {{"port", true}, {"replica-ports", true}, {"bind", true}, {"max-connections", true},
                          {"header-timeout-ms", true}, {"idle-timeout-ms", true}, {"max-header-bytes", true},
                          {"front", true}, {"trusted-proxy", true}, {"allow-client-overrides", false},
-                         {"max-cost", true}, {"help", false}});
+                         {"max-cost", true}, {"replica-threads", true}, {"help", false}});
   return out;
 }
 
@@ -177,11 +180,19 @@ int cmdServe(const Args& args) {
   options.replicas = spec->replicas;
   options.onStoreError = spec->onRedisError;
   if (auto ok = applyServeFlags(*flags, options); !ok) return badInput("serve", ok.error());
+  const auto threads = intFlag(*flags, "replica-threads", 0, 1, options.replicas);
+  if (!threads) return badInput("serve", threads.error());
+  options.replicaThreads = static_cast<int>(*threads);
 
   std::optional<RedisTarget> redis;
   if (spec->backend != Backend::Memory) {
     const auto url = spec->redisUrl.empty() ? std::nullopt : std::optional(spec->redisUrl);
     if (int rc = resolveRedisTarget(url, "serve", redis); rc != kExitOk) return rc;
+  }
+  if (options.replicaThreads == 0) {  // replicas whose store never blocks the thread share one per spare core
+    const bool nonBlocking = spec->backend == Backend::Memory ||
+                             (spec->backend == Backend::RedisLua && !redis->endpoint.cluster);
+    options.replicaThreads = nonBlocking ? sharedReplicaThreads(options.replicas) : options.replicas;
   }
   int argc = 1;
   char name[] = "ratelab-cli";
@@ -197,9 +208,10 @@ int cmdServe(const Args& args) {
   }
   std::signal(SIGINT, onStopSignal);
   std::signal(SIGTERM, onStopSignal);
-  std::printf("serving %s %s on %s (%d replica%s, fail-%s, front %s%s)\n",
+  std::printf("serving %s %s on %s (%d replica%s on %d thread%s, fail-%s, front %s%s)\n",
               std::string(algorithmName(options.algorithm)).c_str(), options.quota.toString().c_str(),
               std::string(backendName(spec->backend)).c_str(), options.replicas, options.replicas == 1 ? "" : "s",
+              options.replicaThreads, options.replicaThreads == 1 ? "" : "s",
               std::string(failurePolicyName(options.onStoreError)).c_str(),
               std::string(frontKindName(options.front)).c_str(),
               options.allowClientOverrides ? ", client overrides allowed" : "");

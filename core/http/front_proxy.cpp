@@ -85,7 +85,7 @@ class Upstream final : public QObject {
   qint64 idleSinceMs = 0;
 
   /// Sends `bytes` for `client`; the answer (or a 502/504) goes back to it.
-  void send(const std::string& bytes, HttpConnection& client, bool head, Micros timeout) {
+  void send(std::string_view bytes, HttpConnection& client, bool head, Micros timeout) {
     const auto now = Steady::now();
     waiting_.push_back({&client, head, now + std::chrono::microseconds(timeout.count())});
     client.onAbandoned([this, c = &client] { abandon(c); });
@@ -120,20 +120,23 @@ class Upstream final : public QObject {
     if (waiting_.empty()) return close();  // an idle upstream must not talk
     std::size_t used = 0;
     while (!waiting_.empty() && used < buffer_.size()) {
-      HttpResponse response;
-      const auto outcome = parseResponse(std::string_view(buffer_).substr(used), limits, waiting_.front().head, response);
+      ResponseFrame frame;  // framing only: the usual answer is relayed byte for byte
+      const bool head = waiting_.front().head;
+      const auto outcome = scanResponse(std::string_view(buffer_).substr(used), limits, head, frame);
       if (outcome.state == ParseState::NeedMore) break;
       if (outcome.state == ParseState::Failed) return failAll(502, outcome.error);
       const auto bytes = std::string_view(buffer_).substr(used, outcome.consumed);
       used += outcome.consumed;
       HttpConnection* client = waiting_.front().client;
       waiting_.pop_front();
-      if (client != nullptr && response.keepAlive && client->relayable()) {
+      if (client != nullptr && frame.keepAlive && client->relayable()) {
         client->respondRaw(bytes, true);  // the replica's bytes as they are
-      } else if (client != nullptr) {
+      } else if (client != nullptr) {  // rewritten for the client (closing, or HEAD)
+        HttpResponse response;
+        parseResponse(bytes, limits, head, response);
         client->respond(std::move(response));
       }
-      if (!response.keepAlive) return failAll(502, "closed the connection");
+      if (!frame.keepAlive) return failAll(502, "closed the connection");
     }
     buffer_.erase(0, used);
     if (!waiting_.empty()) return deadline_.setAt(waiting_.front().deadline);
@@ -179,7 +182,12 @@ class Upstream final : public QObject {
 
 std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret) {
   std::string out;
-  out.reserve(128 + request.target.size() + request.body.size() + request.headers.size() * 48);
+  appendForwarded(out, request, peer, secret);
+  return out;
+}
+
+void appendForwarded(std::string& out, const HttpRequest& request, const std::string& peer, const std::string& secret) {
+  out.reserve(out.size() + 128 + request.target.size() + request.body.size() + request.headers.size() * 48);
   out.append(request.method).append(" ").append(request.target).append(" HTTP/1.1\r\n");
   for (const auto& h : request.headers)
     if (!isHopByHop(h.name)) out.append(h.name).append(": ").append(h.value).append("\r\n");
@@ -189,15 +197,18 @@ std::string forwardedBytes(const HttpRequest& request, const std::string& peer, 
   if (!request.body.empty() && findHeader(request.headers, "content-length") == nullptr)
     out.append("Content-Length: ").append(std::to_string(request.body.size())).append("\r\n");
   out.append("\r\n").append(request.body);
-  return out;
 }
 
+// The fullest usable connection with room: requests to one replica pack onto as few
+// connections as they fit on, so those read in one pass leave in one send (and wake the
+// replica once); connections left over after a peak go idle and are trimmed.
 Upstream* ProxyCore::take(std::size_t replica) {
   auto& conns = conns_[replica];
+  const auto depth = static_cast<std::size_t>(std::max(1, options_.pipelineDepth));
   Upstream* best = nullptr;
   for (Upstream* u : conns)
-    if (u->usable() && (best == nullptr || u->inFlight() < best->inFlight())) best = u;
-  if (best != nullptr && best->inFlight() < static_cast<std::size_t>(std::max(1, options_.pipelineDepth))) return best;
+    if (u->usable() && u->inFlight() < depth && (best == nullptr || u->inFlight() > best->inFlight())) best = u;
+  if (best != nullptr) return best;
   conns.push_back(new Upstream(*this, replica));
   return conns.back();
 }
@@ -226,7 +237,9 @@ void ProxyCore::trimIdle() {
 
 void ProxyCore::handle(HttpConnection& connection, HttpRequest&& request) {
   const std::size_t replica = next_++ % conns_.size();
-  const auto bytes = forwardedBytes(request, connection.peerAddress(), options_.secret);
+  thread_local std::string bytes;  // reused: no allocation per request
+  bytes.clear();
+  appendForwarded(bytes, request, connection.peerAddress(), options_.secret);
   take(replica)->send(bytes, connection, request.method == "HEAD", options_.upstreamTimeout);
 }
 

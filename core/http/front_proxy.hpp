@@ -76,5 +76,7 @@ class FrontProxy {
 /// The bytes a front sends upstream: `request` with hop-by-hop fields, Expect and any
 /// X-RateLab-Front dropped, X-Forwarded-For = `peer`, X-RateLab-Front = `secret` (unless empty).
 std::string forwardedBytes(const HttpRequest& request, const std::string& peer, const std::string& secret);
+/// forwardedBytes(), appended to `out`.
+void appendForwarded(std::string& out, const HttpRequest& request, const std::string& peer, const std::string& secret);
 
 }  // namespace rl

@@ -1,6 +1,7 @@
 #include "http/http_message.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 
@@ -10,10 +11,17 @@ namespace {
 constexpr std::string_view kCrlf = "\r\n";
 constexpr std::string_view kHeadEnd = "\r\n\r\n";
 
-bool isTchar(char c) {
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
-  return c != '\0' && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
-}
+// RFC 9110 tchar, as a table: header names are checked byte by byte on every message.
+constexpr auto kTchar = [] {
+  std::array<bool, 256> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (const char c : std::string_view("!#$%&'*+-.^_`|~")) t[static_cast<unsigned char>(c)] = true;
+  return t;
+}();
+
+bool isTchar(char c) { return kTchar[static_cast<unsigned char>(c)]; }
 
 bool isToken(std::string_view s) { return !s.empty() && std::all_of(s.begin(), s.end(), isTchar); }
 
@@ -64,9 +72,11 @@ ParseOutcome parseRequestLine(std::string_view line, HttpRequest& out) {
   return parseVersion(line.substr(sp2 + 1), out.minorVersion);
 }
 
-// Parses "Name: value\r\n..." lines of `block` (no trailing CRLF) into `out`.
-ParseOutcome parseHeaderLines(std::string_view block, const HttpLimits& limits, HttpHeaders& out) {
-  out.clear();
+// Checks the "Name: value\r\n..." lines of `block` (no trailing CRLF) and calls
+// `field(name, value)` for each, in order, without copying them.
+template <class Field>
+ParseOutcome forEachHeaderLine(std::string_view block, const HttpLimits& limits, Field&& field) {
+  std::size_t count = 0;
   while (!block.empty()) {
     const auto end = block.find(kCrlf);
     const auto line = block.substr(0, end);
@@ -80,10 +90,35 @@ ParseOutcome parseHeaderLines(std::string_view block, const HttpLimits& limits, 
     const auto value = trimSpaces(line.substr(colon + 1));
     if (!std::all_of(value.begin(), value.end(), isFieldValueChar))
       return failure(400, "malformed header value: control characters are not allowed");
-    if (out.size() == limits.maxHeaderCount)
+    if (count++ == limits.maxHeaderCount)
       return failure(431, "too many header fields: at most " + std::to_string(limits.maxHeaderCount));
-    out.push_back({std::string(line.substr(0, colon)), std::string(value)});
+    field(line.substr(0, colon), value);
   }
+  return {};
+}
+
+// Parses the header lines of `block` into `out`.
+ParseOutcome parseHeaderLines(std::string_view block, const HttpLimits& limits, HttpHeaders& out) {
+  out.clear();
+  out.reserve(std::min<std::size_t>(limits.maxHeaderCount, 16));  // one allocation for a usual request
+  return forEachHeaderLine(block, limits, [&out](std::string_view name, std::string_view value) {
+    out.push_back({std::string(name), std::string(value)});
+  });
+}
+
+// One Content-Length field: its value must be one decimal number within the limit, equal to
+// any earlier one (`present`, `length`).
+ParseOutcome contentLength(std::string_view value, const HttpLimits& limits, std::size_t& length, bool& present) {
+  std::uint64_t n = 0;
+  const auto* first = value.data();
+  const auto* last = first + value.size();
+  const auto [ptr, ec] = std::from_chars(first, last, n);
+  if (value.empty() || ec != std::errc{} || ptr != last || (present && n != length))
+    return failure(400, "bad Content-Length: expected one non-negative decimal number");
+  if (n > limits.maxBodyBytes)
+    return failure(413, "body too large: at most " + std::to_string(limits.maxBodyBytes) + " bytes");
+  present = true;
+  length = static_cast<std::size_t>(n);
   return {};
 }
 
@@ -96,16 +131,7 @@ ParseOutcome bodyLength(const HttpHeaders& headers, const HttpLimits& limits, st
   length = 0;
   for (const auto& h : headers) {
     if (!equalsIgnoreCase(h.name, "content-length")) continue;
-    std::uint64_t n = 0;
-    const auto* first = h.value.data();
-    const auto* last = first + h.value.size();
-    const auto [ptr, ec] = std::from_chars(first, last, n);
-    if (h.value.empty() || ec != std::errc{} || ptr != last || (present && n != length))
-      return failure(400, "bad Content-Length: expected one non-negative decimal number");
-    if (n > limits.maxBodyBytes)
-      return failure(413, "body too large: at most " + std::to_string(limits.maxBodyBytes) + " bytes");
-    present = true;
-    length = static_cast<std::size_t>(n);
+    if (auto c = contentLength(h.value, limits, length, present); c.state == ParseState::Failed) return c;
   }
   return {};
 }
@@ -120,16 +146,19 @@ ParseOutcome findHeadEnd(std::string_view data, const HttpLimits& limits, std::s
   return {};
 }
 
-bool connectionHas(const HttpHeaders& headers, std::string_view token) {
-  for (const auto& h : headers) {
-    if (!equalsIgnoreCase(h.name, "connection")) continue;
-    std::string_view v = h.value;
-    while (!v.empty()) {
-      const auto comma = v.find(',');
-      if (equalsIgnoreCase(trimSpaces(v.substr(0, comma)), token)) return true;
-      v.remove_prefix(comma == std::string_view::npos ? v.size() : comma + 1);
-    }
+// `list` ("keep-alive, Upgrade") holds `token` (case-insensitive).
+bool hasToken(std::string_view list, std::string_view token) {
+  while (!list.empty()) {
+    const auto comma = list.find(',');
+    if (equalsIgnoreCase(trimSpaces(list.substr(0, comma)), token)) return true;
+    list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
   }
+  return false;
+}
+
+bool connectionHas(const HttpHeaders& headers, std::string_view token) {
+  for (const auto& h : headers)
+    if (equalsIgnoreCase(h.name, "connection") && hasToken(h.value, token)) return true;
   return false;
 }
 
@@ -236,8 +265,7 @@ ParseOutcome parseRequest(std::string_view data, const HttpLimits& limits, HttpR
   return {ParseState::Complete, total, 0, {}};
 }
 
-ParseOutcome parseResponse(std::string_view data, const HttpLimits& limits, bool headRequest,
-                           HttpResponse& out) {
+ParseOutcome scanResponse(std::string_view data, const HttpLimits& limits, bool headRequest, ResponseFrame& out) {
   std::size_t headEnd = 0;
   if (auto head = findHeadEnd(data, limits, headEnd); head.state == ParseState::Failed)
     return failure(502, "upstream " + head.error);
@@ -250,25 +278,49 @@ ParseOutcome parseResponse(std::string_view data, const HttpLimits& limits, bool
                         status >= 100 && status <= 599;
   if (!statusOk) return failure(502, "upstream sent a malformed status line");
   out.status = status;
-  const auto block = headEnd > lineEnd ? data.substr(lineEnd + 2, headEnd - lineEnd - 2) : std::string_view{};
-  if (auto h = parseHeaderLines(block, limits, out.headers); h.state == ParseState::Failed)
-    return failure(502, "upstream " + h.error);
-  out.keepAlive = !connectionHas(out.headers, "close") && line[7] == '1';
+  out.headerBegin = headEnd > lineEnd ? lineEnd + 2 : headEnd;
+  out.headerEnd = headEnd;
   std::size_t length = 0;
-  bool present = false;
-  if (auto b = bodyLength(out.headers, limits, length, present); b.state == ParseState::Failed)
-    return failure(502, "upstream " + b.error);
+  bool present = false, close = false, chunked = false;
+  ParseOutcome bad;
+  auto h = forEachHeaderLine(data.substr(out.headerBegin, headEnd - out.headerBegin), limits,
+                             [&](std::string_view name, std::string_view value) {
+                               if (equalsIgnoreCase(name, "content-length")) {
+                                 if (bad.state != ParseState::Failed) bad = contentLength(value, limits, length, present);
+                               } else if (equalsIgnoreCase(name, "connection")) {
+                                 close = close || hasToken(value, "close");
+                               } else if (equalsIgnoreCase(name, "transfer-encoding")) {
+                                 chunked = true;
+                               }
+                             });
+  if (h.state == ParseState::Failed) return failure(502, "upstream " + h.error);
+  if (chunked) bad = failure(501, "Transfer-Encoding is not supported: send a Content-Length body");
+  if (bad.state == ParseState::Failed) return failure(502, "upstream " + bad.error);
+  out.keepAlive = !close && line[7] == '1';
   const bool noBody = headRequest || status < 200 || status == 204 || status == 304;
-  if (headRequest && present) out.headLength = length;
+  out.headLength = headRequest && present ? std::optional(length) : std::nullopt;
   if (noBody) length = 0;
   else if (!present) return failure(502, "upstream response has no Content-Length");
+  out.bodyLength = length;
   const std::size_t total = headEnd + 4 + length;
   if (data.size() < total) return {};
-  out.body.assign(data.substr(headEnd + 4, length));
+  return {ParseState::Complete, total, 0, {}};
+}
+
+ParseOutcome parseResponse(std::string_view data, const HttpLimits& limits, bool headRequest,
+                           HttpResponse& out) {
+  ResponseFrame frame;
+  auto outcome = scanResponse(data, limits, headRequest, frame);
+  if (outcome.state != ParseState::Complete) return outcome;
+  out.status = frame.status;
+  out.keepAlive = frame.keepAlive;
+  out.headLength = frame.headLength;
+  parseHeaderLines(data.substr(frame.headerBegin, frame.headerEnd - frame.headerBegin), limits, out.headers);
+  out.body.assign(data.substr(frame.headerEnd + 4, frame.bodyLength));
   std::erase_if(out.headers, [](const HttpHeader& h) {
     return equalsIgnoreCase(h.name, "content-length") || equalsIgnoreCase(h.name, "connection");
   });
-  return {ParseState::Complete, total, 0, {}};
+  return outcome;
 }
 
 }  // namespace rl

@@ -86,6 +86,20 @@ struct ParseOutcome {
 /// Parses one request from the start of `data` into `out`.
 ParseOutcome parseRequest(std::string_view data, const HttpLimits& limits, HttpRequest& out);
 
+/// A response's framing, as a proxy relaying its bytes needs it (no header or body copies).
+struct ResponseFrame {
+  int status = 0;                         ///< status code
+  bool keepAlive = true;                  ///< the upstream keeps the connection
+  std::size_t headerBegin = 0;            ///< offset of the header lines (after the status line)
+  std::size_t headerEnd = 0;              ///< offset of the blank line's CRLF CRLF
+  std::size_t bodyLength = 0;             ///< body bytes after the head (0 for HEAD, 1xx, 204, 304)
+  std::optional<std::size_t> headLength;  ///< Content-Length of a HEAD answer
+};
+
+/// Checks one response from the start of `data` exactly as parseResponse() does (same
+/// outcomes and errors) and fills only its framing.
+ParseOutcome scanResponse(std::string_view data, const HttpLimits& limits, bool headRequest, ResponseFrame& out);
+
 /// Parses one response from the start of `data`; `headRequest` means no body follows.
 /// Only Content-Length framing is accepted (chunked fails with 502).
 ParseOutcome parseResponse(std::string_view data, const HttpLimits& limits, bool headRequest,

@@ -38,8 +38,9 @@ std::string httpUrl(const std::string& address, int port) {
   return "http://" + (v6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
 }
 
-ReplicaServer::ReplicaServer(ReplicaOptions options)
-    : options_(std::move(options)), thread_("rl-replica-" + std::to_string(options_.index)) {
+ReplicaServer::ReplicaServer(ReplicaOptions options, std::shared_ptr<EventThread> thread)
+    : options_(std::move(options)),
+      thread_(thread ? std::move(thread) : std::make_shared<EventThread>("rl-replica-" + std::to_string(options_.index))) {
   for (const auto a : kAllAlgorithms) {
     auto& why = unusable_[static_cast<int>(a)];
     if (a != options_.algorithm && !options_.allowClientOverrides) {
@@ -52,7 +53,7 @@ ReplicaServer::ReplicaServer(ReplicaOptions options)
 }
 
 ReplicaServer::~ReplicaServer() {
-  thread_.runBlocking([this] {
+  thread_->runBlocking([this] {
     listener_.reset();
     decider_.reset();
     fallback_.reset();
@@ -60,14 +61,15 @@ ReplicaServer::~ReplicaServer() {
 }
 
 Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions options,
-                                                            const ReplicaStoreFactory& factory) {
+                                                            const ReplicaStoreFactory& factory,
+                                                            std::shared_ptr<EventThread> thread) {
   if (auto v = options.quota.validate(options.algorithm); !v) return v.error();
   if (options.maxCost < 1) return invalidArgument("max cost must be at least 1");
   if (auto app = requireEventLoops(); !app) return app.error();
-  std::unique_ptr<ReplicaServer> server(new ReplicaServer(std::move(options)));
+  std::unique_ptr<ReplicaServer> server(new ReplicaServer(std::move(options), std::move(thread)));
   ReplicaServer* s = server.get();
   Result<int> bound = Error{ErrorCode::Internal, "replica did not start"};
-  s->thread_.runBlocking([s, &factory, &bound] {
+  s->thread_->runBlocking([s, &factory, &bound] {
     auto store = factory(s->options_.index);
     auto decider = store ? makeReplicaDecider(std::move(*store)) : Result<std::unique_ptr<ReplicaDecider>>(store.error());
     if (!decider) {

@@ -5,8 +5,9 @@
 // the replica's own store, and answered 200 / 429 (limit_response.hpp). Any
 // path is the protected API; `/ping` is the conventional one.
 //
-// Threading: the replica runs on its own EventThread. The ReplicaStoreFactory is
-// called on that thread and the store is used only there. A redis-lua store is
+// Threading: the replica runs on an EventThread, its own or one it shares with
+// other replicas of the cluster (ServeOptions::replicaThreads). The
+// ReplicaStoreFactory is called on that thread and the store is used only there. A redis-lua store is
 // driven asynchronously (replica_decider.hpp): the thread never waits on Redis,
 // and requests from many connections are in flight at once. Each connection
 // has one request in flight, so its answers go out in order.
@@ -91,7 +92,9 @@ class ReplicaServer {
  public:
   /// Starts the thread, makes the store there and binds. Errors from the
   /// factory (e.g. Redis unreachable) and from binding are returned as they are.
-  static Result<std::unique_ptr<ReplicaServer>> start(ReplicaOptions options, const ReplicaStoreFactory& factory);
+  /// Runs on `thread` when given (shared with other replicas), else on a thread of its own.
+  static Result<std::unique_ptr<ReplicaServer>> start(ReplicaOptions options, const ReplicaStoreFactory& factory,
+                                                      std::shared_ptr<EventThread> thread = nullptr);
   /// Stops listening, closes connections and the store, joins the thread.
   ~ReplicaServer();
 
@@ -109,7 +112,7 @@ class ReplicaServer {
   bool pipelinable() const;
 
  private:
-  explicit ReplicaServer(ReplicaOptions options);
+  ReplicaServer(ReplicaOptions options, std::shared_ptr<EventThread> thread);
   void handle(HttpConnection& connection, HttpRequest&& request);
   void refuse(HttpConnection& connection, const std::string& message);
   Result<Algorithm> requestedAlgorithm(const HttpRequest& request) const;
@@ -127,7 +130,7 @@ class ReplicaServer {
   std::string unusable_[6];                  ///< per algorithm: why the quota cannot run it ("" = fine)
   std::int64_t requests_ = 0;                ///< request ids for store errors (thread_ only)
   std::unique_ptr<HttpListener> listener_;   ///< lives on thread_
-  EventThread thread_;                       ///< declared last: joined first
+  std::shared_ptr<EventThread> thread_;      ///< declared last: released (joined by its last user) first
 };
 
 /// `http://<address>:<port>` (IPv6 addresses in brackets).

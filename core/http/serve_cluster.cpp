@@ -1,6 +1,7 @@
 #include "http/serve_cluster.hpp"
 
 #include <algorithm>
+#include <thread>
 
 namespace rl {
 namespace {
@@ -28,6 +29,9 @@ Result<void> validateOptions(const ServeOptions& o) {
   if (o.limits.message.maxHeaderBytes < 256)
     return invalidArgument("--max-header-bytes " + std::to_string(o.limits.message.maxHeaderBytes) +
                            " is too small: allowed 256 or more");
+  if (o.replicaThreads < 0 || o.replicaThreads > o.replicas)
+    return invalidArgument("--replica-threads " + std::to_string(o.replicaThreads) +
+                           " is out of range: allowed 1 to the number of replicas (" + std::to_string(o.replicas) + ")");
   if (o.maxCost < 1) return invalidArgument("--max-cost " + std::to_string(o.maxCost) + " is out of range: allowed 1 or more");
   return o.quota.validate(o.algorithm);
 }
@@ -59,6 +63,11 @@ Result<std::unique_ptr<NginxFront>> startNginx(const FrontOptions& f) {
 
 }  // namespace
 
+int sharedReplicaThreads(int replicas) {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(cores - 1, 1, std::max(1, replicas));
+}
+
 std::string_view frontKindName(FrontKind k) {
   switch (k) {
     case FrontKind::Builtin: return "builtin";
@@ -86,6 +95,9 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
   std::unique_ptr<ServeCluster> cluster(new ServeCluster);
   cluster->kind_ = options.front;
   FrontOptions front = frontOptions(options, trust.frontSecret);
+  std::vector<std::shared_ptr<EventThread>> threads;  // empty: each replica makes its own
+  for (int t = 0; t < options.replicaThreads && options.replicaThreads < options.replicas; ++t)
+    threads.push_back(std::make_shared<EventThread>("rl-replicas-" + std::to_string(t)));
   for (int i = 0; i < options.replicas; ++i) {
     ReplicaOptions r;
     r.index = i;
@@ -103,7 +115,8 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
     r.allowClientOverrides = options.allowClientOverrides;
     r.maxCost = options.maxCost;
     r.observer = options.observer;
-    auto replica = ReplicaServer::start(std::move(r), factory);
+    auto replica = ReplicaServer::start(std::move(r), factory,
+                                        threads.empty() ? nullptr : threads[static_cast<std::size_t>(i) % threads.size()]);
     if (!replica) return replica.error();
     front.replicaPorts.push_back((*replica)->port());
     cluster->replicas_.push_back(std::move(*replica));

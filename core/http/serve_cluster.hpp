@@ -1,6 +1,7 @@
 #pragma once
 // ServeCluster: what `ratelab-cli serve` (and the GUI's serve toggle) stands
-// up: K ReplicaServers, each on its own thread with its own store, and a
+// up: K ReplicaServers, each with its own store on an event thread (its own,
+// or shared with other replicas: `replicaThreads`), and a
 // front balancing over them: the builtin FrontProxy (round-robin), Debian's
 // nginx (NginxFront), or none. All bind loopback unless an address is given
 // explicitly. The replicas believe X-Forwarded-For from exactly that front (a
@@ -35,6 +36,8 @@ struct ServeOptions {
   Algorithm algorithm = Algorithm::TokenBucket;      ///< the limiter's algorithm
   Quota quota;                                       ///< its quota (validated at start)
   int replicas = 1;                                  ///< 1..64 replica servers
+  int replicaThreads = 0;                            ///< event threads the replicas share (replica i on
+                                                     ///< thread i mod n), 1..replicas; 0 = one per replica
   FailurePolicy onStoreError = FailurePolicy::Open;  ///< answer when a store fails
   std::string bindAddress = "127.0.0.1";             ///< front and replicas
   int frontPort = 0;                                 ///< 0 = any free port
@@ -46,6 +49,11 @@ struct ServeOptions {
   bool allowClientOverrides = false;                 ///< honour x-ratelab-algorithm / x-ratelab-cost
   std::int64_t maxCost = 1000;                       ///< x-ratelab-cost cap (also <= limit)
 };
+
+/// Event threads for `replicas` replicas whose stores never block their thread (memory,
+/// redis-lua): one per core left beside the front's thread, at least 1, at most `replicas`.
+/// More threads than cores only add wakeups and context switches per request.
+int sharedReplicaThreads(int replicas);
 
 /// Totals over the cluster at one moment.
 struct ServeTally {

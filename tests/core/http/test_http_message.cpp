@@ -29,6 +29,8 @@ class HttpMessageTest : public QObject {
   void wireAnswerEqualsResponse_data();
   void wireAnswerEqualsResponse();
   void parsesResponses();
+  void scanEqualsParse_data();
+  void scanEqualsParse();
   void parsesUrls_data();
   void parsesUrls();
   void expectContinueIsSignalled();
@@ -241,6 +243,80 @@ void HttpMessageTest::parsesResponses() {
   HttpResponse head;
   QCOMPARE(parseResponse("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n", HttpLimits{}, true, head).state,
            ParseState::Complete);
+}
+
+void HttpMessageTest::scanEqualsParse_data() {
+  // The front relays a replica's answer after scanResponse() only: it must accept and refuse
+  // exactly what parseResponse() does, with the same errors and framing.
+  QTest::addColumn<QByteArray>("bytes");
+  QTest::addColumn<bool>("head");
+  QTest::addColumn<int>("state");   // ParseState
+  QTest::addColumn<int>("status");  // the status parsed, or the failure's
+  QTest::addColumn<bool>("keepAlive");
+  const QByteArray ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+  const int complete = int(ParseState::Complete), more = int(ParseState::NeedMore), failed = int(ParseState::Failed);
+  QTest::newRow("answer and the next one") << ok + "HTTP/1.1 200" << false << complete << 200 << true;
+  QTest::newRow("body not all there") << ok.left(ok.size() - 1) << false << more << 0 << true;
+  QTest::newRow("head not all there") << QByteArray("HTTP/1.1 200 OK\r\nContent-Le") << false << more << 0 << true;
+  QTest::newRow("connection close")
+      << QByteArray("HTTP/1.1 429 Too Many Requests\r\nConnection: keep-alive, Close\r\nContent-Length: 0\r\n\r\n")
+      << false << complete << 429 << false;
+  QTest::newRow("HTTP/1.0") << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n") << false << complete << 200
+                            << false;
+  QTest::newRow("HEAD: no body after a length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n") << true
+                                                << complete << 200 << true;
+  QTest::newRow("204 without length") << QByteArray("HTTP/1.1 204 No Content\r\n\r\n") << false << complete << 204 << true;
+  QTest::newRow("no length") << QByteArray("HTTP/1.1 200 OK\r\n\r\n") << false << failed << 502 << true;
+  QTest::newRow("chunked") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n")
+                           << false << failed << 502 << true;
+  QTest::newRow("two lengths") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}")
+                               << false << failed << 502 << true;
+  QTest::newRow("same length twice") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\n{}")
+                                     << false << complete << 200 << true;
+  QTest::newRow("length not a number") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2x\r\n\r\n{}") << false
+                                       << failed << 502 << true;
+  QTest::newRow("body over the limit") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n") << false
+                                       << failed << 502 << true;
+  QTest::newRow("bad status line") << QByteArray("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n") << false << failed
+                                   << 502 << true;
+  QTest::newRow("bad header line") << QByteArray("HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 0\r\n\r\n")
+                                   << false << failed << 502 << true;
+  QTest::newRow("control character") << QByteArray("HTTP/1.1 200 OK\r\nX: a\x01b\r\nContent-Length: 0\r\n\r\n")
+                                     << false << failed << 502 << true;
+  QByteArray many = "HTTP/1.1 200 OK\r\n";
+  for (int i = 0; i < 101; ++i) many += "X-" + QByteArray::number(i) + ": 1\r\n";
+  QTest::newRow("101 header fields") << many + "Content-Length: 0\r\n\r\n" << false << failed << 502 << true;
+  QTest::newRow("head over 8 KiB") << "HTTP/1.1 200 OK\r\nX: " + QByteArray(9000, 'a') << false << failed << 502 << true;
+}
+
+void HttpMessageTest::scanEqualsParse() {
+  QFETCH(QByteArray, bytes);
+  QFETCH(bool, head);
+  QFETCH(int, state);
+  QFETCH(int, status);
+  QFETCH(bool, keepAlive);
+  const std::string_view data(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+  ResponseFrame frame;
+  HttpResponse parsed;
+  const auto scanned = scanResponse(data, HttpLimits{}, head, frame);
+  const auto full = parseResponse(data, HttpLimits{}, head, parsed);
+  QCOMPARE(int(scanned.state), state);
+  QCOMPARE(int(full.state), state);
+  QCOMPARE(scanned.consumed, full.consumed);
+  QCOMPARE(scanned.status, full.status);
+  QCOMPARE(scanned.error, full.error);
+  if (state == int(ParseState::Failed)) {
+    QCOMPARE(scanned.status, status);
+    QVERIFY2(!scanned.error.empty() && scanned.error.rfind("upstream ", 0) == 0, scanned.error.c_str());
+  }
+  if (state != int(ParseState::Complete)) return;
+  QCOMPARE(frame.status, status);
+  QCOMPARE(parsed.status, status);
+  QCOMPARE(frame.keepAlive, keepAlive);
+  QCOMPARE(parsed.keepAlive, keepAlive);
+  QCOMPARE(frame.bodyLength, parsed.body.size());
+  QCOMPARE(frame.headLength, parsed.headLength);
+  QCOMPARE(scanned.consumed, frame.headerEnd + 4 + frame.bodyLength);
 }
 
 void HttpMessageTest::parsesUrls_data() {

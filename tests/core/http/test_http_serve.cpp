@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "http/http_store.hpp"
@@ -38,6 +39,8 @@ class HttpServeTest : public QObject {
   void initTestCase();
   void redisLuaAdmitsExactlyTen();
   void memoryAdmitsTenPerReplica();
+  void sharedReplicaThreads_data();
+  void sharedReplicaThreads();
   void retryAfterThenSucceeds();
   void storeFailurePolicyHeader();
   void httpStoreReadsExactDecisions();
@@ -109,6 +112,44 @@ void HttpServeTest::memoryAdmitsTenPerReplica() {
   const int ok = more.count(200) ? more.at(200) : 0;
   QVERIFY2(ok >= 20 && ok < 60, qPrintable(QString::number(ok)));
   QCOMPARE(ok + (more.count(429) ? more.at(429) : 0), 60);
+}
+
+void HttpServeTest::sharedReplicaThreads_data() {
+  QTest::addColumn<bool>("redisLua");
+  QTest::addColumn<int>("threads");
+  QTest::newRow("memory, 4 replicas on 1 thread") << false << 1;
+  QTest::newRow("memory, 4 replicas on 3 threads") << false << 3;
+  QTest::newRow("redis-lua, 4 replicas on 1 thread") << true << 1;
+  QTest::newRow("redis-lua, 4 replicas on 2 threads") << true << 2;
+}
+
+void HttpServeTest::sharedReplicaThreads() {
+  // Replicas sharing event threads are still separate servers: round-robin 5/5/5/5,
+  // a bucket each (memory: all 20 of 20 pass) or one shared bucket (redis-lua: exactly
+  // 10), decided on exactly `threads` threads.
+  QFETCH(bool, redisLua);
+  QFETCH(int, threads);
+  static std::atomic<int> prefixes{0};
+  auto o = issueOptions(4);
+  o.replicaThreads = threads;
+  std::mutex mutex;
+  std::set<std::thread::id> seen;
+  o.observer = [&](const HttpDecisionEvent&) {
+    std::lock_guard lock(mutex);
+    seen.insert(std::this_thread::get_id());
+  };
+  auto cluster = ServeCluster::start(
+      o, redisLua ? redisLuaFactory(redis_->endpoint(), "shared" + std::to_string(++prefixes) + ":") : memoryFactory());
+  QVERIFY2(cluster.ok(), cluster.ok() ? "" : cluster.error().message.c_str());
+  const auto counts = parallelCurl((*cluster)->frontUrl() + "/ping", "test-client", 20);
+  const int ok = counts.count(200) ? counts.at(200) : 0;
+  const auto tally = (*cluster)->tally();
+  QCOMPARE(tally.perReplica, (std::vector<std::int64_t>{5, 5, 5, 5}));
+  QCOMPARE(ok, redisLua ? 10 : 20);  // 20 decisions take milliseconds: no refill
+  QCOMPARE(tally.admitted, ok);
+  QCOMPARE(tally.upstreamErrors, 0);
+  std::lock_guard lock(mutex);
+  QCOMPARE(static_cast<int>(seen.size()), threads);
 }
 
 void HttpServeTest::retryAfterThenSucceeds() {

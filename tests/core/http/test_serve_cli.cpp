@@ -7,7 +7,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <csignal>
+#include <thread>
 
 #include "http_test_support.hpp"
 
@@ -42,6 +44,11 @@ void ServeCliTest::servesAndStopsCleanly() {
                       "--replicas", "4", "--port", "0"});
   QVERIFY2(p.waitForStarted(10'000), qPrintable(cliPath()));
   QByteArray seen;
+  // Memory replicas share one event thread per core beside the front's (at least 1, at most 4).
+  const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 1, 4);
+  const auto serving = waitForLine(p, "serving ", seen);
+  QVERIFY2(serving.contains("(4 replicas on " + QByteArray::number(threads) + (threads == 1 ? " thread," : " threads,")),
+           seen.constData());
   const auto front = waitForLine(p, "front ", seen);
   QVERIFY2(front.startsWith("http://127.0.0.1:"), seen.constData());
   for (int i = 0; i < 4; ++i) QVERIFY2(!waitForLine(p, "replica " + QByteArray::number(i) + " http://127.0.0.1:", seen).isEmpty(), seen.constData());
@@ -112,6 +119,9 @@ void ServeCliTest::exitCodes_data() {
   QTest::newRow("bad bind") << QStringList{"--bind", "localhost:80"} << 2 << QByteArray("bind address");
   QTest::newRow("replica ports count") << QStringList{"--replicas", "2", "--replica-ports", "9001"} << 2
                                        << QByteArray("--replica-ports");
+  QTest::newRow("replica threads over replicas") << QStringList{"--replicas", "2", "--replica-threads", "3"} << 2
+                                                << QByteArray("--replica-threads");
+  QTest::newRow("replica threads 0") << QStringList{"--replica-threads", "0"} << 2 << QByteArray("--replica-threads");
   QTest::newRow("bad front") << QStringList{"--front", "haproxy"} << 2 << QByteArray("--front 'haproxy' is unknown: allowed builtin, nginx or none");
   QTest::newRow("bad trusted proxy") << QStringList{"--trusted-proxy", "10.0.0.0/99"} << 2 << QByteArray("--trusted-proxy '10.0.0.0/99'");
   QTest::newRow("refill 1e-300") << QStringList{"--refill-rate", "1e-300"} << 2 << QByteArray("at least one token per year");
