@@ -189,11 +189,8 @@ int cmdServe(const Args& args) {
     const auto url = spec->redisUrl.empty() ? std::nullopt : std::optional(spec->redisUrl);
     if (int rc = resolveRedisTarget(url, "serve", redis); rc != kExitOk) return rc;
   }
-  if (options.replicaThreads == 0) {  // replicas whose store never blocks the thread share one per spare core
-    const bool nonBlocking = spec->backend == Backend::Memory ||
-                             (spec->backend == Backend::RedisLua && !redis->endpoint.cluster);
-    options.replicaThreads = nonBlocking ? sharedReplicaThreads(options.replicas) : options.replicas;
-  }
+  if (options.replicaThreads == 0)
+    options.replicaThreads = defaultReplicaThreads(spec->backend, redis && redis->endpoint.cluster, options.replicas);
   int argc = 1;
   char name[] = "ratelab-cli";
   char* argv[] = {name, nullptr};

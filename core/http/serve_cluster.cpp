@@ -68,6 +68,11 @@ int sharedReplicaThreads(int replicas) {
   return std::clamp(cores - 1, 1, std::max(1, replicas));
 }
 
+int defaultReplicaThreads(Backend backend, bool redisCluster, int replicas) {
+  const bool nonBlocking = backend == Backend::Memory || (backend == Backend::RedisLua && !redisCluster);
+  return nonBlocking ? sharedReplicaThreads(replicas) : replicas;
+}
+
 std::string_view frontKindName(FrontKind k) {
   switch (k) {
     case FrontKind::Builtin: return "builtin";

@@ -17,6 +17,7 @@
 #include "http/front_proxy.hpp"
 #include "http/nginx_front.hpp"
 #include "http/replica_server.hpp"
+#include "store/backend.hpp"
 
 namespace rl {
 
@@ -54,6 +55,13 @@ struct ServeOptions {
 /// redis-lua): one per core left beside the front's thread, at least 1, at most `replicas`.
 /// More threads than cores only add wakeups and context switches per request.
 int sharedReplicaThreads(int replicas);
+
+/// The event threads `replicas` replicas deciding on `backend` get by default:
+/// sharedReplicaThreads() when their store never blocks its thread (memory, and
+/// redis-lua on one server, asked asynchronously), else one per replica (read-decide-
+/// write backends, whose races must stay visible, a team's script, and redis-lua on
+/// a Redis Cluster, which is asked synchronously). `ratelab-cli serve` and the window use it.
+int defaultReplicaThreads(Backend backend, bool redisCluster, int replicas);
 
 /// Totals over the cluster at one moment.
 struct ServeTally {

@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "http/serve_cluster.hpp"
+#include "redis/redis_url.hpp"
 #include "ui/workers/storm_worker.hpp"
 
 namespace rl::ui {
@@ -35,6 +36,9 @@ void HttpServeWorker::start(const StormSpec& spec, const QString& front) {
     options.algorithm = spec.algorithms.front();
     options.quota = spec.quota;
     options.replicas = spec.replicas;
+    const auto endpoint = spec.backend == Backend::Memory ? Result<RedisEndpoint>(RedisEndpoint{})
+                                                           : resolveRedisUrl(spec.redisUrl);
+    options.replicaThreads = defaultReplicaThreads(spec.backend, endpoint && endpoint->cluster, spec.replicas);
     options.onStoreError = spec.onRedisError;
     options.front = *kind;
     options.observer = [this](const HttpDecisionEvent& e) {

@@ -41,6 +41,7 @@ class HttpServeTest : public QObject {
   void memoryAdmitsTenPerReplica();
   void sharedReplicaThreads_data();
   void sharedReplicaThreads();
+  void defaultThreadsShareOnlyNonBlockingStores();
   void retryAfterThenSucceeds();
   void storeFailurePolicyHeader();
   void httpStoreReadsExactDecisions();
@@ -150,6 +151,19 @@ void HttpServeTest::sharedReplicaThreads() {
   QCOMPARE(tally.upstreamErrors, 0);
   std::lock_guard lock(mutex);
   QCOMPARE(static_cast<int>(seen.size()), threads);
+}
+
+void HttpServeTest::defaultThreadsShareOnlyNonBlockingStores() {
+  // The one rule `serve` and the window's serve toggle use: stores that never block
+  // their thread share threads; the others keep one per replica (naive's race shows).
+  const int shared = rl::sharedReplicaThreads(4);
+  QVERIFY(shared >= 1 && shared <= 4);
+  QCOMPARE(defaultReplicaThreads(Backend::Memory, false, 4), shared);
+  QCOMPARE(defaultReplicaThreads(Backend::RedisLua, false, 4), shared);
+  QCOMPARE(defaultReplicaThreads(Backend::RedisLua, true, 4), 4);  // a cluster is asked synchronously
+  for (Backend b : {Backend::RedisNaive, Backend::RedisWatch, Backend::RedisScript})
+    QCOMPARE(defaultReplicaThreads(b, false, 4), 4);
+  QCOMPARE(defaultReplicaThreads(Backend::Memory, false, 1), 1);
 }
 
 void HttpServeTest::retryAfterThenSucceeds() {
