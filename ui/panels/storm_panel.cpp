@@ -20,6 +20,7 @@
 
 #include "http/nginx_front.hpp"
 #include "ui/panels/labeled_slider.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
@@ -30,12 +31,11 @@ constexpr std::array kPatterns = {Pattern::Burst, Pattern::Constant, Pattern::Bo
                                   Pattern::Ramp, Pattern::Poisson};
 constexpr std::array kClocks = {ClockMode::Virtual, ClockMode::Server, ClockMode::Client};
 
-QString str(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 template <class E, std::size_t N, class NameFn>
 QComboBox* makeCombo(const std::array<E, N>& values, NameFn name, QWidget* parent) {
   auto* box = new QComboBox(parent);
-  for (E v : values) box->addItem(str(name(v)), static_cast<int>(v));
+  for (E v : values) box->addItem(qs(name(v)), static_cast<int>(v));
   return box;
 }
 
@@ -166,9 +166,9 @@ QWidget* StormPanel::buildAlgorithms() {
           [this] { scriptBox_->setVisible(comboValue<Backend>(backend_) == Backend::RedisScript); });
   int i = 0;
   for (Algorithm a : kAllAlgorithms) {
-    auto* check = new QCheckBox(str(algorithmName(a)), box);
-    check->setObjectName(str(algorithmName(a)));
-    check->setToolTip(str(algorithmSummary(a)));
+    auto* check = new QCheckBox(qs(algorithmName(a)), box);
+    check->setObjectName(qs(algorithmName(a)));
+    check->setToolTip(qs(algorithmSummary(a)));
     algorithms_[a] = check;
     grid->addWidget(check, 1 + i / 2, i % 2 == 0 ? 0 : 1, 1, i % 2 == 0 ? 1 : 2);
     ++i;
@@ -436,7 +436,7 @@ void StormPanel::onQuotaEdited() {
   for (Algorithm a : kAllAlgorithms) {
     if (!algorithms_.at(a)->isChecked()) continue;
     if (auto ok = q.validate(a); !ok) {
-      showError(tr("Not applied: %1: %2").arg(str(algorithmName(a)), QString::fromStdString(ok.error().message)));
+      showError(tr("Not applied: %1: %2").arg(qs(algorithmName(a)), QString::fromStdString(ok.error().message)));
       return;
     }
   }

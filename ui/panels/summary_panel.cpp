@@ -1,5 +1,7 @@
 #include "ui/panels/summary_panel.hpp"
 
+#include "ui/qt_text.hpp"
+
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -21,10 +23,7 @@ QTableWidgetItem* cell(const QString& text, bool number) {
   return item;
 }
 
-QString name(Algorithm a) {
-  const auto n = algorithmName(a);
-  return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
-}
+QString name(Algorithm a) { return qs(algorithmName(a)); }
 }  // namespace
 
 SummaryPanel::SummaryPanel(QWidget* parent)

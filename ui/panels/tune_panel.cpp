@@ -20,11 +20,11 @@
 #include "storm/storm_settings.hpp"
 #include "ui/charts/peak_distribution_chart.hpp"
 #include "ui/charts/tune_heatmap.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
 namespace {
-QString str(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
 QLineEdit* edit(const QString& text, const QString& name, const QString& tip, QWidget* parent) {
   auto* e = new QLineEdit(text, parent);
@@ -286,7 +286,7 @@ void TunePanel::onSwept(const std::shared_ptr<const TuneResult>& result) {
                  .arg(result->cancelled ? tr(" (cancelled: computed cells only)") : QString()));
   const QSignalBlocker block(shown_);
   shown_->clear();
-  for (Algorithm a : lastSpec_.algorithms) shown_->addItem(str(algorithmName(a)), static_cast<int>(a));
+  for (Algorithm a : lastSpec_.algorithms) shown_->addItem(qs(algorithmName(a)), static_cast<int>(a));
   showHeatmap();
   emit sweepFinished();
 }
@@ -299,7 +299,7 @@ void TunePanel::showHeatmap() {
     const TunePoint& p = result_->points[*best];
     recommendation_->setText(tr("<b>Recommended for %1: %2</b>: %3% of legitimate requests denied (%4 of %5), "
                                 "%6 clients ever denied, at most %7 admitted to one client in %8.")
-                                 .arg(str(algorithmName(a)), TuneHeatmap::quotaWords(p.quota))
+                                 .arg(qs(algorithmName(a)), TuneHeatmap::quotaWords(p.quota))
                                  .arg(100.0 * p.legitDeniedShare(), 0, 'f', 4)
                                  .arg(p.outcome.legitDenied)
                                  .arg(p.outcome.legitOffered)
@@ -307,14 +307,14 @@ void TunePanel::showHeatmap() {
                                  .arg(p.outcome.worstAdmitted)
                                  .arg(windowText(lastSpec_.peakWindow)));
   } else {
-    recommendation_->setText(tr("No quota of the grid meets the target for %1: widen the limits.").arg(str(algorithmName(a))));
+    recommendation_->setText(tr("No quota of the grid meets the target for %1: widen the limits.").arg(qs(algorithmName(a))));
   }
 }
 
 void TunePanel::replayPoint(std::size_t i) {
   if (!result_ || !trace_) return;
   const TunePoint& p = result_->points[i];
-  showStatus(tr("Replaying the trace with %1 (%2) in the storm lanes").arg(TuneHeatmap::quotaWords(p.quota), str(algorithmName(p.algorithm))));
+  showStatus(tr("Replaying the trace with %1 (%2) in the storm lanes").arg(TuneHeatmap::quotaWords(p.quota), qs(algorithmName(p.algorithm))));
   emit replayRequested(trace_, options_, p.algorithm, p.quota);
 }
 

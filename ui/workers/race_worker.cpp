@@ -1,5 +1,7 @@
 #include "ui/workers/race_worker.hpp"
 
+#include "ui/qt_text.hpp"
+
 #include <exception>
 
 #include "redis/redis_url.hpp"
@@ -20,7 +22,7 @@ void RaceWorker::run(const RaceRequest& request) {
       return;
     }
     auto onRound = [this](Backend variant, int round, std::int64_t admitted) {
-      emit roundDone(QString::fromUtf8(raceVariantName(variant).data(), static_cast<qsizetype>(raceVariantName(variant).size())),
+      emit roundDone(qs(raceVariantName(variant)),
                      round, admitted);
     };
     RaceSpec spec = request.spec;

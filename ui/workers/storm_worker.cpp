@@ -11,6 +11,7 @@
 #include "storm/store_factory.hpp"
 #include "storm/traffic_plan.hpp"
 #include "ui/charts/lane_model.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
@@ -39,7 +40,7 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside) 
   }
   const auto metrics = computeMetrics(last, outcome.records, outcome.wallDuration);
   out.records = std::make_shared<const std::vector<DecisionRecord>>(std::move(outcome.records));
-  const QString backend = QString::fromUtf8(backendName(spec.backend).data(), static_cast<qsizetype>(backendName(spec.backend).size()));
+  const QString backend = qs(backendName(spec.backend));
   for (const AlgorithmMetrics& m : metrics) {
     AlgorithmResult r;
     r.algorithm = m.algorithm;
