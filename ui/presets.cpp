@@ -42,10 +42,11 @@ Result<void> readWindowKeys(const Json& w, Preset& p, const std::string& where) 
     }
   }
   if (const auto c = w.find("compare_wait_replicas"); c != w.end()) {
-    const std::string allowed = " 'window.compare_wait_replicas': allowed an array of replica counts 0 to 100";
+    const std::string allowed =
+        " 'window.compare_wait_replicas': allowed an array of replica counts 0 to " + std::to_string(kMaxWaitReplicas);
     if (!c->is_array() || c->empty()) return invalidArgument(where + allowed);
     for (const Json& v : *c) {
-      if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() > 100) return invalidArgument(where + allowed);
+      if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() > kMaxWaitReplicas) return invalidArgument(where + allowed);
       p.waitReplicas.push_back(v.get<int>());
     }
   }

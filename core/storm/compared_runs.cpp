@@ -10,6 +10,16 @@ StormSpec besideRun(const StormSpec& spec, std::string_view tag) {
   run.keyTag += std::string(tag) + "-";
   return run;
 }
+
+// One lane per algorithm of each run, named "<algorithm> · <what sets the run apart>".
+template <class Suffix>
+std::vector<StormLane> lanesOf(const std::vector<StormSpec>& runs, Suffix suffix) {
+  std::vector<StormLane> lanes;
+  for (const StormSpec& run : runs)
+    for (Algorithm a : run.algorithms)
+      lanes.push_back({a, laneLabel(run, a, false) + " \xC2\xB7 " + suffix(run), run.onRedisError});
+  return lanes;
+}
 }  // namespace
 
 std::vector<StormSpec> comparedRuns(const StormSpec& spec) {
@@ -66,11 +76,7 @@ std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<Failu
 }
 
 std::vector<StormLane> policyLanes(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
-  std::vector<StormLane> lanes;
-  for (const StormSpec& run : policyRuns(spec, policies))
-    for (Algorithm a : run.algorithms)
-      lanes.push_back({a, laneLabel(run, a, false) + " \xC2\xB7 " + policyLabel(run.onRedisError), run.onRedisError});
-  return lanes;
+  return lanesOf(policyRuns(spec, policies), [](const StormSpec& run) { return policyLabel(run.onRedisError); });
 }
 
 std::vector<StormSpec> waitRuns(const StormSpec& spec, const std::vector<int>& waitReplicas) {
@@ -83,13 +89,9 @@ std::vector<StormSpec> waitRuns(const StormSpec& spec, const std::vector<int>& w
 }
 
 std::vector<StormLane> waitLanes(const StormSpec& spec, const std::vector<int>& waitReplicas) {
-  std::vector<StormLane> lanes;
-  for (const StormSpec& run : waitRuns(spec, waitReplicas))
-    for (Algorithm a : run.algorithms)
-      lanes.push_back({a, laneLabel(run, a, false) + " \xC2\xB7 " +
-                              (run.waitReplicas > 0 ? "WAIT " + std::to_string(run.waitReplicas) : std::string("no WAIT")),
-                       run.onRedisError});
-  return lanes;
+  return lanesOf(waitRuns(spec, waitReplicas), [](const StormSpec& run) {
+    return run.waitReplicas > 0 ? "WAIT " + std::to_string(run.waitReplicas) : std::string("no WAIT");
+  });
 }
 
 }  // namespace rl

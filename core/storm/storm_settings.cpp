@@ -181,7 +181,8 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "think_ms") return setMillis(s.thinkTime, t, shownAs, "an integer 0 to 10000 (ms)");
   if (key == "prefix") { s.prefix = std::string(t); return {}; }
   if (key == "key_tag") { s.keyTag = std::string(t); return {}; }
-  if (key == "wait_replicas") return setNumber(s.waitReplicas, t, shownAs, "an integer 0 to 100");
+  if (key == "wait_replicas")
+    return setNumber(s.waitReplicas, t, shownAs, "an integer 0 to " + std::to_string(kMaxWaitReplicas));
   if (key == "wait_timeout_ms") return setMillis(s.waitTimeout, t, shownAs, "an integer 1 to 10000 (ms)");
   if (key == "failover") {
     if (t.empty() || t == "none") { s.failover.reset(); return {}; }

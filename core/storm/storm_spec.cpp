@@ -146,8 +146,9 @@ Result<void> validateTopology(const StormSpec& s) {
   if (s.thinkTime.count() < 0 || s.thinkTime > kSecond * 10)
     return fail("--think-ms is out of range: allowed 0 to 10000 ms");
   if (s.prefix.empty() || s.prefix.size() > 200) return fail("--prefix must have 1 to 200 characters");
-  if (s.waitReplicas < 0 || s.waitReplicas > 100)
-    return fail("--wait-replicas " + std::to_string(s.waitReplicas) + " is out of range: allowed 0 to 100");
+  if (s.waitReplicas < 0 || s.waitReplicas > kMaxWaitReplicas)
+    return fail("--wait-replicas " + std::to_string(s.waitReplicas) + " is out of range: allowed 0 to " +
+                std::to_string(kMaxWaitReplicas));
   if (s.waitReplicas > 0 && s.backend != Backend::RedisLua)
     return fail("--wait-replicas needs --backend redis-lua (WAIT follows the script's write)");
   if (s.waitTimeout < Micros{1000} || s.waitTimeout > 10 * kSecond)

@@ -48,6 +48,9 @@ struct FailoverPlan {
   Micros rejoinAt{0};   ///< old master restarted as a replica; 0 = it stays down
 };
 
+/// The most replicas `--wait-replicas` (scenario key "wait_replicas") may wait for.
+inline constexpr int kMaxWaitReplicas = 100;
+
 /// One storm, fully specified. Defaults are a sensible first run. With a
 /// trace (`trace.path` set) the traffic is the trace's requests, not the
 /// pattern: clients are its keys, `requests`/`rate`/`pattern` are ignored.

@@ -52,9 +52,9 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   QVERIFY(plain.failover && waited.failover);
   qInfo("no WAIT: lost %lld, admitted %lld, errors %lld, unserved %lld ms; WAIT 1: lost %lld, admitted %lld, "
         "errors %lld, unserved %lld ms",
-        (long long)plain.failover->lostWrites, (long long)plain.admitted, (long long)plain.failover->errors,
-        (long long)plain.failover->unservedMs, (long long)waited.failover->lostWrites, (long long)waited.admitted,
-        (long long)waited.failover->errors, (long long)waited.failover->unservedMs);
+        (long long)plain.failover->lostWrites, (long long)plain.admitted, (long long)plain.failover->errorsDuringFailover,
+        (long long)plain.failover->unserved.count() / 1000, (long long)waited.failover->lostWrites, (long long)waited.admitted,
+        (long long)waited.failover->errorsDuringFailover, (long long)waited.failover->unserved.count() / 1000);
 
   // Without WAIT: the writes between the break and the kill are lost, and the
   // limiter admits exactly that many more than its limit.
@@ -62,14 +62,14 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   QCOMPARE(plain.admitted, limit + plain.failover->lostWrites);
   QCOMPARE(plain.maxAdmittedInWindow, plain.admitted);
   QVERIFY(plain.overshoot > 1.0);
-  QVERIFY(plain.failover->errors > 0);  // kill to promotion: fail-closed
-  QVERIFY(plain.failover->unservedMs > 0 && plain.failover->unservedMs < 2000);
+  QVERIFY(plain.failover->errorsDuringFailover > 0);  // kill to promotion: fail-closed
+  QVERIFY(plain.failover->unserved >= Micros{1'000} && plain.failover->unserved < Micros{2'000'000});  // whole ms: 1 to 1999
   // With WAIT 1 nothing is lost; a write WAIT timed out on before the kill may still have
   // reached the replica (lost < 0), never more of them than failed.
   QVERIFY(waited.failover->lostWrites <= 0);
   QVERIFY(-waited.failover->lostWrites <= waited.failover->errorsBeforeKill);
   QVERIFY(waited.admitted <= limit);
-  QVERIFY(waited.failover->errors > 0);
+  QVERIFY(waited.failover->errorsDuringFailover > 0);
   // Each run was on its own cluster.
   QVERIFY(plain.failover->master != waited.failover->master || plain.failover->promoted != waited.failover->promoted);
 

@@ -23,6 +23,9 @@ QTableWidgetItem* cell(const QString& text, bool number) {
   return item;
 }
 
+// From the kill until decisions were served again, in whole ms; -1 = never.
+std::int64_t unservedMs(const FailoverReport& f) { return f.unserved.count() < 0 ? -1 : f.unserved.count() / 1000; }
+
 QString name(Algorithm a) { return qs(algorithmName(a)); }
 }  // namespace
 
@@ -65,18 +68,18 @@ void SummaryPanel::setResult(const StormResult& result) {
 }
 
 QString SummaryPanel::failoverLine(const AlgorithmResult& r) {
-  const FailoverSummary& f = *r.failover;
+  const FailoverReport& f = *r.failover;
   const QString lost = f.lostWrites < 0 ? tr("lost writes not countable for this algorithm")
                                         : tr("%1 admitted writes lost (%2 admitted before the kill, the promoted "
                                              "replica held %3)")
                                               .arg(f.lostWrites)
                                               .arg(f.admittedBeforeKill)
                                               .arg(f.stateOnNewMaster);
-  const QString served = f.unservedMs < 0 ? tr("decisions were not served again before the storm ended")
-                                          : tr("served again %1 ms after the kill").arg(f.unservedMs);
+  const QString served = unservedMs(f) < 0 ? tr("decisions were not served again before the storm ended")
+                                          : tr("served again %1 ms after the kill").arg(unservedMs(f));
   return tr("%1: %2; %3; %4 decided by the failure policy; admitted %5 of limit %6 (%7x).")
       .arg(r.label, lost, served)
-      .arg(f.errors)
+      .arg(f.errorsDuringFailover)
       .arg(r.admitted)
       .arg(r.limit)
       .arg(r.overshoot, 0, 'f', 2);
@@ -103,14 +106,16 @@ QJsonDocument SummaryPanel::toJson() const {
     if (r.failover)  // the keys of ratelab-cli run --failover --json
       o[QStringLiteral("failover")] = QJsonObject{
           {QStringLiteral("wait_replicas"), r.failover->waitReplicas},
-          {QStringLiteral("master"), r.failover->master},
-          {QStringLiteral("promoted"), r.failover->promoted},
+          {QStringLiteral("master"), qs(r.failover->master)},
+          {QStringLiteral("promoted"), qs(r.failover->promoted)},
           {QStringLiteral("admitted_before_kill"), static_cast<qint64>(r.failover->admittedBeforeKill)},
           {QStringLiteral("state_on_new_master"), static_cast<qint64>(r.failover->stateOnNewMaster)},
           {QStringLiteral("lost_writes"), static_cast<qint64>(r.failover->lostWrites)},
-          {QStringLiteral("errors_during_failover"), static_cast<qint64>(r.failover->errors)},
+          {QStringLiteral("errors_during_failover"), static_cast<qint64>(r.failover->errorsDuringFailover)},
           {QStringLiteral("errors_before_kill"), static_cast<qint64>(r.failover->errorsBeforeKill)},
-          {QStringLiteral("unserved_ms"), r.failover->unservedMs < 0 ? QJsonValue() : QJsonValue(static_cast<qint64>(r.failover->unservedMs))}};
+          {QStringLiteral("unserved_ms"), unservedMs(*r.failover) < 0
+                                              ? QJsonValue()
+                                              : QJsonValue(static_cast<qint64>(unservedMs(*r.failover)))}};
     runs.append(o);
   }
   return QJsonDocument(QJsonObject{{QStringLiteral("runs"), runs}});

@@ -9,25 +9,13 @@
 
 #include "limiter/algorithm.hpp"
 #include "storm/decision_record.hpp"
+#include "storm/failover_report.hpp"
 #include "storm/storm_runner.hpp"
 #include "storm/storm_spec.hpp"
 
 namespace rl::ui {
 
 /// One summary row: how one algorithm did in a storm.
-/// What a failover cost one lane (the failover preset), from rl::FailoverReport.
-struct FailoverSummary {
-  int waitReplicas = 0;                  ///< WAIT n after each admit (0 = none)
-  QString master;                        ///< host:port killed
-  QString promoted;                      ///< host:port promoted
-  std::int64_t admittedBeforeKill = 0;   ///< admits the client saw on the old master
-  std::int64_t stateOnNewMaster = -1;    ///< admits the promoted replica held (-1: not countable)
-  std::int64_t lostWrites = -1;          ///< the difference (-1: not countable)
-  std::int64_t errors = 0;               ///< decisions by the failure policy from the break on
-  std::int64_t errorsBeforeKill = 0;     ///< failed decisions before the kill (a WAIT timed out)
-  std::int64_t unservedMs = -1;          ///< from the kill to the first decision served again (-1: never)
-};
-
 struct AlgorithmResult {
   Algorithm algorithm = Algorithm::FixedWindow;  ///< the lane's quota rules
   QString label;                                 ///< the lane's name (stormLanes(): a script by its file name)
@@ -41,7 +29,7 @@ struct AlgorithmResult {
   double overshoot = 0;                          ///< maxAdmittedInWindow / limit
   std::int64_t p50us = 0;                        ///< decision latency
   std::int64_t p99us = 0;                        ///< decision latency
-  std::optional<FailoverSummary> failover;       ///< the failover preset's lanes only
+  std::optional<FailoverReport> failover;        ///< the failover preset's lanes only
 };
 
 /// The summary of a finished (or stopped) storm.

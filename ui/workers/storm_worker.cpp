@@ -15,11 +15,6 @@
 
 namespace rl::ui {
 
-namespace {
-constexpr auto kPoll = std::chrono::milliseconds(20);
-constexpr int kProgressEvery = 5;  // polls
-}  // namespace
-
 Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
   if (spec.backend == Backend::Http) return invalidArgument("backend: http storms are started from ratelab-cli; allowed here memory, redis-lua, redis-naive, redis-watch");
   if (spec.backend == Backend::Memory) return storeFactoryFor(spec, RedisEndpoint{});
@@ -68,6 +63,13 @@ Result<void> StormWorker::setQuota(const Quota& quota) {
   for (StormRunner* r : runners_)
     if (auto ok = r->setQuota(quota); !ok) return ok;
   return {};
+}
+
+void StormWorker::appendRun(StormResult& total, StormResult part, bool first) {
+  for (AlgorithmResult& r : part.algorithms) total.algorithms.push_back(std::move(r));
+  total.durationMs += part.durationMs;
+  total.cancelled = total.cancelled || part.cancelled;
+  if (first) total.records = std::move(part.records);
 }
 
 template <class Fn>
@@ -122,10 +124,7 @@ void StormWorker::runGuarded(const StormSpec& spec) {
       total.cancelled = true;
       break;
     }
-    for (AlgorithmResult& r : result->algorithms) total.algorithms.push_back(std::move(r));
-    total.durationMs += result->durationMs;
-    total.cancelled = total.cancelled || result->cancelled;
-    if (first) total.records = std::move(result->records);
+    appendRun(total, std::move(*result), first);
     laneOffset += static_cast<int>(run.algorithms.size());
     first = false;
   }

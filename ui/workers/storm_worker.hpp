@@ -12,6 +12,7 @@
 
 #include <QObject>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 
@@ -50,7 +51,7 @@ class StormWorker : public QObject {
   /// Runs a failover storm (spec.failover) once per WAIT setting, one after the
   /// other (waitRuns()), each on a fresh private Redis Cluster of 3 masters + 3
   /// replicas that is stopped afterwards; lanes in waitLanes() order, each row
-  /// with its FailoverSummary.
+  /// with its FailoverReport.
   void runFailovers(const rl::StormSpec& spec, const std::vector<int>& waitReplicas);
 
  signals:
@@ -71,6 +72,12 @@ class StormWorker : public QObject {
   void notice(const QString& text);
 
  private:
+  /// How often a running storm is polled for records, and every how many polls progress is sent.
+  static constexpr auto kPoll = std::chrono::milliseconds(20);
+  static constexpr int kProgressEvery = 5;
+  /// Adds a run that followed the previous ones: its rows, its wall time, and (the
+  /// first run's only) its records.
+  static void appendRun(StormResult& total, StormResult part, bool first);
   /// Runs `fn`; an exception ends the storm with one sentence, never the thread.
   template <class Fn>
   void guarded(Fn&& fn);

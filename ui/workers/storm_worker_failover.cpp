@@ -1,7 +1,5 @@
 // StormWorker's failover runs: the "Failover loses writes" preset, without
 // and with WAIT, each on its own fresh private Redis Cluster.
-#include <QThread>
-
 #include "redis/cluster/managed_redis_cluster.hpp"
 #include "storm/cluster_failover.hpp"
 #include "storm/compared_runs.hpp"
@@ -10,24 +8,6 @@
 #include "ui/workers/storm_worker.hpp"
 
 namespace rl::ui {
-
-namespace {
-constexpr int kProgressEvery = 5;  // polls (20 ms each)
-
-FailoverSummary summaryOf(const FailoverReport& r, int waitReplicas) {
-  FailoverSummary s;
-  s.waitReplicas = waitReplicas;
-  s.master = QString::fromStdString(r.master);
-  s.promoted = QString::fromStdString(r.promoted);
-  s.admittedBeforeKill = r.admittedBeforeKill;
-  s.stateOnNewMaster = r.stateOnNewMaster;
-  s.lostWrites = r.lostWrites;
-  s.errors = r.errorsDuringFailover;
-  s.errorsBeforeKill = r.errorsBeforeKill;
-  s.unservedMs = r.unserved.count() < 0 ? -1 : r.unserved.count() / 1000;
-  return s;
-}
-}  // namespace
 
 void StormWorker::runFailoverLanes(const StormSpec& spec, const std::vector<int>& waitReplicas) {
   cancel_.store(false);
@@ -86,12 +66,9 @@ void StormWorker::runFailoverLanes(const StormSpec& spec, const std::vector<int>
     StormResult part = summarize(run, std::move(done->outcome));
     for (AlgorithmResult& r : part.algorithms) {
       if (lane < lanes.size()) r.label = QString::fromStdString(lanes[lane++].label);
-      r.failover = summaryOf(done->report, run.waitReplicas);
-      total.algorithms.push_back(std::move(r));
+      r.failover = done->report;
     }
-    total.durationMs += part.durationMs;
-    total.cancelled = total.cancelled || part.cancelled;
-    if (i == 0) total.records = std::move(part.records);
+    appendRun(total, std::move(part), i == 0);
     laneOffset += static_cast<int>(run.algorithms.size());
   }
   emit finished(total);
