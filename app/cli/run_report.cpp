@@ -51,6 +51,11 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     r["limit"] = spec.quota.limit;
     r["window_ms"] = static_cast<std::int64_t>(spec.quota.window.count() / 1000);
     if (spec.quota.refillPerSecond) r["refill_rate"] = *spec.quota.refillPerSecond;
+    if (!spec.quotaChanges.empty()) {
+      Json changes = Json::array();
+      for (const QuotaChange& c : spec.quotaChanges) changes.push_back(quotaChangeText(c));
+      r["quota_changes"] = std::move(changes);
+    }
     r["replicas"] = spec.replicas;
     r["clients"] = spec.clients;
     r["pattern"] = spec.traceData ? std::string_view("trace") : patternName(spec.pattern);

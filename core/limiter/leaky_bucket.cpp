@@ -2,13 +2,19 @@
 
 #include <algorithm>
 
+#include "limiter/quota_change.hpp"
+
 namespace rl {
+
+std::int64_t drainAtUnder(const LeakyBucketState& s, std::int64_t now, std::int64_t iv) {
+  if (s.fresh || s.drainAt <= now) return now;
+  return now + rescaleInterval(s.drainAt - now, s.interval, iv);
+}
 
 Step decide(LeakyBucketState& s, Micros now, std::int64_t cost, const Quota& q) {
   const std::int64_t iv = q.interval().count();
   const std::int64_t t = now.count();
-  const std::int64_t drainAt = s.fresh ? t : s.drainAt;
-  const std::int64_t start = std::max(t, drainAt);
+  const std::int64_t start = drainAtUnder(s, t, iv);
   const std::int64_t wait = start - t;
   const std::int64_t need = wait + (cost - 1) * iv;
   const std::int64_t room = (q.limit - 1) * iv;  // one in service, limit - 1 waiting
@@ -18,7 +24,7 @@ Step decide(LeakyBucketState& s, Micros now, std::int64_t cost, const Quota& q) 
   d.limit = q.limit;
   std::int64_t backlog = wait;  // queued work ahead of the next arrival, in us
   if (need <= room) {
-    s = {false, start + cost * iv};
+    s = {false, start + cost * iv, iv};
     backlog = s.drainAt - t;
     d.allowed = true;
     d.delay = Micros{wait};

@@ -12,7 +12,11 @@
 //   admitted iff delay + (c - 1) * I <= (limit - 1) * I; then drainAt = start + c * I.
 // With limit 5 and I = 1 s, six simultaneous requests get delays
 // 0, 1, 2, 3, 4 s and the sixth is denied.
-// Redis shape: one hash {tat}.
+// A quota change keeps the queued requests: the state remembers the interval
+// it was written with, and the queue is rescaled to the new interval
+// (limiter/quota_change.hpp).
+// Redis shape: one string "drainAt:interval" in us; a bare "drainAt" (older
+// keys) is read under the current quota.
 
 #include <cstdint>
 
@@ -25,7 +29,11 @@ namespace rl {
 struct LeakyBucketState {
   bool fresh = true;         ///< no state yet: empty queue
   std::int64_t drainAt = 0;  ///< when the queue will be empty (us since epoch)
+  std::int64_t interval = 0; ///< us per request when written (0: unknown, read as the quota's)
 };
+
+/// When the queue drains under interval `iv`, at `now` (fresh or drained: now).
+std::int64_t drainAtUnder(const LeakyBucketState& s, std::int64_t now, std::int64_t iv);
 
 /// One decision; updates `s` in place and reads nothing else (no clock, no I/O).
 Step decide(LeakyBucketState& s, Micros now, std::int64_t cost, const Quota& q);

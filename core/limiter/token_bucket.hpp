@@ -11,20 +11,31 @@
 // (Whole tokens make this the arithmetic of GCRA with a burst of `limit`.)
 // A clock behind the state sees the bucket as full only at fullAt, so it sees
 // fewer tokens than a clock at the state's time, never more.
-// Redis shape: one string, fullAt in us (resources/lua/token_bucket.lua).
+// A quota change keeps the tokens (clamped to the new capacity): the state
+// remembers the interval and limit it was written with, and a state written
+// under another quota is first read as tokens (limiter/quota_change.hpp).
+// Redis shape: one string "fullAt:interval:limit" in us (resources/lua/token_bucket.lua);
+// a bare "fullAt" (older keys) is read under the current quota.
 
 #include <cstdint>
+#include <limits>
 
 #include "limiter/quota.hpp"
 #include "limiter/step.hpp"
 
 namespace rl {
 
-/// Token-bucket state of one key. `fresh` means the key does not exist yet.
+/// Token-bucket state of one key. A key that does not exist yet is a bucket
+/// full since forever (`fullAt` at its minimum), so the state stays 24 bytes.
 struct TokenBucketState {
-  bool fresh = true;        ///< no state yet: a full bucket
-  std::int64_t fullAt = 0;  ///< time the bucket is full again (us)
+  std::int64_t fullAt = std::numeric_limits<std::int64_t>::min();  ///< time the bucket is full again (us)
+  std::int64_t interval = 0;  ///< us per token when written (0: unknown, read as the quota's)
+  std::int64_t limit = 0;     ///< capacity when written (0: unknown, read as the quota's)
 };
+
+/// The time the bucket is full again under `q`, at `now`: `s.fullAt` when
+/// `s` was written under `q`, else its tokens carried over (fresh: now).
+std::int64_t fullAtUnder(const TokenBucketState& s, std::int64_t now, std::int64_t interval, std::int64_t limit);
 
 /// One decision; updates `s` in place and reads nothing else (no clock, no I/O).
 Step decide(TokenBucketState& s, Micros now, std::int64_t cost, const Quota& q);

@@ -72,14 +72,19 @@ Result<LimiterState> decode(Algorithm a, std::span<const RedisReply> r, std::int
       return LimiterState{SlidingLogState{std::move(log).value()}};
     }
     case Algorithm::TokenBucket:
-    case Algorithm::LeakyBucket:
+    case Algorithm::LeakyBucket: {
+      if (r[0].isNil()) return freshState(a);
+      const bool tb = a == Algorithm::TokenBucket;
+      auto v = decodeBucketValue(r[0].str(), tb ? "token_bucket" : "leaky_bucket");
+      if (!v) return v.error();
+      if (tb) return LimiterState{TokenBucketState{v->time, v->interval, v->limit}};
+      return LimiterState{LeakyBucketState{false, v->time, v->interval}};
+    }
     case Algorithm::Gcra: {
       if (r[0].isNil()) return freshState(a);
-      auto t = intOr(r[0], 0, a == Algorithm::TokenBucket ? "token_bucket full time" : "theoretical arrival time");
+      auto t = intOr(r[0], 0, "theoretical arrival time");
       if (!t) return t.error();
-      if (a == Algorithm::TokenBucket) return LimiterState{TokenBucketState{false, *t}};
-      if (a == Algorithm::Gcra) return LimiterState{GcraState{false, *t}};
-      return LimiterState{LeakyBucketState{false, *t}};
+      return LimiterState{GcraState{false, *t}};
     }
   }
   return Error{ErrorCode::Internal, "unknown algorithm"};
@@ -153,10 +158,14 @@ std::vector<std::vector<std::string>> writeCommands(Algorithm a, const ReadState
       return {{"SET", key, std::to_string(std::get<SlidingCounterState>(state).current), "PX", px}};
     case Algorithm::Gcra:
       return {{"SET", key, std::to_string(std::get<GcraState>(state).tat), "PX", px}};
-    case Algorithm::LeakyBucket:
-      return {{"SET", key, std::to_string(std::get<LeakyBucketState>(state).drainAt), "PX", px}};
-    case Algorithm::TokenBucket:
-      return {{"SET", key, std::to_string(std::get<TokenBucketState>(state).fullAt), "PX", px}};
+    case Algorithm::LeakyBucket: {
+      const auto& lb = std::get<LeakyBucketState>(state);
+      return {{"SET", key, encodeBucketValue({lb.drainAt, lb.interval, 0}), "PX", px}};
+    }
+    case Algorithm::TokenBucket: {
+      const auto& tb = std::get<TokenBucketState>(state);
+      return {{"SET", key, encodeBucketValue({tb.fullAt, tb.interval, tb.limit}), "PX", px}};
+    }
     case Algorithm::SlidingLog: {
       const auto& e = std::get<SlidingLogState>(state).entries;
       return {{"SET", key, encodeSlidingLog(e), "PX", px}};

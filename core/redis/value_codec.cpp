@@ -42,4 +42,28 @@ Result<std::deque<std::int64_t>> decodeSlidingLog(std::string_view value) {
   return out;
 }
 
+std::string encodeBucketValue(const BucketValue& v) {
+  std::string out = std::to_string(v.time) + ":" + std::to_string(v.interval);
+  if (v.limit > 0) out += ":" + std::to_string(v.limit);
+  return out;
+}
+
+Result<BucketValue> decodeBucketValue(std::string_view value, std::string_view what) {
+  BucketValue out;
+  std::int64_t* fields[] = {&out.time, &out.interval, &out.limit};
+  std::size_t n = 0;
+  std::string_view rest = value;
+  bool ok = true;
+  while (ok) {
+    const auto colon = rest.find(':');
+    ok = n < 3 && parseDigits(rest.substr(0, colon), *fields[n++]);
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  if (!ok || (n > 1 && out.interval <= 0))
+    return protocolError(std::string(what) + " value '" + shown(value) +
+                         "' is not '<time us>[:<interval us>[:<limit>]]'");
+  return out;
+}
+
 }  // namespace rl

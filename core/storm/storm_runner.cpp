@@ -34,6 +34,11 @@ StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
   }
   if (spec_.onRedisError == FailurePolicy::Local && spec_.backend != Backend::Memory)
     for (int r = 0; r < std::max(spec_.replicas, 1); ++r) fallbacks_.push_back(std::make_unique<MemoryStore>());
+  Quota q = spec_.quota;  // the schedule's markers are known before the run
+  for (const QuotaChange& c : spec_.quotaChanges) {
+    q = appliedTo(c, q);
+    markers_.push_back({c.at.count(), q.limit, q.window.count(), q.refillPerSecond.value_or(0.0)});
+  }
 }
 
 StormRunner::~StormRunner() {

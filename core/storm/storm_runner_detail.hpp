@@ -52,6 +52,7 @@ struct alignas(64) StormRunner::Worker {
   std::unique_ptr<std::atomic<std::int64_t>[]> perAlgo;  ///< admitted, denied, errors, retries per algorithm
   Quota quota;                                 ///< this worker's copy of the quota in force
   std::uint64_t quotaVersion = 0;              ///< version of `quota`
+  std::size_t nextChange = 0;                  ///< the first of spec.quotaChanges not yet applied to `quota`
   std::thread thread;                          ///< runs runWorker
 };
 

@@ -99,6 +99,11 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
     w.quota = quota_;
     w.quotaVersion = quotaVersion_.load();
   }
+  // Scheduled changes apply by the send's planned time (so the virtual clock
+  // replays them decision for decision), on top of any live change.
+  const auto& changes = spec_.quotaChanges;
+  while (w.nextChange < changes.size() && changes[w.nextChange].at.count() <= s.intendedUs())
+    w.quota = appliedTo(changes[w.nextChange++], w.quota);
   const bool virt = spec_.clock == ClockMode::Virtual;
   const Micros skew = s.replica() < spec_.skew.size() ? spec_.skew[s.replica()] : Micros{0};
   DecisionRequest req;

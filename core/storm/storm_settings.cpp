@@ -11,14 +11,14 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 44> kNames = {
+constexpr std::array<std::string_view, 45> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
     "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
     "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
-    "wait_replicas", "wait_timeout_ms", "failover", "fault"};
+    "wait_replicas", "wait_timeout_ms", "failover", "fault", "quota_change"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
 constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
@@ -223,6 +223,12 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
     return {};
   }
   if (key == "fault") return setParsed(s.faults, parseFaultSchedule(t, shownAs));
+  if (key == "quota_change") {  // repeatable: each adds one
+    auto change = parseQuotaChange(t, shownAs);
+    if (!change) return change.error();
+    insertQuotaChange(s.quotaChanges, std::move(change).value());
+    return {};
+  }
   if (key.rfind("trace", 0) == 0 || key == "strict" || key == "speed") return setTraceField(s, key, t, shownAs);
   return invalidArgument(shownAs + " is not a storm setting");
 }
@@ -246,17 +252,21 @@ Result<std::string> valueText(const Json& v, const std::string& shownAs) {
 
 Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
   if (!doc.is_object()) return invalidArgument("scenario: the document must be a JSON object");
-  for (const auto& [key, value] : doc.items()) {
-    if (key == "name" || key == "description" || key == "window") continue;
-    const std::string shownAs = "scenario key '" + key + "'";
+  for (const auto& [docKey, value] : doc.items()) {
+    if (docKey == "name" || docKey == "description" || docKey == "window") continue;
+    const std::string shownAs = "scenario key '" + docKey + "'";
+    // The schedule's array is "quota_changes"; each element is one "quota_change".
+    const std::string key = docKey == "quota_changes" ? "quota_change" : docKey;
     if (!isStormSetting(key)) {
-      std::string allowed = "name, description, window";
+      std::string allowed = "name, description, window, quota_changes";
       for (auto n : kNames) allowed += ", " + std::string(n);
       return invalidArgument(shownAs + " is unknown: allowed " + allowed);
     }
-    if (key == "http_header" && value.is_array()) {  // each element is one header (values may hold commas)
+    if ((key == "http_header" || key == "quota_change") && value.is_array()) {  // one per element (they hold commas)
       for (const Json& e : value) {
-        if (!e.is_string()) return invalidArgument(shownAs + ": allowed an array of 'Name: value' strings");
+        if (!e.is_string())
+          return invalidArgument(shownAs + (key == "http_header" ? ": allowed an array of 'Name: value' strings"
+                                                                  : ": allowed an array of 'AT_MS:limit=N,...' strings"));
         if (auto ok = applyStormSetting(spec, key, e.get<std::string>(), shownAs); !ok) return ok.error();
       }
       continue;
@@ -342,6 +352,11 @@ Json specToJson(const StormSpec& s) {
     doc["script_reply"] = s.scriptReply;
   }
   if (!s.faults.empty()) doc["fault"] = faultScheduleText(s.faults);
+  if (!s.quotaChanges.empty()) {
+    Json changes = Json::array();
+    for (const QuotaChange& c : s.quotaChanges) changes.push_back(quotaChangeText(c));
+    doc["quota_changes"] = std::move(changes);
+  }
   if (!s.compareBackends.empty()) {
     Json compare = Json::array();
     for (Backend b : s.compareBackends) compare.push_back(backendName(b));

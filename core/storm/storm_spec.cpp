@@ -188,6 +188,18 @@ Result<void> validateFaults(const StormSpec& s) {
   return {};
 }
 
+Result<void> validateQuotaChanges(const StormSpec& spec) {
+  Quota q = spec.quota;
+  for (const QuotaChange& c : spec.quotaChanges) {
+    q = appliedTo(c, q);
+    const std::string where = "--quota-change " + quotaChangeText(c) + ": ";
+    for (Algorithm a : spec.algorithms)
+      if (auto ok = q.validate(a); !ok) return fail(where + ok.error().message);
+    if (auto ok = validateCost(spec.cost, q); !ok) return fail(where + "--cost: " + ok.error().message);
+  }
+  return {};
+}
+
 }  // namespace
 
 Micros plannedSpan(const StormSpec& s) {
@@ -266,6 +278,7 @@ Result<void> validate(const StormSpec& spec) {
   for (Algorithm a : spec.algorithms)
     if (auto ok = spec.quota.validate(a); !ok) return quotaError(ok.error());
   if (auto ok = validateCost(spec.cost, spec.quota); !ok) return fail("--cost: " + ok.error().message);
+  if (auto ok = validateQuotaChanges(spec); !ok) return ok;
   if (!spec.trace.path.empty()) {
     if (auto ok = validateTrace(spec); !ok) return ok;
   } else {

@@ -15,6 +15,7 @@
 #include "store/backend.hpp"
 #include "store/failure_policy.hpp"
 #include "storm/fault_schedule.hpp"
+#include "storm/quota_schedule.hpp"
 #include "trace/trace.hpp"
 
 namespace rl {
@@ -60,7 +61,8 @@ struct StormSpec {
   std::string redisUrl;              ///< redis://[user:password@]host:port[/db]; empty = embedded default
   std::string prefix = "ratelab:";   ///< key prefix
   std::string keyTag;                ///< prepended to client names ("<tag>client-<i>"): a fresh key space per run
-  Quota quota;                       ///< limit, window, optional refill rate
+  Quota quota;                       ///< limit, window, optional refill rate (at the start)
+  std::vector<QuotaChange> quotaChanges;  ///< --quota-change: the quota changes during the run, time order
   std::int64_t cost = 1;             ///< weight of each request
   int replicas = 1;                  ///< simulated API replicas behind round-robin
   int clients = 1;                   ///< distinct client keys, requests spread round-robin

@@ -41,6 +41,7 @@ class RatelabCliTest : public QObject {
   void boundaryScenario();
   void burstToleranceScenario();
   void classicTokenBucketCheck();
+  void quotaChangeScenario();
   void raceJson();
   void clockSkewScenario_data();
   void clockSkewScenario();
@@ -141,6 +142,26 @@ void RatelabCliTest::burstToleranceScenario() {
   QCOMPARE(runOf(c, "sliding_log")["overshoot"].toDouble(), 1.0);
 }
 
+void RatelabCliTest::quotaChangeScenario() {
+  // The preset "Raising a GCRA's rate in production", headless: at 4 s the
+  // refill goes 1 -> 10/s. The token bucket keeps its tokens and admits 40
+  // more by 8 s; GCRA keeps its TAT, 20 s ahead, and admits none after 4 s.
+  const Cli c = cli({"run", "--scenario", "resources/scenarios/gcra_rate_raise.json", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  QCOMPARE(runOf(c, "token_bucket")["admitted"].toInt(), 23 + 40);
+  QCOMPARE(runOf(c, "gcra")["admitted"].toInt(), 23);
+  const QJsonArray changes = runOf(c, "gcra")["quota_changes"].toArray();
+  QCOMPARE(changes.size(), 1);
+  QCOMPARE(changes[0].toString(), QString("4000:refill_rate=10"));
+  // The same change as a flag, on redis-lua: the same numbers.
+  const Cli f = cli({"run", "--backend", "redis-lua", "--redis", redisUrl(), "--algorithm", "token_bucket,gcra",
+                     "--limit", "20", "--refill-rate", "1", "--pattern", "constant", "--rate", "40", "--duration-ms",
+                     "8000", "--clock", "virtual", "--key-tag", "qc-", "--quota-change", "4000:refill_rate=10", "--json"});
+  QVERIFY2(f.exitCode == 0, f.err.constData());
+  QCOMPARE(runOf(f, "token_bucket")["admitted"].toInt(), 23 + 40);
+  QCOMPARE(runOf(f, "gcra")["admitted"].toInt(), 23);
+}
+
 void RatelabCliTest::classicTokenBucketCheck() {
   const Cli c = cli({"run", "--backend", "redis-lua", "--redis", redisUrl(), "--algorithm", "token_bucket", "--limit",
                      "10", "--refill-rate", "1", "--replicas", "4", "--requests", "20", "--concurrency", "20",
@@ -198,6 +219,8 @@ void RatelabCliTest::badInputExitsTwo_data() {
                               << "ratelab-cli run: --limit: 'abc' is not valid: allowed an integer 1 to 1000000000000";
   QTest::newRow("limit zero") << QStringList{"run", "--limit", "0"}
                               << "ratelab-cli run: --limit: limit 0 is out of range: allowed 1 to 1000000000000";
+  QTest::newRow("quota change") << QStringList{"run", "--quota-change", "4000:burst=3"}
+                                << "ratelab-cli run: --quota-change: 'burst=3' is not valid: allowed limit=, window_ms= or refill_rate=";
   QTest::newRow("pattern") << QStringList{"run", "--pattern", "wave"}
                            << "ratelab-cli run: --pattern: 'wave' is not valid: allowed burst, constant, boundary, ramp or poisson";
   QTest::newRow("replicas") << QStringList{"run", "--replicas", "0", "--requests", "5"}

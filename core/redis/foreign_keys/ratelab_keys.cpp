@@ -1,12 +1,15 @@
 // RateLab's own keys: <prefix>{<algorithm>:<client>}[:<window start us>]
 // (core/store/store.hpp, resources/lua/*.lua), every one a string. Every write sets PEXPIRE to the
-// time until the key is as good as new, so the PTTL is the reset time. The key
-// holds neither the limit nor the refill rate: KeyAssumptions supplies them
-// (limit=10 rate=1/s) to say "7 tokens of 10".
+// time until the key is as good as new, so the PTTL is the reset time. Bucket
+// keys hold the quota they were written under (redis/value_codec.hpp), so
+// their tokens and queue are counted from the key itself; the other keys hold
+// neither the limit nor the refill rate: KeyAssumptions supplies them
+// (limit=10 rate=1/s) to say "7 used of 10".
 #include <cmath>
 
 #include "limiter/algorithm.hpp"
 #include "redis/foreign_keys/key_reading.hpp"
+#include "redis/value_codec.hpp"
 
 namespace rl::detail {
 
@@ -37,6 +40,13 @@ std::optional<std::int64_t> intervalsIn(std::int64_t ms, const KeyAssumptions& a
 
 std::string ofLimit(const std::optional<std::int64_t>& limit) {
   return limit ? " of " + std::to_string(*limit) : std::string();
+}
+
+// A bucket key's own quota, where it holds one, over the assumed one.
+KeyAssumptions bucketQuota(const BucketValue& v, KeyAssumptions a) {
+  if (v.interval > 0) a.ratePerSecond = 1e6 / static_cast<double>(v.interval);
+  if (v.limit > 0) a.limit = v.limit;
+  return a;
 }
 
 void readBucket(KeyReading& r, const KeyAssumptions& a, std::int64_t reset) {
@@ -83,9 +93,16 @@ std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions&
       r.words = std::to_string(*r.used) + ofLimit(a.limit) + " requests logged; the log empties in " +
                 spokenDuration(reset);
       break;
-    case Algorithm::TokenBucket:  // one integer each: full / drained / TAT time
-    case Algorithm::LeakyBucket:
-    case Algorithm::Gcra:
+    case Algorithm::TokenBucket:  // "full at:interval:limit" / "drained at:interval"
+    case Algorithm::LeakyBucket: {
+      auto v = decodeBucketValue(k.value, r.algorithm);
+      if (k.type != "string" || !v) return std::nullopt;
+      const KeyAssumptions own = bucketQuota(*v, a);
+      r.limit = own.limit;
+      readBucket(r, own, reset);
+      break;
+    }
+    case Algorithm::Gcra:  // one integer: the theoretical arrival time
       if (k.type != "string" || !wholeNumber(k.value)) return std::nullopt;
       readBucket(r, a, reset);
       break;

@@ -26,6 +26,9 @@ class LimiterTables : public QObject {
   void table_data();
   void table();
   void ttlEdgeCapacityOneRefillThree();
+  void tokenBucketKeepsTokensAcrossQuotaChange();
+  void leakyBucketKeepsQueueAcrossQuotaChange();
+  void gcraKeepsTatAcrossQuotaChange();
 };
 
 void LimiterTables::fixedWindowStraddlesBoundary() {
@@ -219,6 +222,71 @@ void LimiterTables::ttlEdgeCapacityOneRefillThree() {
   }
   TokenBucketState tb;
   QCOMPARE(decide(tb, Micros{0}, 1, q).ttl, Micros{333'333});
+}
+
+void LimiterTables::tokenBucketKeepsTokensAcrossQuotaChange() {
+  // 10 tokens at 1/s; 6 taken at 0 s: 4 left, full at 6 s. At 0.5 s the
+  // bucket holds 4.5 tokens; the refill goes to 10/s: it still holds 4.5
+  // (4 whole, half of the next), now 450 ms of 1 s capacity.
+  const Quota slow = Quota::perSecond(1).withBurst(10);
+  const Quota fast = Quota::perSecond(10).withBurst(10);
+  TokenBucketState s;
+  for (int i = 0; i < 6; ++i) QVERIFY(decide(s, Micros{0}, 1, slow).decision.allowed);
+  QCOMPARE(s.fullAt, sec(6).count());
+  QCOMPARE(fullAtUnder(s, ms(500).count(), fast.interval().count(), 10), ms(1050).count());
+  const Decision d = decide(s, ms(500), 1, fast).decision;
+  QVERIFY(d.allowed);
+  QCOMPARE(d.remaining, 3);           // 3.5 tokens left
+  QCOMPARE(d.resetAfter, ms(650));    // 6.5 tokens x 100 ms
+  QCOMPARE(s.interval, ms(100).count());
+  QCOMPARE(s.limit, 10);
+  // The old quota's reading would have been 5 s of refill missing: a debt of
+  // 50 tokens at 10/s, so every request denied for 4 s (the bug this fixes).
+  // Clamped: 8 tokens under a capacity cut to 5 keep 5.
+  TokenBucketState c;
+  for (int i = 0; i < 2; ++i) QVERIFY(decide(c, Micros{0}, 1, slow).decision.allowed);
+  const Quota small = Quota::perSecond(1).withBurst(5);
+  int admitted = 0;
+  for (int i = 0; i < 8; ++i) admitted += decide(c, Micros{0}, 1, small).decision.allowed;
+  QCOMPARE(admitted, 5);
+  // A full bucket (or a fresh key) is full under any quota.
+  TokenBucketState full{sec(6).count(), sec(1).count(), 10};
+  QCOMPARE(fullAtUnder(full, sec(7).count(), 1000, 50), sec(7).count());
+}
+
+void LimiterTables::leakyBucketKeepsQueueAcrossQuotaChange() {
+  // 5 queued at 1/s: drains at 5 s. At 0.5 s 4.5 are left; the drain goes to
+  // 10/s (and room to 10): the same 4.5 drain in 450 ms, so the next request
+  // waits 450 ms. Under room 5 it is denied: 4.5 are still queued.
+  const Quota slow = Quota::perSecond(1).withBurst(5);
+  const Quota fast = Quota::perSecond(10).withBurst(10);
+  LeakyBucketState probe;
+  for (int i = 0; i < 5; ++i) QVERIFY(decide(probe, Micros{0}, 1, slow).decision.allowed);
+  QVERIFY(!decide(probe, ms(500), 1, Quota::perSecond(10).withBurst(5)).decision.allowed);
+  LeakyBucketState s;
+  for (int i = 0; i < 5; ++i) QVERIFY(decide(s, Micros{0}, 1, slow).decision.allowed);
+  QCOMPARE(s.drainAt, sec(5).count());
+  const Decision d = decide(s, ms(500), 1, fast).decision;
+  QVERIFY(d.allowed);
+  QCOMPARE(d.delay, ms(450));
+  QCOMPARE(s.drainAt, ms(1050).count());
+  QCOMPARE(s.interval, ms(100).count());
+}
+
+void LimiterTables::gcraKeepsTatAcrossQuotaChange() {
+  // GCRA keeps its theoretical arrival time (as go-redis/redis_rate and
+  // redis-cell do): 5 at 0 s put the TAT at 5 s. Raising the rate to 10/s
+  // shrinks the tolerance to 500 ms, so at 1 s the client is 4 s ahead:
+  // denied until 5.1 - 0.5 = 4.6 s, although the new quota alone would admit.
+  const Quota slow = Quota::perSecond(1).withBurst(5);
+  const Quota fast = Quota::perSecond(10).withBurst(5);
+  GcraState s;
+  for (int i = 0; i < 5; ++i) QVERIFY(decide(s, Micros{0}, 1, slow).decision.allowed);
+  QCOMPARE(s.tat, sec(5).count());
+  const Decision d = decide(s, sec(1), 1, fast).decision;
+  QVERIFY(!d.allowed);
+  QCOMPARE(d.retryAfter, ms(3600));
+  QVERIFY(decide(s, ms(4600), 1, fast).decision.allowed);
 }
 
 QTEST_APPLESS_MAIN(LimiterTables)

@@ -171,6 +171,12 @@ void ForeignKeysTest::rateLabTokenBucketInWords() {
   QCOMPARE(*r->used, 3);
   QVERIFY2(r->words.starts_with("7 tokens of 10, full in "), r->words.c_str());
   QVERIFY(*r->resetMs > 2000 && *r->resetMs <= 3000);
+  // The key holds the quota it was written under: no assumption needed.
+  const auto own = read("rlwords:", "rlwords:{token_bucket:c}", KeyAssumptions{});
+  QVERIFY(own);
+  QCOMPARE(*own->used, 3);
+  QCOMPARE(*own->limit, 10);
+  QVERIFY2(own->words.starts_with("7 tokens of 10, full in "), own->words.c_str());
 }
 
 void ForeignKeysTest::rateLabStringsInWords() {

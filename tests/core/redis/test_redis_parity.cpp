@@ -1,8 +1,11 @@
 // Parity: for every algorithm, each Redis access variant and the C++ pure
 // function (core/limiter) agree decision for decision on a seeded random trace
 // with the virtual clock: several clients, costs > 1, bursts at one instant,
-// and idle gaps longer than the TTL. This is the correctness proof of the Lua
-// scripts (and of the state codec of redis-naive / redis-watch).
+// and idle gaps longer than the TTL, and (the "changing" rows) a quota that
+// changes every 97 requests, so what a state keeps across a quota change
+// (limiter/quota_change.hpp) is the same in Lua and C++. This is the
+// correctness proof of the Lua scripts (and of the state codec of
+// redis-naive / redis-watch).
 
 #include <QtTest>
 
@@ -144,6 +147,7 @@ void RedisParityTest::parity_data() {
   QTest::addColumn<int>("algorithm");
   QTest::addColumn<int>("requests");
   QTest::addColumn<bool>("behind");
+  QTest::addColumn<bool>("changing");
   // Window algorithms: 7 per 10 s. Rate algorithms: burst 5, one token per 2 s,
   // or burst 4 at an explicit 3/s (a non-integer-dividing interval, 333333 us).
   const std::tuple<Backend, const char*, int> backends[] = {{Backend::RedisLua, "lua", 10'000},
@@ -152,19 +156,26 @@ void RedisParityTest::parity_data() {
   for (auto [b, name, n] : backends)
     for (Algorithm a : kAllAlgorithms)
       QTest::newRow(qPrintable(QString("%1 %2").arg(name, algorithmName(a).data())))
-          << static_cast<int>(b) << static_cast<int>(a) << n << false;
+          << static_cast<int>(b) << static_cast<int>(a) << n << false << false;
   // All three variants taking turns on the same keys: one Redis shape for all.
   for (Algorithm a : kAllAlgorithms)
     QTest::newRow(qPrintable(QString("mixed %1").arg(algorithmName(a).data())))
-        << kMixed << static_cast<int>(a) << 2'000 << false;
+        << kMixed << static_cast<int>(a) << 2'000 << false << false;
   // Clocks behind the stored state (skewed replicas): the same answers too.
   // (Single-key algorithms only: a clock behind a window edge finds the newer
   // window's key in Redis, while core/limiter keeps one window per client.)
   for (Algorithm a : {Algorithm::SlidingLog, Algorithm::TokenBucket, Algorithm::LeakyBucket, Algorithm::Gcra}) {
     QTest::newRow(qPrintable(QString("behind lua %1").arg(algorithmName(a).data())))
-        << static_cast<int>(Backend::RedisLua) << static_cast<int>(a) << 2'000 << true;
+        << static_cast<int>(Backend::RedisLua) << static_cast<int>(a) << 2'000 << true << false;
     QTest::newRow(qPrintable(QString("behind mixed %1").arg(algorithmName(a).data())))
-        << kMixed << static_cast<int>(a) << 1'500 << true;
+        << kMixed << static_cast<int>(a) << 1'500 << true << false;
+  }
+  // Quota changes: rate algorithms change rate and burst, window algorithms their limit.
+  for (Algorithm a : kAllAlgorithms) {
+    QTest::newRow(qPrintable(QString("changing lua %1").arg(algorithmName(a).data())))
+        << static_cast<int>(Backend::RedisLua) << static_cast<int>(a) << 3'000 << false << true;
+    QTest::newRow(qPrintable(QString("changing mixed %1").arg(algorithmName(a).data())))
+        << kMixed << static_cast<int>(a) << 1'500 << false << true;
   }
 }
 
@@ -173,17 +184,23 @@ void RedisParityTest::parity() {
   QFETCH(int, algorithm);
   QFETCH(int, requests);
   QFETCH(bool, behind);
+  QFETCH(bool, changing);
   const auto a = static_cast<Algorithm>(algorithm);
   const Quota quotas[] = {Quota::perWindow(7, 10 * kSecond).withBurst(isRateBased(a) ? 5 : 7),
                           Quota::perSecond(3).withBurst(4)};
   for (int qi = 0; qi < 2; ++qi) {
     const Quota q = isRateBased(a) || qi == 0 ? quotas[qi] : Quota::perWindow(9, 3 * kSecond);
     QVERIFY(q.validate(a).ok());
+    const Quota changed = !isRateBased(a)           ? Quota::perWindow(q.limit + 4, q.window)
+                          : qi == 0                 ? Quota::perSecond(7).withBurst(3)
+                                                    : Quota::perSecond(1).withBurst(6);
+    QVERIFY(changed.validate(a).ok());
     RedisStoreOptions options;
     options.endpoint = redis_->endpoint();
     options.endpoint.commandTimeout = Micros{2'000'000};
     options.serverClock = false;
-    options.prefix = "parity:" + std::to_string(backend) + (behind ? "b:" : ":") + std::to_string(qi) + ":";
+    options.prefix = "parity:" + std::to_string(backend) + (behind ? "b:" : changing ? "q:" : ":") +
+                     std::to_string(qi) + ":";
     std::vector<std::unique_ptr<Store>> stores;
     for (Backend b : {Backend::RedisLua, Backend::RedisNaive, Backend::RedisWatch}) {
       if (backend != kMixed && b != static_cast<Backend>(backend)) continue;
@@ -205,9 +222,10 @@ void RedisParityTest::parity() {
         ++skipped;
         continue;
       }
-      const Decision expected = ref.decide(a, r, q, sent);
+      const Quota& inForce = changing && (i / 97) % 2 == 1 ? changed : q;
+      const Decision expected = ref.decide(a, r, inForce, sent);
       const std::string client = "c" + std::to_string(r.client);
-      auto got = stores[i % stores.size()]->decide({a, client, q, r.cost, Micros{r.now}});
+      auto got = stores[i % stores.size()]->decide({a, client, inForce, r.cost, Micros{r.now}});
       QVERIFY2(got.ok(), got.ok() ? "" : got.error().message.c_str());
       if (!same(*got, expected))
         QFAIL(qPrintable(QString("request %1 (client %2, cost %3, now %4):\n  redis %5\n  c++   %6")

@@ -1,0 +1,50 @@
+#pragma once
+// Quota changes during a run (`--quota-change`, scenario key "quota_changes",
+// the window's live tuning): events at a time, each changing some of limit,
+// window and refill rate. Text form of one change:
+//
+//   AT_MS:limit=N,window_ms=W,refill_rate=R     (any non-empty subset, any order)
+//
+// What a change does not name stays as it was. What the state keeps across a
+// change is the algorithm's business (ARCHITECTURE.md, "A quota change"):
+// token_bucket its tokens, leaky_bucket its queue, window algorithms their
+// counts, GCRA its theoretical arrival time. Parsing is pure.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.hpp"
+#include "limiter/quota.hpp"
+
+namespace rl {
+
+/// One scheduled quota change: the fields it sets, from `at` on.
+struct QuotaChange {
+  Micros at{0};                         ///< since the run's start
+  std::optional<std::int64_t> limit;    ///< new limit
+  std::optional<Micros> window;         ///< new window
+  std::optional<double> refillPerSecond;  ///< new explicit refill rate
+
+  bool operator==(const QuotaChange&) const = default;
+};
+
+/// Parses one change; InvalidArgument names `shownAs`, the part and what is allowed.
+Result<QuotaChange> parseQuotaChange(std::string_view text, const std::string& shownAs);
+
+/// "4000:limit=20,refill_rate=10" (round-trips through parseQuotaChange).
+std::string quotaChangeText(const QuotaChange& change);
+
+/// `q` with the fields `change` sets.
+Quota appliedTo(const QuotaChange& change, Quota q);
+
+/// The quota in force at `atUs` since the start: `base` with every change at or before it applied,
+/// in time order (`changes` sorted by time).
+Quota quotaAt(const Quota& base, const std::vector<QuotaChange>& changes, std::int64_t atUs);
+
+/// Inserts `change` keeping time order (equal times: after the ones there).
+void insertQuotaChange(std::vector<QuotaChange>& changes, QuotaChange change);
+
+}  // namespace rl
