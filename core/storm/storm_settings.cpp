@@ -258,8 +258,9 @@ Result<StormSpec> specFromJson(const Json& doc, StormSpec spec) {
     // The schedule's array is "quota_changes"; each element is one "quota_change".
     const std::string key = docKey == "quota_changes" ? "quota_change" : docKey;
     if (!isStormSetting(key)) {
-      std::string allowed = "name, description, window, quota_changes";
+      std::string allowed = "name, description, window";
       for (auto n : kNames) allowed += ", " + std::string(n);
+      allowed += ", quota_changes";
       return invalidArgument(shownAs + " is unknown: allowed " + allowed);
     }
     if ((key == "http_header" || key == "quota_change") && value.is_array()) {  // one per element (they hold commas)

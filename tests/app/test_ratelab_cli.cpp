@@ -365,8 +365,11 @@ void RatelabCliTest::keysShowsTtl() {
     QCOMPARE(o["type"].toString(), QString("string"));
     if (o["name"].toString().contains("{sliding_log:")) {
       QCOMPARE(o["fields"].toObject()["entries"].toString(), QString("3"));  // decoded from the string
-    } else {  // token_bucket: the time the bucket is full again; 3 taken, one refilled per 2 s
-      QVERIFY(o["value"].toString().toLongLong() > 0);
+    } else {  // token_bucket: "fullAt:interval:limit"; 3 taken, one refilled per 2 s
+      const QStringList parts = o["value"].toString().split(':');
+      QCOMPARE(parts.size(), 3);
+      QVERIFY(parts[0].toLongLong() > 0);
+      QCOMPARE(parts[1], QString("2000000"));
       QVERIFY(o["pttl_ms"].toInt() <= 6'000);
     }
   }

@@ -215,9 +215,9 @@ void UiPanelsTest::presetsAreTheScenarioFiles() {
     QVERIFY(file.open(QIODevice::ReadOnly));
     if (file.readAll().contains("\"window\"")) withWindow << f.chopped(5);
   }
-  QCOMPARE(withWindow.size(), 7);
-  QCOMPARE(presetIds(),
-           (QStringList{"boundary", "replica_leak", "race", "clock_skew", "outage", "burst_tolerance", "failover"}));
+  QCOMPARE(withWindow.size(), 8);
+  QCOMPARE(presetIds(), (QStringList{"boundary", "replica_leak", "race", "clock_skew", "outage", "burst_tolerance",
+                                     "failover", "gcra_rate_raise"}));
   for (const QString& id : withWindow) {
     const Preset* p = findPreset(id);
     QVERIFY2(p, qPrintable(id));
