@@ -1,24 +1,14 @@
 #include "storm/quota_schedule.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 #include <cstdio>
+
+#include "common/number_text.hpp"
 
 namespace rl {
 
 namespace {
 constexpr std::string_view kForm = "AT_MS:limit=N,window_ms=W,refill_rate=R (any of the three, at least one)";
-
-template <class T>
-bool parseNumber(std::string_view t, T& out) {
-  if (t.empty()) return false;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-  if constexpr (std::is_floating_point_v<T>) {
-    if (!std::isfinite(out)) return false;
-  }
-  return ec == std::errc{} && p == t.data() + t.size();
-}
 
 Error bad(const std::string& shownAs, std::string_view part, std::string_view allowed) {
   return invalidArgument(shownAs + ": '" + std::string(part) + "' is not valid: allowed " + std::string(allowed));
@@ -28,15 +18,15 @@ Result<void> setField(QuotaChange& c, std::string_view name, std::string_view va
                       const std::string& shownAs) {
   if (name == "limit") {
     std::int64_t v = 0;
-    if (!parseNumber(value, v) || v < 1 || v > 1'000'000'000'000) return bad(shownAs, part, "limit=N, N an integer 1 to 1000000000000");
+    if (!parseWholeText(value, v) || v < 1 || v > 1'000'000'000'000) return bad(shownAs, part, "limit=N, N an integer 1 to 1000000000000");
     c.limit = v;
   } else if (name == "window_ms") {
     std::int64_t v = 0;
-    if (!parseNumber(value, v) || v < 1 || v > kYear.count() / 1000) return bad(shownAs, part, "window_ms=W, W an integer 1 to 31536000000");
+    if (!parseWholeText(value, v) || v < 1 || v > kYear.count() / 1000) return bad(shownAs, part, "window_ms=W, W an integer 1 to 31536000000");
     c.window = Micros{v * 1000};
   } else if (name == "refill_rate") {
     double v = 0;
-    if (!parseNumber(value, v) || v <= 0 || v > 1e6) return bad(shownAs, part, "refill_rate=R, R a number > 0 and <= 1000000 (per second)");
+    if (!parseWholeText(value, v) || v <= 0 || v > 1e6) return bad(shownAs, part, "refill_rate=R, R a number > 0 and <= 1000000 (per second)");
     c.refillPerSecond = v;
   } else {
     return bad(shownAs, part, "limit=, window_ms= or refill_rate=");
@@ -51,7 +41,7 @@ Result<QuotaChange> parseQuotaChange(std::string_view text, const std::string& s
   QuotaChange c;
   std::int64_t atMs = 0;
   const std::string_view at = text.substr(0, colon);
-  if (!parseNumber(at, atMs) || atMs < 0 || atMs > kYear.count() / 1000)
+  if (!parseWholeText(at, atMs) || atMs < 0 || atMs > kYear.count() / 1000)
     return bad(shownAs, at, "a time AT_MS, an integer 0 to 31536000000 (ms since the run's start), then ':'");
   c.at = Micros{atMs * 1000};
   std::string_view rest = text.substr(colon + 1);
@@ -88,15 +78,6 @@ Quota appliedTo(const QuotaChange& c, Quota q) {
   if (c.limit) q.limit = *c.limit;
   if (c.window) q.window = *c.window;
   if (c.refillPerSecond) q.refillPerSecond = *c.refillPerSecond;
-  return q;
-}
-
-Quota quotaAt(const Quota& base, const std::vector<QuotaChange>& changes, std::int64_t atUs) {
-  Quota q = base;
-  for (const QuotaChange& c : changes) {
-    if (c.at.count() > atUs) break;
-    q = appliedTo(c, q);
-  }
   return q;
 }
 

@@ -40,10 +40,6 @@ std::string quotaChangeText(const QuotaChange& change);
 /// `q` with the fields `change` sets.
 Quota appliedTo(const QuotaChange& change, Quota q);
 
-/// The quota in force at `atUs` since the start: `base` with every change at or before it applied,
-/// in time order (`changes` sorted by time).
-Quota quotaAt(const Quota& base, const std::vector<QuotaChange>& changes, std::int64_t atUs);
-
 /// Inserts `change` keeping time order (equal times: after the ones there).
 void insertQuotaChange(std::vector<QuotaChange>& changes, QuotaChange change);
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "common/file_read.hpp"
+#include "common/number_text.hpp"
 
 namespace rl {
 
@@ -25,18 +26,6 @@ constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
 
 Error bad(const std::string& shownAs, std::string_view text, const std::string& allowed) {
   return invalidArgument(shownAs + ": '" + std::string(text) + "' is not valid: allowed " + allowed);
-}
-
-template <class T>
-bool parseWhole(std::string_view t, T& out) {
-  if (t.empty()) return false;
-  if constexpr (std::is_floating_point_v<T>) {
-    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-    return ec == std::errc{} && p == t.data() + t.size() && std::isfinite(out);
-  } else {
-    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-    return ec == std::errc{} && p == t.data() + t.size();
-  }
 }
 
 std::vector<std::string_view> splitList(std::string_view t) {
@@ -71,7 +60,7 @@ Result<void> setSkew(StormSpec& s, std::string_view t, const std::string& shownA
   if (t.empty()) return {};
   for (std::string_view v : splitList(t)) {
     std::int64_t ms = 0;
-    if (!parseWhole(v, ms)) return bad(shownAs, v, "comma-separated integer milliseconds, one per replica");
+    if (!parseWholeText(v, ms)) return bad(shownAs, v, "comma-separated integer milliseconds, one per replica");
     s.skew.push_back(Micros{ms * 1000});
   }
   return {};
@@ -80,14 +69,14 @@ Result<void> setSkew(StormSpec& s, std::string_view t, const std::string& shownA
 template <class T>
 Result<void> setNumber(T& field, std::string_view t, const std::string& shownAs, const std::string& allowed) {
   T v{};
-  if (!parseWhole(t, v)) return bad(shownAs, t, allowed);
+  if (!parseWholeText(t, v)) return bad(shownAs, t, allowed);
   field = v;
   return {};
 }
 
 Result<void> setMillis(Micros& field, std::string_view t, const std::string& shownAs, const std::string& allowed) {
   std::int64_t ms = 0;
-  if (!parseWhole(t, ms) || ms < 0 || ms > kYear.count() / 1000) return bad(shownAs, t, allowed);
+  if (!parseWholeText(t, ms) || ms < 0 || ms > kYear.count() / 1000) return bad(shownAs, t, allowed);
   field = Micros{ms * 1000};
   return {};
 }
@@ -127,7 +116,7 @@ Result<void> setTraceField(StormSpec& s, std::string_view key, std::string_view 
   if (key == "trace_burst") return setSwitch(s.trace.burst, t, shownAs);
   if (key == "strict") return setSwitch(s.trace.strict, t, shownAs);
   double v = 0;
-  if (!parseWhole(t, v) || v <= 0 || v > 1e6) return bad(shownAs, t, "a factor > 0 and <= 1000000 (wall-clock replay speed)");
+  if (!parseWholeText(t, v) || v <= 0 || v > 1e6) return bad(shownAs, t, "a factor > 0 and <= 1000000 (wall-clock replay speed)");
   s.speed = v;
   return {};
 }
@@ -136,7 +125,7 @@ Result<void> setQuotaField(StormSpec& s, std::string_view key, std::string_view 
   if (key == "limit") return setNumber(s.quota.limit, t, shownAs, "an integer 1 to 1000000000000");
   if (key == "window_ms") return setMillis(s.quota.window, t, shownAs, "an integer 1 to 31536000000 (ms)");
   double r = 0;
-  if (!parseWhole(t, r) || r <= 0) return bad(shownAs, t, "a number > 0 and <= 1000000 (tokens per second)");
+  if (!parseWholeText(t, r) || r <= 0) return bad(shownAs, t, "a number > 0 and <= 1000000 (tokens per second)");
   s.quota.refillPerSecond = r;
   return {};
 }
@@ -199,7 +188,7 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
     s.httpDenyStatus.clear();
     for (std::string_view v : splitList(t)) {
       int st = 0;
-      if (!parseWhole(v, st)) return bad(shownAs, v, "comma-separated HTTP statuses 400 to 599, e.g. 429,503");
+      if (!parseWholeText(v, st)) return bad(shownAs, v, "comma-separated HTTP statuses 400 to 599, e.g. 429,503");
       s.httpDenyStatus.push_back(st);
     }
     return {};
