@@ -179,7 +179,7 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverRe
   Json runs = Json::array();
   for (std::size_t i = 0; i < ran.size(); ++i) {
     const auto& [spec, outcome, faults] = ran[i];
-    const auto metrics = computeMetrics(spec, outcome.records, outcome.wallDuration);
+    const auto metrics = computeMetrics(spec, outcome);
     if (auto csv = flags.get("csv"); csv && i == 0) {
       if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "metrics/over_limit.hpp"
 #include "storm/compared_runs.hpp"
 
 namespace rl::cli {
@@ -37,6 +38,28 @@ Json traceJson(const Trace& t) {
   j["spread_within_second"] = t.stats.spread;
   return j;
 }
+
+namespace {
+// How many over-limit spans a document lists (the count says how many there were).
+constexpr std::size_t kMaxSpansListed = 100;
+
+Json overLimitJson(const StormSpec& spec, const AlgorithmMetrics& m) {
+  Json o;
+  o["bound"] = overLimitBoundText(m.algorithm, spec.quota);
+  o["admitted"] = m.overLimitAdmitted;
+  if (m.worstAtUs >= 0) {
+    o["worst_client"] = m.worstClient;
+    o["worst_at_ms"] = round3(static_cast<double>(m.worstAtUs) / 1000.0);
+  }
+  o["span_count"] = m.overLimitSpans.size();
+  Json spans = Json::array();
+  for (std::size_t i = 0; i < std::min(m.overLimitSpans.size(), kMaxSpansListed); ++i)
+    spans.push_back({round3(static_cast<double>(m.overLimitSpans[i].fromUs) / 1000.0),
+                     round3(static_cast<double>(m.overLimitSpans[i].toUs) / 1000.0)});
+  o["spans_ms"] = std::move(spans);
+  return o;
+}
+}  // namespace
 
 Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<AlgorithmMetrics>& metrics) {
   Json runs = Json::array();
@@ -72,6 +95,7 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     r["retries"] = a < o.counters.size() ? o.counters[a].retries : 0;
     r["max_admitted_in_window"] = m.maxAdmittedInWindow;
     r["overshoot"] = round3(m.overshoot);
+    r["over_limit"] = overLimitJson(spec, m);
     r["duration_ms"] = round3(static_cast<double>(o.wallDuration.count()) / 1000.0);
     r["throughput_rps"] = std::round(m.throughputRps);
     Json lat;
@@ -107,6 +131,12 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
                  static_cast<long long>(m.errors), static_cast<long long>(m.maxAdmittedInWindow), m.overshoot,
                  static_cast<long long>(m.latency.p50), static_cast<long long>(m.latency.p99),
                  static_cast<long long>(m.latency.max), m.throughputRps);
+  for (const AlgorithmMetrics& m : metrics)
+    if (m.overLimitAdmitted > 0)
+      std::fprintf(out, "%s: %lld admission(s) over its limit (%s); worst: client %u at %.3f s, %.2fx\n",
+                   laneLabel(spec, m.algorithm, false).c_str(), static_cast<long long>(m.overLimitAdmitted),
+                   overLimitBoundText(m.algorithm, spec.quota).c_str(), m.worstClient,
+                   static_cast<double>(m.worstAtUs) / 1e6, m.overshoot);
   for (const AlgorithmMetrics& m : metrics)
     if (m.degraded > 0)
       std::fprintf(out, "%s: %lld decisions degraded (Redis down), --on-redis-error %s admitted %lld of them\n",

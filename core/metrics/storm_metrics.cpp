@@ -4,7 +4,9 @@
 #include <array>
 #include <unordered_map>
 
+#include "metrics/over_limit.hpp"
 #include "metrics/window_truth.hpp"
+#include "storm/quota_schedule.hpp"
 
 namespace rl {
 
@@ -40,6 +42,31 @@ std::int64_t worstWindow(std::span<const DecisionRecord> records, int algo, std:
   return best;
 }
 
+// Judges every admission of `algo` in time order (metrics/over_limit.hpp).
+void judgeOverLimit(AlgorithmMetrics& m, const StormSpec& spec, std::span<const DecisionRecord> records, int algo,
+                    std::vector<TimedQuota> quotas, std::int64_t originUs) {
+  std::vector<const DecisionRecord*> admitted;
+  for (const DecisionRecord& r : records)
+    if (r.algorithm() == algo && r.allowed()) admitted.push_back(&r);
+  std::stable_sort(admitted.begin(), admitted.end(),
+                   [](const DecisionRecord* a, const DecisionRecord* b) { return a->atUs() < b->atUs(); });
+  OverLimitJudge judge({spec.algorithms[static_cast<std::size_t>(algo)], std::move(quotas), spec.cost, originUs});
+  const bool exact = spec.clock == ClockMode::Virtual;
+  const std::int64_t mergeUs = std::max<std::int64_t>(m.binUs, 1);
+  for (const DecisionRecord* r : admitted) {
+    // Real clocks: the decision happened between its start and its answer.
+    if (!judge.admit(r->client(), r->atUs(), exact ? 0 : r->serviceUs()).over) continue;
+    if (!m.overLimitSpans.empty() && r->atUs() - m.overLimitSpans.back().toUs <= mergeUs)
+      m.overLimitSpans.back().toUs = r->atUs();
+    else
+      m.overLimitSpans.push_back({r->atUs(), r->atUs()});
+  }
+  m.overshoot = judge.worst().ratio;
+  m.overLimitAdmitted = judge.overCount();
+  m.worstClient = judge.worst().client;
+  m.worstAtUs = judge.worst().atUs;
+}
+
 void fillBins(AlgorithmMetrics& m, std::span<const DecisionRecord> records, int algo, std::int64_t spanUs) {
   m.binUs = chooseBinSize(Micros{spanUs}).count();
   m.bins.resize(static_cast<std::size_t>(spanUs / m.binUs + 1));
@@ -54,8 +81,20 @@ void fillBins(AlgorithmMetrics& m, std::span<const DecisionRecord> records, int 
 
 }  // namespace
 
+std::vector<AlgorithmMetrics> computeMetrics(const StormSpec& spec, const StormOutcome& outcome) {
+  // The outcome's markers hold the scheduled changes too (the runner knows them before it starts).
+  return metricsUnder(spec, outcome.records, outcome.wallDuration, quotaTimeline(spec.quota, {}, outcome.markers),
+                      outcome.clockOriginUs);
+}
+
 std::vector<AlgorithmMetrics> computeMetrics(const StormSpec& spec, std::span<const DecisionRecord> records,
                                              Micros wallDuration) {
+  return metricsUnder(spec, records, wallDuration, quotaTimeline(spec.quota, spec.quotaChanges), 0);
+}
+
+std::vector<AlgorithmMetrics> metricsUnder(const StormSpec& spec, std::span<const DecisionRecord> records,
+                                           Micros wallDuration, const std::vector<TimedQuota>& quotas,
+                                           std::int64_t clockOriginUs) {
   std::int64_t spanUs = 0;
   for (const DecisionRecord& r : records) spanUs = std::max(spanUs, r.atUs());
   std::vector<AlgorithmMetrics> out;
@@ -80,10 +119,10 @@ std::vector<AlgorithmMetrics> computeMetrics(const StormSpec& spec, std::span<co
       m.latency = summarizeLatency(latencies);
     }
     m.maxAdmittedInWindow = worstWindow(records, algo, spec.quota.window.count()) * spec.cost;
-    m.overshoot = static_cast<double>(m.maxAdmittedInWindow) / static_cast<double>(spec.quota.limit);
     if (wallDuration.count() > 0)
       m.throughputRps = static_cast<double>(m.offered) * 1e6 / static_cast<double>(wallDuration.count());
     fillBins(m, records, algo, spanUs);
+    judgeOverLimit(m, spec, records, algo, quotas, clockOriginUs);
     out.push_back(std::move(m));
   }
   return out;

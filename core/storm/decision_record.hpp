@@ -76,6 +76,8 @@ class DecisionRecord {
   std::int64_t intendedUs() const { return static_cast<std::int64_t>(w0_ & kMask40); }  ///< intended send time
   std::int64_t atUs() const { return intendedUs() + delayUs_; }  ///< when the decision was made
   std::uint32_t startDelayUs() const { return delayUs_; }        ///< atUs - intendedUs (saturating)
+  /// Real clocks: from the send's start to its answer (the decision happened in between).
+  std::uint32_t serviceUs() const { return latencyUs() > delayUs_ ? latencyUs() - delayUs_ : 0; }
   /// Decision::remaining
   std::int64_t remaining() const {
     const std::uint64_t u = (w1_ >> 53 & 0x1ff) << 32 | remainingLow_;

@@ -87,4 +87,36 @@ void insertQuotaChange(std::vector<QuotaChange>& changes, QuotaChange change) {
   changes.insert(pos, std::move(change));
 }
 
+QuotaChange quotaChangeOf(const QuotaMarker& marker) {
+  QuotaChange c;
+  c.at = Micros{marker.atUs};
+  c.limit = marker.limit;
+  c.window = Micros{marker.windowUs};
+  // 0 is "limit per window": written as that rate, which runs on the same interval.
+  c.refillPerSecond = marker.refillPerSecond > 0
+                          ? marker.refillPerSecond
+                          : static_cast<double>(marker.limit) * 1e6 / static_cast<double>(marker.windowUs);
+  return c;
+}
+
+std::vector<TimedQuota> quotaTimeline(const Quota& start, std::span<const QuotaChange> scheduled,
+                                      std::span<const QuotaMarker> live) {
+  std::vector<TimedQuota> out{{0, start}};
+  std::size_t s = 0;
+  std::size_t l = 0;
+  while (s < scheduled.size() || l < live.size()) {
+    const bool takeLive = s == scheduled.size() || (l < live.size() && live[l].atUs < scheduled[s].at.count());
+    if (takeLive) {
+      const QuotaMarker& m = live[l++];
+      Quota q{m.limit, Micros{m.windowUs}, std::nullopt};
+      if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
+      out.push_back({m.atUs, q});
+    } else {
+      const QuotaChange& c = scheduled[s++];
+      out.push_back({c.at.count(), appliedTo(c, out.back().quota)});
+    }
+  }
+  return out;
+}
+
 }  // namespace rl

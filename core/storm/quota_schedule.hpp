@@ -12,12 +12,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/result.hpp"
 #include "limiter/quota.hpp"
+#include "storm/decision_record.hpp"
 
 namespace rl {
 
@@ -42,5 +44,19 @@ Quota appliedTo(const QuotaChange& change, Quota q);
 
 /// Inserts `change` keeping time order (equal times: after the ones there).
 void insertQuotaChange(std::vector<QuotaChange>& changes, QuotaChange change);
+
+/// A live change (the window's tuning) as the event a scenario file holds: every field set.
+QuotaChange quotaChangeOf(const QuotaMarker& marker);
+
+/// A quota in force from `atUs` (us since the run's start) until the next one.
+struct TimedQuota {
+  std::int64_t atUs = 0;  ///< from when
+  Quota quota;            ///< what
+};
+
+/// The quotas a run went through: `start` at 0, then `scheduled` and `live`
+/// merged in time order, each applied to the quota before it.
+std::vector<TimedQuota> quotaTimeline(const Quota& start, std::span<const QuotaChange> scheduled,
+                                      std::span<const QuotaMarker> live = {});
 
 }  // namespace rl

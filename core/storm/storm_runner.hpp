@@ -80,6 +80,7 @@ struct StormOutcome {
   std::vector<AlgorithmCounters> counters;  ///< per algorithm, in spec order
   StormProgress progress;                   ///< final counts
   Micros wallDuration{0};                   ///< wall time of the run
+  std::int64_t clockOriginUs = 0;           ///< the limiters' clock (us since the epoch) at the run's start
   bool cancelled = false;                   ///< cancel() stopped it early
   std::optional<Error> failure;             ///< a store could not be created (e.g. Redis down)
   std::optional<Error> firstDecisionError;  ///< the first error a decision returned (the rest are counted)
@@ -125,6 +126,8 @@ class StormRunner {
   std::vector<QuotaMarker> markers() const;
   /// The spec being run.
   const StormSpec& spec() const { return spec_; }
+  /// After start(): the limiters' clock (us since the epoch) at the run's start.
+  std::int64_t clockOriginUs() const { return startUs_; }
   /// After wait(): every record, counters and the final progress. The records
   /// are moved out of the recorder (no second copy): call it once.
   StormOutcome outcome();

@@ -222,6 +222,7 @@ StormOutcome StormRunner::outcome() {
   o.counters = counters();
   o.progress = progress();
   o.wallDuration = Micros{finishedAtUs_.load()};
+  o.clockOriginUs = startUs_;
   o.cancelled = cancel_.load();
   std::lock_guard lock(mutex_);
   o.failure = failure_;

@@ -59,6 +59,7 @@ class CliTraceTest : public QObject {
   void combinedLogIsDetectedAndKeyedByAddress();
   void tuneFindsTheLimitSeparatingTheClients();
   void tunePointEqualsPlainRun();
+  void recommendedQuotaIsNeverOverItsLimit();
   void wallClockReplayCountsLateAndDropped();
   void badTraceInputExitsTwo_data();
   void badTraceInputExitsTwo();
@@ -192,6 +193,33 @@ void CliTraceTest::tuneFindsTheLimitSeparatingTheClients() {
   QVERIFY(rec["denied"].toInt() > 0);             // beta is cut
   QCOMPARE(rec["clients_denied"].toInt(), 1);     // and only beta
   QCOMPARE(c.json()["peaks"].toArray()[0].toObject()["top"].toArray()[0].toObject()["key"].toString(), QString("beta"));
+}
+
+void CliTraceTest::recommendedQuotaIsNeverOverItsLimit() {
+  // A 200-client combined log (scripts/gen-access-log.py: heavy hitters and bursting
+  // abusers); the token_bucket quota tune recommends, replayed, is judged per client
+  // against its own promise (burst + rate x T): no admission over it.
+  const QString log = dir_.filePath("clients200.log");
+  QProcess gen;
+  gen.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(RATELAB_SOURCE_DIR "/scripts/gen-access-log.py"),
+                                                 QStringLiteral("30000"), log, QStringLiteral("--clients"),
+                                                 QStringLiteral("200"), QStringLiteral("--seconds"), QStringLiteral("300")});
+  QVERIFY(gen.waitForFinished(60'000));
+  QCOMPARE(gen.exitCode(), 0);
+  const Cli t = cli({"tune", "--trace", log, "--algorithm", "token_bucket", "--limit", "2:60:2", "--window-ms", "1000", "--json"});
+  QVERIFY2(t.exitCode == 0, t.err.constData());
+  const QJsonObject rec = t.json()["algorithms"].toArray()[0].toObject()["recommended"].toObject();
+  QVERIFY2(rec["limit"].toInt() > 0, t.out.constData());
+  QStringList args{"run", "--trace", log, "--algorithm", "token_bucket", "--limit", QString::number(rec["limit"].toInt()),
+                   "--window-ms", QString::number(rec["window_ms"].toInt()), "--json"};
+  if (rec.contains("refill_rate")) args << "--refill-rate" << QString::number(rec["refill_rate"].toDouble(), 'g', 17);
+  const Cli r = cli(args);
+  QVERIFY2(r.exitCode == 0, r.err.constData());
+  const QJsonObject run = r.json()["runs"].toArray()[0].toObject();
+  QVERIFY(run["denied"].toInt() > 0);  // the abusers are cut...
+  QCOMPARE(run["over_limit"].toObject()["admitted"].toInt(), 0);  // ...and nobody got past the bucket
+  QVERIFY2(run["overshoot"].toDouble() <= 1.0, qPrintable(QString::number(run["overshoot"].toDouble())));
+  QVERIFY(run["max_admitted_in_window"].toInt() > rec["limit"].toInt());  // burst + refill in one window: allowed
 }
 
 void CliTraceTest::tunePointEqualsPlainRun() {

@@ -26,6 +26,8 @@ class LaneModelTest : public QObject {
   void truthCountsAdmittedInTrailingWindow();
   void lateBatchesAreMergedInTimeOrder();
   void overLimitSpanCoversTheOffendingWindow();
+  void overLimitIsPerClientAndShowsTheWorst();
+  void lateBatchesAreJudgedInTimeOrder();
   void rateAlgorithmsMayAdmitLimitPlusRefill();
   void quotaChangeIsMarkedAndUsed();
   void millionSamplesDecimateToTwoPointsPerColumn();
@@ -103,29 +105,38 @@ void LaneModelTest::lateBatchesAreMergedInTimeOrder() {
 }
 
 void LaneModelTest::overLimitSpanCoversTheOffendingWindow() {
-  // Limit 2 per second: three admitted at 0.9, 1.0, 1.1 s break it at 1.1 s
-  // (and four at 1.8 s: 0.9 is still inside (0.8, 1.8]); the span runs from the window's first request.
+  // Limit 2 per aligned second: 0.9 s alone in [0, 1); 1.0, 1.1 and 1.8 s in [1, 2):
+  // only the third of those breaks the limit, so only 1.8 s is marked (0.9 s is
+  // inside (0.8, 1.8] but not in its aligned window: a fixed window promises no more).
   LaneModel m;
   m.reset({Algorithm::FixedWindow}, Quota::perWindow(2, Micros{ms(1000)}));
   m.push(0, samples({{ms(900), true}, {ms(1000), true}, {ms(1100), true}, {ms(1800), true}, {ms(3500), true}}));
   m.absorb();
   const LanePoints p = m.build(0, 10'000, ms(4000));
   QCOMPARE(p.overLimit.size(), std::size_t{1});
-  QCOMPARE(p.overLimit[0].from, 0.9);
+  QCOMPARE(p.overLimit[0].from, 1.8);
   QCOMPARE(p.overLimit[0].to, 1.8);
-  QCOMPARE(p.peak, 4.0);
+  QCOMPARE(p.overAdmitted, 1);
+  QCOMPARE(p.peak, 4.0);  // the truth line still shows 4 in the trailing second
 }
 
 void LaneModelTest::rateAlgorithmsMayAdmitLimitPlusRefill() {
-  // Token bucket 2 per second: a full bucket (2) plus the refill of one window (2) = 4 is correct.
+  // Token bucket 2 per second (one token per 500 ms): a full bucket (2), then one token per
+  // 500 ms: 0, 1, 501 and 1001 ms fit (4 x 500 - 1001 = 999 ms of burst <= 1000); a fifth at
+  // 1001 ms needs 1499 ms: a leak. So does a fourth at 999 ms (2 x 500 + 999 < 4 x 500).
   LaneModel m;
   m.reset({Algorithm::TokenBucket}, Quota::perWindow(2, Micros{ms(1000)}));
-  m.push(0, samples({{0, true}, {ms(1), true}, {ms(500), true}, {ms(999), true}}));
+  m.push(0, samples({{0, true}, {ms(1), true}, {ms(501), true}, {ms(1001), true}}));
   m.absorb();
-  QVERIFY(m.build(0, 1000, ms(1000)).overLimit.empty());
-  m.push(0, samples({{ms(999), true}}));  // a fifth within one second is a leak
+  QVERIFY(m.build(0, 1000, ms(2000)).overLimit.empty());
+  m.push(0, samples({{ms(1001), true}}));
   m.absorb();
-  QCOMPARE(m.build(0, 1000, ms(1000)).overLimit.size(), std::size_t{1});
+  QCOMPARE(m.build(0, 1000, ms(2000)).overLimit.size(), std::size_t{1});
+  LaneModel early;
+  early.reset({Algorithm::TokenBucket}, Quota::perWindow(2, Micros{ms(1000)}));
+  early.push(0, samples({{0, true}, {ms(1), true}, {ms(500), true}, {ms(999), true}}));
+  early.absorb();
+  QCOMPARE(early.build(0, 1000, ms(2000)).overAdmitted, 1);
 }
 
 void LaneModelTest::quotaChangeIsMarkedAndUsed() {
@@ -138,10 +149,73 @@ void LaneModelTest::quotaChangeIsMarkedAndUsed() {
   const QList<QPointF> limit = {{0, 5}, {0.5, 5}, {0.5, 1}, {1.0, 1}};
   QCOMPARE(p.limit, limit);
   QCOMPARE(p.marks, QList<QPointF>({{0.5, 1}}));
-  // At 0.6 s three were admitted in the window while the limit was 1: over.
+  // At 0.6 s three were admitted in the window while the limit was 1: that admission is over.
   QCOMPARE(p.overLimit.size(), std::size_t{1});
-  QCOMPARE(p.overLimit[0].from, 0.1);
+  QCOMPARE(p.overLimit[0].from, 0.6);
   QCOMPARE(p.overLimit[0].to, 0.6);
+}
+
+void LaneModelTest::overLimitIsPerClientAndShowsTheWorst() {
+  // Limit 2 per second, sliding log. Clients 0 and 1 admit 2 each (the sum, 4, is no
+  // leak); client 2 admits 3 in one second: it is the worst, and the lane shows it.
+  LaneModel m;
+  m.reset({Algorithm::SlidingLog}, Quota::perWindow(2, Micros{ms(1000)}));
+  std::vector<LaneSample> batch;
+  for (std::uint32_t c = 0; c < 2; ++c)
+    for (std::int64_t t : {100, 200}) batch.push_back({ms(t) + c, 0.0F, true, false, c});
+  for (std::int64_t t : {300, 400, 500}) batch.push_back({ms(t), 0.0F, true, false, 2});
+  m.push(0, batch);
+  m.absorb();
+  QCOMPARE(m.worstClient(0), 2u);
+  const LanePoints worst = m.build(0, 1000, ms(1000));
+  QCOMPARE(worst.client, 2u);
+  QCOMPARE(worst.clients, std::size_t{3});
+  QVERIFY(!worst.picked);
+  QCOMPARE(worst.admitted, 3);  // the worst client's own decisions
+  QCOMPARE(worst.overAdmitted, 1);
+  QCOMPARE(worst.overAdmittedAll, 1);
+  QCOMPARE(worst.admittedInWindow.back(), QPointF(0.5, 3));
+  const LanePoints zero = m.build(0, 1000, ms(1000), 0);
+  QVERIFY(zero.picked);
+  QCOMPARE(zero.admitted, 2);
+  QVERIFY(zero.overLimit.empty());
+  QCOMPARE(zero.peak, 2.0);  // never above its limit
+}
+
+void LaneModelTest::lateBatchesAreJudgedInTimeOrder() {
+  // Two workers' batches overlap in time: the judgement must equal one made in order.
+  LaneModel m;
+  m.reset({Algorithm::Gcra}, Quota::perWindow(3, Micros{ms(300)}));
+  std::vector<LaneSample> a;
+  std::vector<LaneSample> b;
+  for (std::int64_t t = 0; t < 2000; t += 20) (t % 40 == 0 ? a : b).push_back({ms(t), 0.0F, true, false, 0});
+  m.push(0, a);
+  m.absorb();
+  m.push(0, b);  // every one of these lands among judged samples
+  m.absorb();
+  LaneModel inOrder;
+  inOrder.reset({Algorithm::Gcra}, Quota::perWindow(3, Micros{ms(300)}));
+  std::vector<LaneSample> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  std::sort(all.begin(), all.end(), [](const LaneSample& x, const LaneSample& y) { return x.t < y.t; });
+  inOrder.push(0, all);
+  inOrder.absorb();
+  const LanePoints p = m.build(0, 100'000, ms(2000));
+  const LanePoints q = inOrder.build(0, 100'000, ms(2000));
+  QCOMPARE(p.overAdmitted, q.overAdmitted);
+  QCOMPARE(p.overLimit.size(), q.overLimit.size());
+  // Burst 3, one per 100 ms: the n-th admission 20 ms apart needs n x 100 - 20 (n - 1) ms
+  // of burst, over 300 ms from n = 4 on: 97 of the 100.
+  QCOMPARE(q.overAdmitted, 97);
+  // A late batch inside the checkpoint's reach (the last 250 ms) is judged the same way.
+  std::vector<LaneSample> c;
+  std::vector<LaneSample> d;
+  for (std::int64_t t = 2000; t < 2200; t += 20) (t % 40 == 0 ? c : d).push_back({ms(t), 0.0F, true, false, 0});
+  m.push(0, c);
+  m.absorb();
+  m.push(0, d);
+  m.absorb();
+  QCOMPARE(m.build(0, 100'000, ms(2200)).overAdmitted, 107);
 }
 
 void LaneModelTest::millionSamplesDecimateToTwoPointsPerColumn() {
@@ -211,7 +285,7 @@ void LaneModelTest::policyDecisionsCountAsWhatTheyDidAndAsErrors_data() {
   QTest::addColumn<std::int64_t>("denied");
   QTest::addColumn<std::size_t>("overLimitSpans");
   // Fail-open: the five policy admissions fill (400, 1400] with 5 > 3: over the limit, unprotected.
-  QTest::newRow("fail-open") << true << 5.0 << 0.0 << std::int64_t{8} << std::int64_t{1} << std::size_t{1};
+  QTest::newRow("fail-open") << true << 5.0 << 0.0 << std::int64_t{8} << std::int64_t{1} << std::size_t{2};
   // Fail-closed: the gap turns into five denials; nothing over the limit.
   QTest::newRow("fail-closed") << false << 0.0 << 5.0 << std::int64_t{3} << std::int64_t{6} << std::size_t{0};
 }
@@ -244,9 +318,9 @@ void LaneModelTest::policyDecisionsCountAsWhatTheyDidAndAsErrors() {
   QCOMPARE(p.overLimit.size(), overLimitSpans);
   QCOMPARE(p.level.size(), std::size_t{1});  // the level stops where the store failed (it has none)
   QCOMPARE(p.level.front().back().x(), 0.3);
-  if (failOpen) {  // from the window's first request (1.0 s) to the last admission (1.4 s)
-    QCOMPARE(p.overLimit[0].from, 1.0);
-    QCOMPARE(p.overLimit[0].to, 1.4);
+  if (failOpen) {  // the 4th and 5th admissions of the window [1, 2) s, each its own instant
+    QCOMPARE(p.overLimit[0].from, 1.3);
+    QCOMPARE(p.overLimit[1].to, 1.4);
   }
 }
 

@@ -200,6 +200,18 @@ void showInLegend(QChart* chart, QAbstractSeries* series, bool visible) {
 }
 }  // namespace
 
+QString LaneChart::clientText(const LanePoints& p) {
+  if (p.clients <= 1 && !p.picked) return {};
+  return p.picked ? tr(" \u2014 client %1 of %2").arg(p.client).arg(p.clients)
+                  : tr(" \u2014 client %1 (the worst of %2)").arg(p.client).arg(p.clients);
+}
+
+QString LaneChart::overText(const LanePoints& p) {
+  if (p.overAdmittedAll == 0) return {};
+  if (p.clients <= 1) return tr("   over limit %1").arg(p.overAdmitted);
+  return tr("   over limit %1 (all clients %2)").arg(p.overAdmitted).arg(p.overAdmittedAll);
+}
+
 void LaneChart::setPolicy(FailurePolicy policy) {
   policy_ = policy;
   openErrors_->setName(bandName(true));
@@ -216,7 +228,13 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   const double top = std::max(1.0, p.peak * 1.1);
   QList<QPointF> over;
   over.reserve(static_cast<qsizetype>(p.overLimit.size()) * 4);
-  for (const Span& s : p.overLimit) over << QPointF(s.from, 0) << QPointF(s.from, top) << QPointF(s.to, top) << QPointF(s.to, 0);
+  // An over-limit instant is drawn at least two pixels wide, so a single admission shows.
+  const double px = xMaxSeconds / std::max(columns(), 1);
+  for (const Span& s : p.overLimit) {
+    const double from = std::max(0.0, s.from - px);
+    const double to = s.to + px;
+    over << QPointF(from, 0) << QPointF(from, top) << QPointF(to, top) << QPointF(to, 0);
+  }
   spans_ = static_cast<qsizetype>(p.overLimit.size());
   overUpper_->replace(over);
   admitted_->replace(p.admittedInWindow);
@@ -229,11 +247,11 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   showInLegend(chart(), closedErrors_, p.closedErrors > 0);
   setNiceRange(x_, xMaxSeconds, 10);
   setNiceRange(y_, top, 4);
-  chart()->setTitle(tr("%1   admitted %2  denied %3%4")
-                        .arg(label_)
+  chart()->setTitle(tr("%1%2   admitted %3  denied %4%5%6")
+                        .arg(label_, clientText(p))
                         .arg(p.admitted)
                         .arg(p.denied)
-                        .arg(errorsText(p, policy_)));
+                        .arg(errorsText(p, policy_), overText(p)));
 }
 
 SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QString& reference, QWidget* parent)

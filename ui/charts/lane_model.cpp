@@ -22,12 +22,8 @@ class QuotaCursor {
   std::size_t next_ = 0;
 };
 
-/// The most a correct limiter admits in one window: the limit, plus for rate
-/// algorithms what refills during the window (a full bucket, then the rate).
-std::int64_t windowBound(Algorithm a, const Quota& q) {
-  if (!isRateBased(a)) return q.limit;
-  return q.limit + static_cast<std::int64_t>(q.ratePerSecond() * static_cast<double>(q.window.count()) / 1e6);
-}
+/// Judge checkpoints stay this far behind the newest sample, where late batches do not reach.
+constexpr std::int64_t kCheckpointBehindUs = 250'000;
 
 /// A ColumnDecimator that starts a new piece after each gap.
 class PieceDecimator {
@@ -57,8 +53,8 @@ class PieceDecimator {
   double peak_ = 0;
 };
 
-void addSpan(std::vector<Span>& spans, double from, double to) {
-  if (!spans.empty() && from <= spans.back().to) {
+void addSpan(std::vector<Span>& spans, double from, double to, double mergeGap = 0) {
+  if (!spans.empty() && from <= spans.back().to + mergeGap) {
     spans.back().to = std::max(spans.back().to, to);
     return;
   }
@@ -66,8 +62,17 @@ void addSpan(std::vector<Span>& spans, double from, double to) {
 }
 }  // namespace
 
-void LaneModel::reset(const std::vector<Algorithm>& algorithms, const Quota& quota) {
+static OverLimitRule ruleOf(Algorithm algorithm, const std::vector<QuotaMark>& marks, std::int64_t cost, std::int64_t origin) {
+  OverLimitRule rule{algorithm, {}, cost, origin};
+  for (const QuotaMark& m : marks) rule.quotas.push_back({m.t, m.quota});
+  return rule;
+}
+
+void LaneModel::reset(const std::vector<Algorithm>& algorithms, const Quota& quota, std::int64_t cost) {
   std::lock_guard lock(mutex_);
+  cost_ = std::max<std::int64_t>(cost, 1);
+  origins_.assign(algorithms.size(), 0);
+  originChanged_.assign(algorithms.size(), 0);
   pending_.clear();
   marks_ = {QuotaMark{0, quota}};
   markedAt_ = -1;
@@ -80,6 +85,21 @@ void LaneModel::push(int lane, std::vector<LaneSample> batch) {
   if (batch.empty()) return;
   std::lock_guard lock(mutex_);
   pending_.push_back({lane, std::move(batch)});
+}
+
+void LaneModel::setClockOrigin(int first, int count, std::int64_t originUs) {
+  std::lock_guard lock(mutex_);
+  for (int i = std::max(first, 0); i < first + count && i < static_cast<int>(origins_.size()); ++i) {
+    const auto at = static_cast<std::size_t>(i);
+    if (origins_[at] == originUs) continue;
+    origins_[at] = originUs;
+    originChanged_[at] = 1;
+  }
+}
+
+std::uint32_t LaneModel::worstClient(int lane) const {
+  const Lane& l = lanes_.at(static_cast<std::size_t>(lane));
+  return l.judge ? l.judge->worst().client : 0;
 }
 
 void LaneModel::markQuota(std::int64_t t, const Quota& quota) {
@@ -99,11 +119,16 @@ bool LaneModel::absorb() {
   std::vector<Pending> taken;
   std::vector<QuotaMark> marks;
   std::int64_t markedAt = -1;
+  std::vector<std::uint8_t> originChanged(lanes_.size(), 0);
+  std::vector<std::int64_t> origins;
   {
     std::lock_guard lock(mutex_);
     taken.swap(pending_);
     marks = marks_;
     std::swap(markedAt, markedAt_);
+    originChanged.swap(originChanged_);
+    originChanged_.assign(lanes_.size(), 0);
+    origins = origins_;
   }
   const auto byTime = [](const LaneSample& a, const LaneSample& b) { return a.t < b.t; };
   for (Pending& p : taken) {
@@ -111,7 +136,12 @@ bool LaneModel::absorb() {
     Lane& lane = lanes_[static_cast<std::size_t>(p.lane)];
     auto& s = lane.samples;
     std::stable_sort(p.batch.begin(), p.batch.end(), byTime);
-    for (const LaneSample& x : p.batch) lane.errors += x.error;
+    for (const LaneSample& x : p.batch) {
+      lane.errors += x.error;
+      if (x.client >= lane.seen.size()) lane.seen.resize(x.client + std::size_t{1}, 0);
+      lane.clients += lane.seen[x.client] == 0;
+      lane.seen[x.client] = 1;
+    }
     const std::size_t old = s.size();
     s.insert(s.end(), p.batch.begin(), p.batch.end());
     // Late samples only overlap the tail: merge from the first one they precede.
@@ -128,12 +158,48 @@ bool LaneModel::absorb() {
                                        [](const LaneSample& x, std::int64_t t) { return x.t < t; });
       lane.dirtyFrom = std::min(lane.dirtyFrom, static_cast<std::size_t>(at - lane.samples.begin()));
     }
+    const std::size_t from = lane.dirtyFrom;
     if (lane.dirtyFrom < lane.samples.size()) derive(lane, algorithms_[i], marks);
+    judge(lane, algorithms_[i], from, marks, origins.at(i), markedAt >= 0 || originChanged.at(i) != 0);
   }
   return !taken.empty() || markedAt >= 0;
 }
 
-void LaneModel::derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks) {
+void LaneModel::judge(Lane& lane, Algorithm algorithm, std::size_t from, const std::vector<QuotaMark>& marks,
+                      std::int64_t origin, bool rebuild) {
+  const auto& s = lane.samples;
+  const auto fresh = [&] {
+    lane.judge.emplace(ruleOf(algorithm, marks, cost_, origin));
+    lane.saved.reset();
+    lane.savedAt = 0;
+    lane.judged = 0;
+  };
+  if (rebuild || !lane.judge) {
+    fresh();
+  } else if (from < lane.judged) {  // late samples landed among judged ones
+    if (lane.saved && lane.savedAt <= from) {
+      lane.judge->restore(*lane.saved);
+      lane.judged = lane.savedAt;
+    } else {
+      fresh();
+    }
+  }
+  if (lane.judged >= s.size()) return;
+  lane.over.resize(s.size());
+  const auto behind = std::lower_bound(s.begin(), s.end(), s.back().t - kCheckpointBehindUs,
+                                       [](const LaneSample& x, std::int64_t t) { return x.t < t; });
+  const auto target = static_cast<std::size_t>(behind - s.begin());
+  for (std::size_t i = lane.judged; i < s.size(); ++i) {
+    if (i == target && target > lane.savedAt) {
+      lane.saved = lane.judge->checkpoint();
+      lane.savedAt = i;
+    }
+    lane.over[i] = s[i].allowed && lane.judge->admit(s[i].client, s[i].t, s[i].serviceUs).over;
+  }
+  lane.judged = s.size();
+}
+
+void LaneModel::derive(Lane& lane, Algorithm, const std::vector<QuotaMark>& marks) const {
   const auto& s = lane.samples;
   auto& d = lane.derived;
   d.resize(s.size());
@@ -156,7 +222,7 @@ void LaneModel::derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaM
     while (lo <= i && s[lo].t <= from) add(s[lo++], -1);
     while (lo > 0 && s[lo - 1].t > from) add(s[--lo], 1);  // the window grew (tuning)
     d[i] = {static_cast<std::int32_t>(admitted), static_cast<std::int32_t>(denied), static_cast<std::int32_t>(open),
-            static_cast<std::int32_t>(closed), static_cast<std::int32_t>(lo), admitted > windowBound(algorithm, q)};
+            static_cast<std::int32_t>(closed), static_cast<std::int32_t>(lo)};
   }
   lane.dirtyFrom = s.size();
 }
@@ -167,10 +233,40 @@ std::size_t LaneModel::size() const {
   return n;
 }
 
-LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
-  LanePoints out;
+LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client) const {
   const auto marks = quotaMarks();
   const Lane& l = lanes_.at(static_cast<std::size_t>(lane));
+  const std::int64_t overAll = l.judge ? l.judge->overCount() : 0;
+  if (l.clients <= 1 && client < 0) {
+    LanePoints out = buildFrom(l, columns, span, marks);
+    out.client = worstClient(lane);
+    out.clients = l.clients;
+    out.overAdmittedAll = overAll;
+    return out;
+  }
+  // One client's samples, derived on their own: its trailing window, level and overs.
+  const std::uint32_t shown = client >= 0 ? static_cast<std::uint32_t>(client) : worstClient(lane);
+  Lane one;
+  const std::size_t n = std::min({l.dirtyFrom, l.judged, l.samples.size()});
+  for (std::size_t i = 0; i < n; ++i) {
+    if (l.samples[i].client != shown) continue;
+    one.samples.push_back(l.samples[i]);
+    one.over.push_back(l.over[i]);
+    one.errors += l.samples[i].error;
+  }
+  derive(one, algorithms_.at(static_cast<std::size_t>(lane)), marks);
+  one.judged = one.samples.size();
+  LanePoints out = buildFrom(one, columns, span, marks);
+  out.client = shown;
+  out.clients = l.clients;
+  out.picked = client >= 0;
+  out.overAdmittedAll = overAll;
+  return out;
+}
+
+LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
+                                const std::vector<QuotaMark>& marks) const {
+  LanePoints out;
   const auto& s = l.samples;
   const auto& d = l.derived;
   const std::size_t n = std::min(l.dirtyFrom, s.size());  // derived by absorb()
@@ -182,6 +278,7 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
     ColumnDecimator open(out.openErrorsInWindow, columns, span);
     ColumnDecimator closed(out.closedErrorsInWindow, columns, span);
     const bool errors = l.errors > 0;  // most storms have none: skip the two error series
+    const double mergeGap = 2.0 * static_cast<double>(span) / kUsPerSecond / std::max(columns, 1);
     for (std::size_t i = 0; i < n; ++i) {
       const LaneSample& x = s[i];
       const LaneDerived& y = d[i];
@@ -199,9 +296,11 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
         open.addInColumn(column, x.t, y.openErrorsInWindow);
         closed.addInColumn(column, x.t, y.closedErrorsInWindow);
       }
-      if (y.over)  // this window's requests together exceed what a correct limiter admits
-        addSpan(out.overLimit, static_cast<double>(s[static_cast<std::size_t>(y.windowStart)].t) / kUsPerSecond,
-                static_cast<double>(x.t) / kUsPerSecond);
+      if (i < l.judged && l.over[i] != 0) {  // this admission broke the algorithm's own limit
+        ++out.overAdmitted;
+        const double at = static_cast<double>(x.t) / kUsPerSecond;
+        addSpan(out.overLimit, at, at, mergeGap);
+      }
     }
     out.denied = static_cast<std::int64_t>(n) - out.admitted;
     out.errors = out.openErrors + out.closedErrors;
@@ -223,7 +322,6 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span) const {
     out.peak = std::max(out.peak, y);
   }
   if (!out.limit.isEmpty()) out.limit.append({std::max(end, out.limit.back().x()), out.limit.back().y()});
-  for (Span& sp : out.overLimit) sp.from = std::max(0.0, sp.from);
   return out;
 }
 

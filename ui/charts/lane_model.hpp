@@ -17,10 +17,12 @@
 #include <QPointF>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "limiter/algorithm.hpp"
 #include "limiter/quota.hpp"
+#include "metrics/over_limit.hpp"
 
 namespace rl::ui {
 
@@ -30,6 +32,8 @@ struct LaneSample {
   float level = 0;        ///< tokens / window count / queue depth
   bool allowed = false;   ///< admitted or denied
   bool error = false;     ///< the store failed; the failure policy decided
+  std::uint32_t client = 0;     ///< which client (the over-limit judgement is per client)
+  std::uint32_t serviceUs = 0;  ///< real clocks: how long the decision took (0 on the virtual clock)
 };
 
 /// What the lanes derive from one sample, computed once when it arrives (absorb()).
@@ -39,7 +43,6 @@ struct LaneDerived {
   std::int32_t openErrorsInWindow = 0;    ///< of the admitted: let through by fail-open (store failed)
   std::int32_t closedErrorsInWindow = 0;  ///< of the denied: refused by fail-closed (store failed)
   std::int32_t windowStart = 0;       ///< index of the first sample inside the window
-  bool over = false;                  ///< admittedInWindow exceeds what a correct limiter admits
 };
 
 /// A quota change during the storm (interactive tuning), or the starting quota.
@@ -63,9 +66,14 @@ struct LanePoints {
   std::vector<QList<QPointF>> level;  ///< decision level, in pieces: a store error has no level and breaks the line
   QList<QPointF> limit;             ///< the limit as a step line (changes with tuning)
   QList<QPointF> marks;             ///< one point per quota change after the start
-  /// Spans where the truth exceeded what a correct limiter admits in one window:
-  /// the limit (window algorithms) or limit + refill x window (rate algorithms).
+  /// When the shown client's admissions broke the algorithm's own limit
+  /// (metrics/over_limit.hpp): only those instants, merged within two pixel columns.
   std::vector<Span> overLimit;
+  std::uint32_t client = 0;         ///< the client shown (the worst one unless one was picked)
+  std::size_t clients = 0;          ///< clients in the lane (1: the lane is that client)
+  bool picked = false;              ///< the client was picked, not the worst
+  std::int64_t overAdmitted = 0;    ///< the shown client's admissions over the limit
+  std::int64_t overAdmittedAll = 0; ///< every client's
   std::int64_t admitted = 0;        ///< totals
   std::int64_t denied = 0;          ///< totals
   std::int64_t errors = 0;          ///< decisions made by the failure policy (openErrors + closedErrors)
@@ -77,8 +85,11 @@ struct LanePoints {
 /// Every decision of one storm, per algorithm; see the file comment for threading.
 class LaneModel {
  public:
-  /// Starts a new storm: forgets everything, sets the algorithms and starting quota.
-  void reset(const std::vector<Algorithm>& algorithms, const Quota& quota);
+  /// Starts a new storm: forgets everything, sets the algorithms, starting quota and cost.
+  void reset(const std::vector<Algorithm>& algorithms, const Quota& quota, std::int64_t cost = 1);
+  /// Any thread: the limiters' clock at the start of the run drawn in lanes
+  /// [first, first + count) (aligns fixed windows for the over-limit judgement).
+  void setClockOrigin(int first, int count, std::int64_t originUs);
   /// Any thread: queues a batch of samples of the algorithm at `lane` (index in algorithms()).
   void push(int lane, std::vector<LaneSample> batch);
   /// Any thread: records a quota change at `t` us since start.
@@ -86,8 +97,11 @@ class LaneModel {
   /// GUI thread: moves queued batches into the model; true if anything arrived.
   bool absorb();
 
-  /// Builds the decimated points of `lane` for `columns` pixel columns over [0, span] us.
-  LanePoints build(int lane, int columns, std::int64_t span) const;
+  /// Builds the decimated points of `lane` for `columns` pixel columns over [0, span] us,
+  /// for client `client`, or the lane's worst client when negative.
+  LanePoints build(int lane, int columns, std::int64_t span, int client = -1) const;
+  /// The lane's worst client so far (largest need / limit), and how many clients it has.
+  std::uint32_t worstClient(int lane) const;
   /// The algorithms in lane order.
   const std::vector<Algorithm>& algorithms() const { return algorithms_; }
   /// Latest decision time of all lanes (us since start).
@@ -109,8 +123,18 @@ class LaneModel {
     std::vector<LaneDerived> derived;  ///< one per sample, valid below dirtyFrom
     std::size_t dirtyFrom = 0;         ///< first sample whose derived values must be recomputed
     std::size_t errors = 0;            ///< samples with error set (0: build() skips the error series)
+    std::vector<std::uint8_t> over;    ///< per sample: an admission over the limit (valid below judged)
+    std::size_t judged = 0;            ///< samples judged by `judge`
+    std::optional<OverLimitJudge> judge;          ///< the over-limit judgement, in time order
+    std::optional<OverLimitJudge::Checkpoint> saved;  ///< the judge after `savedAt` samples
+    std::size_t savedAt = 0;           ///< see `saved`
+    std::vector<std::uint8_t> seen;    ///< per client index: has samples
+    std::size_t clients = 0;           ///< clients with samples
   };
-  void derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks);
+  void derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks) const;
+  void judge(Lane& lane, Algorithm algorithm, std::size_t from, const std::vector<QuotaMark>& marks,
+             std::int64_t origin, bool rebuild);
+  LanePoints buildFrom(const Lane& l, int columns, std::int64_t span, const std::vector<QuotaMark>& marks) const;
 
   mutable std::mutex mutex_;              ///< guards pending_, marks_ and markedAt_
   std::vector<Pending> pending_;          ///< batches not yet absorbed
@@ -119,6 +143,9 @@ class LaneModel {
   std::vector<Algorithm> algorithms_;     ///< lane order
   std::vector<Lane> lanes_;               ///< per algorithm
   std::int64_t lastTime_ = 0;             ///< max t seen
+  std::int64_t cost_ = 1;                 ///< cost of every request
+  std::vector<std::int64_t> origins_;     ///< per lane: the limiters' clock at its run's start (guarded)
+  std::vector<std::uint8_t> originChanged_;  ///< per lane: set since the last absorb() (guarded)
 };
 
 /// Appends at most two points per pixel column (the column's min and max, in

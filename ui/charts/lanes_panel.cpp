@@ -1,6 +1,8 @@
 #include "ui/charts/lanes_panel.hpp"
 
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QSpinBox>
 
 #include <QElapsedTimer>
 #include <QScrollArea>
@@ -43,8 +45,26 @@ LanesPanel::LanesPanel(QWidget* parent)
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   split->setSizes({750, 250});
+  // Several clients: which one the lanes show (the worst by default).
+  clientRow_ = new QWidget;
+  auto* row = new QHBoxLayout(clientRow_);
+  row->setContentsMargins(4, 0, 4, 0);
+  row->addWidget(new QLabel(tr("Lanes show client:")));
+  client_ = new QSpinBox;
+  client_->setObjectName(QStringLiteral("laneClient"));
+  client_->setRange(-1, 0);
+  client_->setSpecialValueText(tr("the worst"));
+  client_->setToolTip(tr("Each lane draws one client's own decisions against the per-client limit: the "
+                         "client whose admission went furthest over it, or the one picked here"));
+  row->addWidget(client_);
+  row->addStretch(1);
+  clientRow_->setVisible(false);
+  connect(client_, &QSpinBox::valueChanged, this, [this] {
+    if (model_) refresh(*model_, spanUs_);
+  });
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(clientRow_);
   layout->addWidget(split);
   resetLanes({{Algorithm::FixedWindow, "fixed_window"}}, TtlSource::WallClock);  // an empty lane until the first storm
 }
@@ -63,6 +83,12 @@ void LanesPanel::setLanes(const std::vector<StormLane>& lanes, TtlSource ttl) {
 }
 
 void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) {
+  model_ = nullptr;  // a new storm: the worst client again
+  {
+    const QSignalBlocker quiet(client_);
+    client_->setValue(-1);
+  }
+  clientRow_->setVisible(false);
   for (LaneChart* lane : lanes_) delete lane;
   lanes_.clear();
   std::vector<Algorithm> algorithms;
@@ -87,6 +113,8 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   QElapsedTimer timer;
   timer.start();
   model.absorb();
+  model_ = &model;
+  spanUs_ = spanUs;
   const std::int64_t span = std::max({spanUs, model.lastTime(), std::int64_t{1000}});
   xMax_ = static_cast<double>(span) / 1e6;
   double levelMax = 1;
@@ -98,7 +126,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   for (int i = 0; i < n; ++i) columns[static_cast<std::size_t>(i)] = lanes_[i]->columns();
   const auto buildRange = [&](int from, int step) {
     for (int i = from; i < n; i += step)
-      points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span);
+      points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span, client_->value());
   };
   if (n > 1 && model.size() > kParallelBuildAbove) {
     auto helper = std::async(std::launch::async, buildRange, 1, 2);
@@ -106,6 +134,13 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     helper.get();
   } else {
     buildRange(0, 1);
+  }
+  std::size_t clients = 0;
+  for (const LanePoints& p : points) clients = std::max(clients, p.clients);
+  clientRow_->setVisible(clients > 1);
+  {
+    const QSignalBlocker quiet(client_);
+    client_->setMaximum(std::max(0, static_cast<int>(clients) - 1));
   }
   for (int i = 0; i < n; ++i) {
     const LanePoints& p = points[static_cast<std::size_t>(i)];

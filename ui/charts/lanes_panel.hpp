@@ -18,6 +18,7 @@
 #include "ui/charts/ttl_chart.hpp"
 
 class QLabel;
+class QSpinBox;
 
 namespace rl::ui {
 
@@ -56,6 +57,8 @@ class LanesPanel : public QWidget {
   SeriesChart* levelChart() const { return level_; }
   /// The TTL chart (tests).
   TtlChart* ttlChart() const { return ttl_; }
+  /// Which client the lanes show: -1 = the worst (tests set it as a user does).
+  QSpinBox* clientPicker() const { return client_; }
   /// Milliseconds the last refresh took (build + replace), for the status bar and benchmarks.
   double lastRefreshMs() const { return lastRefreshMs_; }
 
@@ -63,6 +66,10 @@ class LanesPanel : public QWidget {
   void resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl);
   QWidget* lanesBox_;
   QLabel* hint_;  ///< shown until the first storm
+  QWidget* clientRow_;  ///< the client picker, shown when a lane has several clients
+  QSpinBox* client_;    ///< -1 = the worst client
+  LaneModel* model_ = nullptr;  ///< the model last drawn (a new pick redraws it)
+  std::int64_t spanUs_ = 0;     ///< the span last drawn
   bool stormShown_ = false;  ///< a storm (or serving) has set the lanes
   QList<LaneChart*> lanes_;
   SeriesChart* level_;

@@ -58,13 +58,26 @@ void SummaryPanel::setResult(const StormResult& result) {
                                    QString::number(r.p50us),
                                    QString::number(r.p99us)};
     for (int c = 0; c < values.size(); ++c) table_->setItem(row, c + 1, cell(values[c], true));
+    table_->item(row, 6)->setToolTip(tr("The worst admission's need over the limit, judged per client against %1").arg(r.bound));
     ++row;
   }
   QStringList lines{result.cancelled ? tr("Stopped after %1 ms.").arg(result.durationMs)
                                       : tr("Run took %1 ms.").arg(result.durationMs)};
   for (const AlgorithmResult& r : result.algorithms)
+    if (r.overLimitAdmitted > 0) lines << overLimitLine(r);
+  for (const AlgorithmResult& r : result.algorithms)
     if (r.failover) lines << failoverLine(r);
   caption_->setText(lines.join(QLatin1Char('\n')));
+}
+
+QString SummaryPanel::overLimitLine(const AlgorithmResult& r) {
+  return tr("%1: %2 admission(s) over its limit (%3); the worst: client %4 at %5 s, %6x.")
+      .arg(r.label.isEmpty() ? name(r.algorithm) : r.label)
+      .arg(r.overLimitAdmitted)
+      .arg(r.bound)
+      .arg(r.worstClient)
+      .arg(static_cast<double>(r.worstAtUs) / 1e6, 0, 'f', 3)
+      .arg(r.overshoot, 0, 'f', 2);
 }
 
 QString SummaryPanel::failoverLine(const AlgorithmResult& r) {
@@ -99,6 +112,13 @@ QJsonDocument SummaryPanel::toJson() const {
     o[QStringLiteral("errors")] = static_cast<qint64>(r.errors);
     o[QStringLiteral("max_admitted_in_window")] = static_cast<qint64>(r.maxAdmittedInWindow);
     o[QStringLiteral("overshoot")] = r.overshoot;
+    QJsonObject over{{QStringLiteral("bound"), r.bound},
+                     {QStringLiteral("admitted"), static_cast<qint64>(r.overLimitAdmitted)}};
+    if (r.worstAtUs >= 0) {
+      over[QStringLiteral("worst_client")] = static_cast<qint64>(r.worstClient);
+      over[QStringLiteral("worst_at_ms")] = static_cast<double>(r.worstAtUs) / 1000.0;
+    }
+    o[QStringLiteral("over_limit")] = over;
     o[QStringLiteral("duration_ms")] = static_cast<qint64>(result_.durationMs);
     o[QStringLiteral("latency_us")] =
         QJsonObject{{QStringLiteral("p50"), static_cast<qint64>(r.p50us)},

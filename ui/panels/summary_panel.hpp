@@ -25,8 +25,12 @@ class SummaryPanel : public QWidget {
   QJsonDocument toJson() const;
   /// The table (tests read cells).
   QTableWidget* table() const { return table_; }
+  /// The caption under the table (tests read it).
+  QLabel* caption() const { return caption_; }
 
  private:
+  /// One sentence on which admissions broke the algorithm's own limit.
+  static QString overLimitLine(const AlgorithmResult& r);
   /// One sentence on what the failover cost a lane.
   static QString failoverLine(const AlgorithmResult& r);
   QTableWidget* table_;

@@ -158,7 +158,7 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   lanes_ = spec_.failover ? waitLanes(spec_, waits) : policies.empty() ? stormLanes(spec_) : policyLanes(spec_, policies);
   std::vector<Algorithm> laneAlgorithms;
   for (const StormLane& lane : lanes_) laneAlgorithms.push_back(lane.algorithm);
-  model_.reset(laneAlgorithms, spec_.quota);
+  model_.reset(laneAlgorithms, spec_.quota, spec_.cost);
   ttlKeys_.clear();
   const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
   if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http && !spec_.failover)  // (its clusters are its own)
@@ -275,7 +275,7 @@ void StormController::startServing(const StormSpec& spec, const QString& front) 
   spec_.compareBackends.clear();                 // and nothing beside them
   spanUs_ = 0;
   lanes_ = stormLanes(spec_);
-  model_.reset(spec_.algorithms, spec.quota);
+  model_.reset(spec_.algorithms, spec.quota, spec.cost);
   QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);
 }
 

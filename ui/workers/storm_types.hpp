@@ -2,6 +2,7 @@
 // Plain values the storm controller hands to the panels (GUI thread copies).
 
 #include <QMetaType>
+#include <QString>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -26,7 +27,11 @@ struct AlgorithmResult {
   std::int64_t errors = 0;                       ///< store failures
   std::int64_t limit = 0;                        ///< the limit at the end
   std::int64_t maxAdmittedInWindow = 0;          ///< worst admitted count in any window
-  double overshoot = 0;                          ///< maxAdmittedInWindow / limit
+  double overshoot = 0;                          ///< largest need / limit of an admission (metrics/over_limit.hpp)
+  std::int64_t overLimitAdmitted = 0;            ///< admissions over the algorithm's own limit
+  std::uint32_t worstClient = 0;                 ///< whose admission was the worst
+  std::int64_t worstAtUs = -1;                   ///< when (-1: nothing admitted)
+  QString bound;                                 ///< the promise judged, in words
   std::int64_t p50us = 0;                        ///< decision latency
   std::int64_t p99us = 0;                        ///< decision latency
   std::optional<FailoverReport> failover;        ///< the failover preset's lanes only

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <exception>
 
+#include "metrics/over_limit.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "redis/redis_url.hpp"
 #include "storm/compared_runs.hpp"
@@ -33,7 +34,7 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside) 
     last.quota.limit = m.limit;
     last.quota.window = Micros{m.windowUs};
   }
-  const auto metrics = computeMetrics(last, outcome.records, outcome.wallDuration);
+  const auto metrics = computeMetrics(spec, outcome);
   out.records = std::make_shared<const std::vector<DecisionRecord>>(std::move(outcome.records));
   const QString backend = qs(backendName(spec.backend));
   for (const AlgorithmMetrics& m : metrics) {
@@ -48,6 +49,10 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside) 
     r.limit = last.quota.limit;
     r.maxAdmittedInWindow = m.maxAdmittedInWindow;
     r.overshoot = m.overshoot;
+    r.overLimitAdmitted = m.overLimitAdmitted;
+    r.worstClient = m.worstClient;
+    r.worstAtUs = m.worstAtUs;
+    r.bound = qs(overLimitBoundText(m.algorithm, spec.quota));
     r.p50us = m.latency.p50;
     r.p99us = m.latency.p99;
     out.algorithms.push_back(r);
@@ -104,9 +109,12 @@ bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<Decisio
     model_.markQuota(m.atUs, q);
   }
   if (buffer.empty()) return false;
+  model_.setClockOrigin(laneOffset, static_cast<int>(runner.spec().algorithms.size()), runner.clockOriginUs());
+  const bool exact = runner.spec().clock == ClockMode::Virtual;  // decided at the planned time
   std::vector<std::vector<LaneSample>> lanes(runner.spec().algorithms.size());
   for (const DecisionRecord& r : buffer)
-    if (r.algorithm() < lanes.size()) lanes[r.algorithm()].push_back({r.atUs(), r.level(), r.allowed(), r.error()});
+    if (r.algorithm() < lanes.size())
+      lanes[r.algorithm()].push_back({r.atUs(), r.level(), r.allowed(), r.error(), r.client(), exact ? 0 : r.serviceUs()});
   for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(laneOffset + static_cast<int>(i), std::move(lanes[i]));
   return true;
 }
