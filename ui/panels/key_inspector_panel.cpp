@@ -83,7 +83,13 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   tree_->headerItem()->setToolTip(kColumnSlot, tr("Redis Cluster: the key's hash slot (CRC16 of its {hash tag} mod 16384)"));
   tree_->setColumnHidden(kColumnNode, true);
   tree_->setColumnHidden(kColumnSlot, true);
+  tree_->header()->setStretchLastSection(false);  // the key name gets the room; the value column keeps its width
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  const int em = fontMetrics().averageCharWidth();
+  tree_->setColumnWidth(1, 7 * em);
+  tree_->setColumnWidth(kColumnPttl, 14 * em);  // "59 min 55 s"
+  tree_->setColumnWidth(kColumnLibrary, 18 * em);
+  tree_->setColumnWidth(kColumnValue, 18 * em);
   tree_->header()->setSectionResizeMode(kColumnNode, QHeaderView::ResizeToContents);
   tree_->header()->setSectionResizeMode(kColumnSlot, QHeaderView::ResizeToContents);
   tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -105,7 +111,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   split->addWidget(tree_);
   split->addWidget(detail_);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 1);
+  split->setStretchFactor(1, 2);  // the explanation of the watched key needs its lines
   layout->addWidget(split, 1);
   layout->addWidget(masters_);
   layout->addLayout(actions);
@@ -163,7 +169,8 @@ void KeyInspectorPanel::showDetail() {
   for (int i = 0; i < tree_->topLevelItemCount(); ++i)
     if (QTreeWidgetItem* item = tree_->topLevelItem(i); item->text(0) == watched_) {
       watchedDetail_ = item->data(0, kRoleDetail).toString();
-      return detail_->setPlainText(watchedDetail_);
+      return detail_->setPlainText(watchedDetail_ + tr("\n\nRead at %1 (the PTTL column counts down from then).")
+                                                        .arg(fetchedAt_.toLocalTime().toString(QStringLiteral("HH:mm:ss"))));
     }
   const QString when = fetchedAt_.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
   detail_->setPlainText((complete_ ? tr("%1 is gone (expired or deleted) at the rescan of %2. As last read:\n\n")
