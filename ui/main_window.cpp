@@ -187,6 +187,9 @@ void MainWindow::wireController() {
   connect(connection_, &ConnectionPanel::startServerRequested, c, &StormController::startServer);
   connect(connection_, &ConnectionPanel::stopServerRequested, c, &StormController::stopServer);
   connect(connection_, &ConnectionPanel::policyChanged, storm_, &StormPanel::setFailurePolicy);
+  connect(connection_, &ConnectionPanel::policyChanged, this, [this] {
+    if (preset_) preset_->policy.reset();  // the user's choice from now on, over the preset's own
+  });
   connect(c, &StormController::redisStatus, connection_, &ConnectionPanel::showStatus);
   connect(c, &StormController::serverChanged, connection_, &ConnectionPanel::showServer);
   connect(c, &StormController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
@@ -216,6 +219,10 @@ void MainWindow::wireStorm() {
   connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
   connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
     lanes_->setLanes(controller_.lanes(), ttlSourceOf(s.backend, s.clock));
+    const int perRun = static_cast<int>(s.algorithms.size());  // a failover's runs follow each other
+    for (int i = perRun; s.failover && i < lanes_->lanes().size(); ++i)
+      lanes_->lanes()[i]->setWaiting(tr("waiting for run %1 to finish (this run gets a fresh private Redis Cluster)")
+                                         .arg(i / perRun));
     storm_->setRunning(true);
     toolbar_->setRunning(true);
   });
@@ -265,6 +272,7 @@ void MainWindow::wireRaceAndInspector() {
   connect(inspector_, &KeyInspectorPanel::deleteRequested, c, &StormController::deleteKeys);
   connect(inspector_, &KeyInspectorPanel::deletePrefixRequested, c, &StormController::deletePrefix);
   connect(c, &StormController::keysReady, inspector_, &KeyInspectorPanel::showPage);
+  connect(c, &StormController::redisStatus, inspector_, &KeyInspectorPanel::showServerStatus);  // rescans on connect
   connect(c, &StormController::keysDeleted, inspector_, &KeyInspectorPanel::showDeleted);
 }
 
@@ -280,7 +288,7 @@ void MainWindow::showError(const QString& message) { statusBar()->showMessage(me
 bool MainWindow::startStorm() {
   if (controller_.stormRunning()) return false;
   storm_->setRedisUrl(connection_->url());
-  storm_->setFailurePolicy(connection_->policy());
+  storm_->setFailurePolicy(runPolicy());
   auto spec = storm_->spec();
   if (!spec) {
     storm_->showError(QString::fromStdString(spec.error().message));
@@ -335,8 +343,7 @@ void MainWindow::onStormFinished() {
 
 void MainWindow::applyPreset(const Preset& preset) {
   preset_ = preset;
-  storm_->setSpec(preset.spec);
-  connection_->setPolicy(preset.spec.onRedisError);
+  storm_->setSpec(preset.spec);  // its on_redis_error applies to its runs only (runPolicy), not to later storms
   storm_->setExplanation(QStringLiteral("<b>%1.</b> %2").arg(preset.title, preset.explanation));
   setWindowTitle(tr("RateLab - %1").arg(preset.title));
   if (!preset.show.isEmpty()) raiseDock(preset.show);
@@ -365,8 +372,14 @@ Result<void> MainWindow::loadScenario(const QString& path) {
   return {};
 }
 
+FailurePolicy MainWindow::runPolicy() const {
+  const auto form = storm_->spec();
+  const auto own = preset_ && form ? preset_->policyFor(*form) : std::nullopt;
+  return own ? *own : connection_->policy();
+}
+
 Result<void> MainWindow::saveScenario(const QString& path) {
-  storm_->setFailurePolicy(connection_->policy());
+  storm_->setFailurePolicy(runPolicy());
   auto spec = storm_->spec();
   if (!spec) return spec.error();
   spec->redisUrl.clear();  // the connection is the machine's, not the scenario's

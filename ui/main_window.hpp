@@ -93,6 +93,9 @@ class MainWindow : public QMainWindow {
   void startRace();
   void onStormFinished();
   void showError(const QString& message);
+  /// The failure policy of the next run: the loaded preset's own while the form holds its storm,
+  /// else the Connection panel's.
+  FailurePolicy runPolicy() const;
   template <class Fn>
   void fileAction(const QString& title, const QString& filter, bool save, Fn&& fn);
 

@@ -70,7 +70,17 @@ Result<Preset> presetFromScenario(const QString& id, std::string_view json) {
   auto spec = specFromJson(*doc);
   if (!spec) return invalidArgument(where + ": " + spec.error().message);
   p.spec = std::move(*spec);
+  if (doc->contains("on_redis_error")) p.policy = p.spec.onRedisError;
   return p;
+}
+
+std::optional<FailurePolicy> Preset::policyFor(const StormSpec& form) const {
+  if (!policy) return std::nullopt;
+  StormSpec mine = form;
+  mine.redisUrl = spec.redisUrl;  // the connection is the machine's
+  mine.onRedisError = spec.onRedisError;
+  if (dumpJson(specToJson(mine)) != dumpJson(specToJson(spec))) return std::nullopt;
+  return policy;
 }
 
 const std::vector<Preset>& presets() {

@@ -30,10 +30,16 @@ struct Preset {
   StormSpec spec;                     ///< the storm
   std::optional<OutagePlan> outage;   ///< Redis outage preset only
   std::vector<FailurePolicy> policies;  ///< run once per failure policy, side by side (empty = the panel's)
+  /// The scenario's own "on_redis_error": its runs use it, the Connection panel's choice stays (unset: the panel's).
+  std::optional<FailurePolicy> policy;
   std::vector<int> waitReplicas;      ///< failover preset: run once per WAIT setting, one after the other
   bool runRace = false;               ///< also run the race lab (race preset)
   QString show;                       ///< the dock to raise ("raceDock"), or empty
   int order = 0;                      ///< position in the menu
+
+  /// The preset's own policy for a run of `form`: set while the form holds the preset's storm
+  /// (a changed form is the user's storm, with the Connection panel's policy).
+  std::optional<FailurePolicy> policyFor(const StormSpec& form) const;
 };
 
 /// Every preset, in menu order.

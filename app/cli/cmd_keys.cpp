@@ -15,14 +15,20 @@
 namespace rl::cli {
 
 namespace {
+// The reading in words, with where to give what the key does not hold.
+std::string explained(const KeyReading& r) {
+  return r.needs.empty() ? r.words : r.words + " --assume '" + r.needs + "' supplies what it lacks.";
+}
+
 void addReading(Json& j, const std::optional<KeyReading>& r) {
   if (!r) return;
   j["library"] = r->library;
   j["algorithm"] = r->algorithm;
   if (r->limit) j["limit"] = *r->limit;
   if (r->used) j["used"] = *r->used;
-  if (r->resetMs) j["reset_ms"] = *r->resetMs;
-  j["explained"] = r->words;
+  if (r->resetMs) j["reset_ms"] = *r->resetMs;  // absent when unknown or never (no TTL)
+  j["explained"] = explained(*r);
+  j["warnings"] = r->warnings;
 }
 
 Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
@@ -30,6 +36,7 @@ Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   j["name"] = k.name;
   j["type"] = k.type;
   j["pttl_ms"] = k.pttlMs;
+  if (k.pttlMs == -1) j["no_ttl"] = true;
   if (k.type == "string") j["value"] = k.value;
   if (!k.fields.empty()) {
     Json fields;
@@ -72,7 +79,7 @@ int cmdKeys(const Args& args) {
   const std::string prefix = flags->get("prefix").value_or(std::string(kDefaultPrefix));
   if (prefix.empty()) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
   auto assume = parseKeyAssumptions(flags->get("assume").value_or(""));
-  if (!assume) return badInput("keys", assume.error());
+  if (!assume) return badInput("keys", invalidArgument("--assume: " + assume.error().message));
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
   auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
@@ -115,7 +122,9 @@ int cmdKeys(const Args& args) {
     if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
     std::printf("%-48s %-7s %10lld  %s%-22s %s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
                 where, r ? r->library.c_str() : "-", keyDetail(k).c_str());
-    if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), r->words.c_str());
+    if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), explained(*r).c_str());
+    if (r)
+      for (const std::string& w : r->warnings) std::printf("    warning: %s\n", w.c_str());
     if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
     if (cluster) ++perNode.back().second;
   }

@@ -66,7 +66,8 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
     ++queued;
     if (k.type == "zset" && zsetHead > 0) {
       if (auto z = conn.append({"ZRANGE", k.name, "0", last, "WITHSCORES"}); !z) return z;
-      ++queued;
+      if (auto z = conn.append({"ZRANGE", k.name, "-1", "-1", "WITHSCORES"}); !z) return z;
+      queued += 2;
     }
     if (k.type == "list") {
       if (auto l = conn.append({"LRANGE", k.name, "0", std::to_string(kListHead - 1)}); !l) return l;
@@ -88,6 +89,9 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
         auto head = conn.getReply();
         if (!head) return head.error();
         k.zsetHead = pairsOf(*head);
+        auto tail = conn.getReply();
+        if (!tail) return tail.error();
+        if (auto newest = pairsOf(*tail); !newest.empty()) k.zsetLast = newest.front();
       }
     }
     if (k.type == "list") {

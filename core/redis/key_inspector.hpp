@@ -1,7 +1,8 @@
 #pragma once
-// Key inspection: the limiter keys under a prefix, with their type, PTTL and a
-// type-aware view of the value. SCAN with MATCH only (never KEYS). Used by
-// `ratelab-cli keys` and the GUI inspector. One connection, one thread.
+// Key inspection: the limiter keys under a prefix (an empty prefix: every key),
+// with their type, PTTL and a type-aware view of the value. SCAN with MATCH
+// only (never KEYS). Used by `ratelab-cli keys` and the GUI inspector. One
+// connection, one thread.
 
 #include <cstdint>
 #include <optional>
@@ -27,6 +28,7 @@ struct KeyInfo {
   std::vector<std::pair<std::string, std::string>> fields;
   std::int64_t zsetSize = 0;  ///< zset keys: ZCARD
   std::vector<std::pair<std::string, std::string>> zsetHead;  ///< zset keys: first entries (member, score)
+  std::optional<std::pair<std::string, std::string>> zsetLast;  ///< zset keys: the entry with the highest score
   std::int64_t listSize = 0;  ///< list keys: LLEN
   std::vector<std::string> listHead;  ///< list keys: the first kListHead entries (head first)
   std::string node;        ///< cluster: host:port of the master holding it (empty on one server)

@@ -20,6 +20,7 @@ class CliForeignTest : public QObject {
   void wrongScriptFailsTheRun();
   void badTemplateExitsTwo();
   void keysJsonNamesTheLibrary();
+  void keysJsonWarnsAboutAKeyWithoutTtl();
   void raceRunsTheScript();
 
  private:
@@ -94,6 +95,42 @@ void CliForeignTest::keysJsonNamesTheLibrary() {
   QVERIFY(!o.contains("library"));  // unknown keys: type, PTTL and value only
   const auto bad = test::runCli({"keys", "--redis", url(), "--assume", "burst=0"});
   QCOMPARE(bad.exitCode, 2);
+}
+
+void CliForeignTest::keysJsonWarnsAboutAKeyWithoutTtl() {
+  // Python limits' layout without a TTL: never resets, so the JSON says so and gives no reset_ms.
+  auto conn = redis_->connect();
+  QVERIFY(conn);
+  QVERIFY(conn->command({"SET", "LIMITER/bob/10/1/minute", "3"}));
+  const auto c = test::runCli({"keys", "--redis", url(), "--prefix", "LIMITER/bob/", "--json"});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QJsonArray keys = c.json()["keys"].toArray();
+  QCOMPARE(keys.size(), 1);
+  const QJsonObject k = keys[0].toObject();
+  QCOMPARE(k["name"].toString(), QString("LIMITER/bob/10/1/minute"));
+  QCOMPARE(k["pttl_ms"].toInt(), -1);
+  QCOMPARE(k["no_ttl"].toBool(), true);
+  QVERIFY(!k.contains("reset_ms"));
+  QCOMPARE(k["used"].toInt(), 3);
+  QCOMPARE(k["limit"].toInt(), 10);
+  QVERIFY2(k["explained"].toString().endsWith("3 used, 7 left; the window never resets: the key has no TTL."),
+           qPrintable(k["explained"].toString()));
+  const QJsonArray warnings = k["warnings"].toArray();
+  QCOMPARE(warnings.size(), 1);
+  QVERIFY(warnings[0].toString().startsWith("No TTL: this key never expires, so its count never resets"));
+  // The table says it too, and a key with a TTL carries no warning and its reset.
+  const auto table = test::runCli({"keys", "--redis", url(), "--prefix", "LIMITER/bob/"});
+  QVERIFY2(table.out.contains("    warning: No TTL: this key never expires"), table.out.constData());
+  QVERIFY(conn->command({"SET", "rlflx:erin", "2", "PX", "30000"}));
+  const auto timed = test::runCli({"keys", "--redis", url(), "--prefix", "rlflx:erin", "--json"});
+  const QJsonObject t = timed.json()["keys"].toArray()[0].toObject();
+  QVERIFY(!t.contains("no_ttl"));
+  QCOMPARE(t["warnings"].toArray().size(), 0);
+  QVERIFY(t["reset_ms"].toInt() > 29'000);
+  QVERIFY2(t["explained"].toString().endsWith("does not hold its limit. --assume 'limit=N' supplies what it lacks."),
+           qPrintable(t["explained"].toString()));
+  const auto bad = test::runCli({"keys", "--redis", url(), "--assume", "burst=0"});
+  QVERIFY2(bad.err.startsWith("ratelab-cli keys: --assume: 'burst=0' is not valid: allowed rate="), bad.err.constData());
 }
 
 void CliForeignTest::raceRunsTheScript() {

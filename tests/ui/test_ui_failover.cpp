@@ -14,6 +14,9 @@
 
 #include "ui/charts/chart_lane.hpp"
 #include "ui/charts/lanes_panel.hpp"
+#include "ui/charts/ttl_chart.hpp"
+#include "ui/panels/connection_panel.hpp"
+#include "ui/panels/storm_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/presets.hpp"
@@ -36,9 +39,19 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   const Preset* preset = findPreset(QStringLiteral("failover"));
   QVERIFY(preset);
   window.applyPreset(*preset);
+  // The preset fails closed in its own runs; the Connection panel's choice stays for later storms.
+  QCOMPARE(window.connectionPanel()->policy(), FailurePolicy::Open);
   QSignalSpy done(&window, &MainWindow::stormDone);
   QSignalSpy messages(&controller, &StormController::message);
   QVERIFY(window.startStorm());  // no Redis in the Connection panel: the failover makes its own clusters
+  QCOMPARE(controller.spec().onRedisError, FailurePolicy::Closed);
+  // While run 1 sends, the second lane says it waits for it (not "admitted 0 denied 0").
+  QTRY_VERIFY_WITH_TIMEOUT(window.lanesPanel()->lanes()[0]->admittedPoints() > 0, 60'000);
+  QCOMPARE(window.lanesPanel()->lanes()[1]->title(),
+           QStringLiteral("sliding_log \u00b7 WAIT 1   waiting for run 1 to finish (this run gets a fresh private Redis "
+                          "Cluster)"));
+  // The PTTL chart samples the key on run 1's own cluster.
+  QTRY_VERIFY_WITH_TIMEOUT(window.lanesPanel()->ttlChart()->points(0) > 0, 30'000);
   QVERIFY(done.wait(90'000));
 
   const StormResult& result = controller.lastResult();
@@ -81,6 +94,19 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   const QString caption = window.summaryPanel()->findChild<QLabel*>()->text();
   QVERIFY2(caption.contains(QStringLiteral("sliding_log \u00b7 no WAIT: %1 admitted writes lost").arg(plain.failover->lostWrites)),
            qPrintable(caption));
+  // The same algorithm's two runs in consistent words: WAIT 1 lost nothing, counted, not "not countable".
+  QVERIFY2(caption.contains(QStringLiteral("sliding_log \u00b7 WAIT 1: no admitted write lost (%1 admitted before the kill, "
+                                           "the promoted replica held ")
+                                .arg(waited.failover->admittedBeforeKill)),
+           qPrintable(caption));
+  QVERIFY2(!caption.contains(QStringLiteral("not countable")), qPrintable(caption));
+  QCOMPARE(caption.count(QStringLiteral(" decided by fail-closed; ")), 2);
+  QCOMPARE(lanes[1]->title().contains(QStringLiteral("waiting")), false);
+  // Both runs drew their key's PTTL, each on its own cluster, on the lanes' clock (s since the run started).
+  TtlChart* ttl = window.lanesPanel()->ttlChart();
+  QVERIFY(ttl->points(0) > 0 && ttl->points(1) > 0);
+  QVERIFY2(controller.runWallUs() > 3'500'000 && controller.runWallUs() < 6'000'000,
+           qPrintable(QString::number(controller.runWallUs())));
   const QJsonArray runs = window.summaryPanel()->toJson().object()[QStringLiteral("runs")].toArray();
   QCOMPARE(runs[0].toObject()[QStringLiteral("failover")].toObject()[QStringLiteral("lost_writes")].toInteger(),
            plain.failover->lostWrites);
@@ -88,6 +114,16 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   bool toldCluster = false;
   for (const QList<QVariant>& m : messages) toldCluster = toldCluster || m[0].toString().contains(QStringLiteral("private Redis Cluster"));
   QVERIFY(toldCluster);
+  // A later storm uses the Connection panel's policy again.
+  StormSpec later;
+  later.algorithms = {Algorithm::FixedWindow};
+  later.quota = Quota::perWindow(5, kSecond);
+  later.requests = 10;
+  later.clock = ClockMode::Virtual;
+  window.stormPanel()->setSpec(later);
+  QVERIFY(window.startStorm());
+  QCOMPARE(controller.spec().onRedisError, FailurePolicy::Open);
+  QVERIFY(done.wait(30'000));
 }
 
 QTEST_MAIN(UiFailoverTest)

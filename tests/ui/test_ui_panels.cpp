@@ -203,7 +203,8 @@ void UiPanelsTest::presetsFillAValidForm() {
   StormSpec expected = p->spec;
   expected.redisUrl.clear();  // the Redis is the Connection panel's (failover's "cluster": it makes its own)
   QCOMPARE(QString::fromStdString(json(*spec)), QString::fromStdString(json(expected)));
-  QCOMPARE(w.connectionPanel()->policy(), p->spec.onRedisError);
+  // The preset's own on_redis_error is for its runs: the Connection panel's choice is never flipped.
+  QCOMPARE(w.connectionPanel()->policy(), FailurePolicy::Open);
 }
 
 void UiPanelsTest::presetsAreTheScenarioFiles() {
@@ -450,6 +451,7 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   QSignalSpy scans(&panel, &KeyInspectorPanel::scanRequested);
   panel.autoRefresh()->setChecked(true);
   KeyPageResult page;
+  page.prefix = QStringLiteral("ratelab:");  // what the panel asks for
   page.nextCursor = 42;
   for (int i = 0; i < KeyInspectorPanel::kAutoRefreshMaxKeys; ++i)
     page.keys.append(stringKey(QStringLiteral("ratelab:{gcra:c%1}").arg(i)));
@@ -463,9 +465,14 @@ void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
   QCOMPARE(scans.count(), 1);
   QCOMPARE(scans.takeFirst().at(2).toULongLong(), 42ULL);  // continues the scan at the cursor
   KeyPageResult more;
+  more.prefix = QStringLiteral("ratelab:");
   more.firstPage = false;
   more.keys.append(stringKey(QStringLiteral("ratelab:{gcra:last}")));
   panel.showPage(more);
+  QCOMPARE(panel.keyCount(), 501);
+  KeyPageResult stale = more;  // a page of an earlier question (another prefix) is not shown
+  stale.prefix = QStringLiteral("other:");
+  panel.showPage(stale);
   QCOMPARE(panel.keyCount(), 501);
   QVERIFY(!panel.autoRefresh()->isChecked());  // above the limit: switched itself off
   QVERIFY2(panel.statusText().contains(QStringLiteral("auto-refresh off above 500 keys")), qPrintable(panel.statusText()));

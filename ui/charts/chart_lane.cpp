@@ -247,12 +247,21 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   showInLegend(chart(), closedErrors_, p.closedErrors > 0);
   setNiceRange(x_, xMaxSeconds, 10);
   setNiceRange(y_, top, 4);
+  if (!waiting_.isEmpty() && p.admitted == 0 && p.denied == 0 && p.errors == 0)
+    return chart()->setTitle(tr("%1   %2").arg(label_, waiting_));
   chart()->setTitle(tr("%1%2   admitted %3  denied %4%5%6")
                         .arg(label_, clientText(p))
                         .arg(p.admitted)
                         .arg(p.denied)
                         .arg(errorsText(p, policy_), overText(p)));
 }
+
+void LaneChart::setWaiting(const QString& text) {
+  waiting_ = text;
+  if (!text.isEmpty()) chart()->setTitle(tr("%1   %2").arg(label_, waiting_));
+}
+
+QString LaneChart::title() const { return chart()->title(); }
 
 SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QString& reference, QWidget* parent)
     : QChartView(makeChart(), parent) {

@@ -62,6 +62,11 @@ class LaneChart : public QChartView {
   void setLabel(const QString& label);
   /// The lane's name, first in its title.
   const QString& label() const { return label_; }
+  /// What the lane waits for while it has no decision yet ("waiting for run 1 (no WAIT) to finish");
+  /// its title says so instead of "admitted 0 denied 0". "" = it does not wait.
+  void setWaiting(const QString& text);
+  /// The title shown (tests).
+  QString title() const;
 
  private:
   void styleSeries();
@@ -72,6 +77,7 @@ class LaneChart : public QChartView {
   Algorithm algorithm_;
   FailurePolicy policy_ = FailurePolicy::Open;  ///< decided the store errors
   QString label_;
+  QString waiting_;  ///< see setWaiting
   QLineSeries* admitted_;
   QLineSeries* denied_;
   QLineSeries* limit_;

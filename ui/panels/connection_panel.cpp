@@ -8,7 +8,17 @@
 #include <QPushButton>
 #include <QRadioButton>
 
+#include "redis/redis_url.hpp"
+
 namespace rl::ui {
+
+namespace {
+// A URL as the status line names it (parsed and printed again, password hidden), to compare the two.
+QString canonical(const QString& url) {
+  const auto ep = parseRedisUrl(url.trimmed().toStdString());
+  return ep ? QString::fromStdString(ep->toString()) : url.trimmed();
+}
+}  // namespace
 
 ConnectionPanel::ConnectionPanel(QWidget* parent)
     : QWidget(parent),
@@ -23,6 +33,7 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
       local_(new QRadioButton(tr("local"), this)) {
   url_->setObjectName(QStringLiteral("redisUrl"));
   connect_->setObjectName(QStringLiteral("connectRedis"));
+  startServer_->setObjectName(QStringLiteral("startServer"));
   url_->setPlaceholderText(tr("redis://127.0.0.1:6379/0, redis+cluster://host:port,… or cluster"));
   url_->setToolTip(tr("redis://[user:password@]host:port[/db]: one server.\n"
                       "redis+cluster://[user:password@]host:port[,host:port…]: a Redis Cluster by its seed nodes.\n"
@@ -63,6 +74,7 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
 
   connect(connect_, &QPushButton::clicked, this, [this] { emit connectRequested(url()); });
   connect(url_, &QLineEdit::returnPressed, this, [this] { emit connectRequested(url()); });
+  connect(url_, &QLineEdit::textEdited, this, &ConnectionPanel::markUnchecked);
   connect(startServer_, &QPushButton::clicked, this, &ConnectionPanel::startServerRequested);
   connect(stopServer_, &QPushButton::clicked, this, &ConnectionPanel::stopServerRequested);
   connect(group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton*, bool on) {
@@ -72,7 +84,17 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
 
 QString ConnectionPanel::url() const { return url_->text().trimmed(); }
 
-void ConnectionPanel::setUrl(const QString& url) { url_->setText(url); }
+void ConnectionPanel::setUrl(const QString& url) {
+  url_->setText(url);
+  markUnchecked();
+}
+
+void ConnectionPanel::markUnchecked() {
+  if (url().isEmpty() || canonical(url()) == canonical(checked_)) return;
+  status_->setText(tr("%1 is not checked yet: press Connect to use it (storms use the URL field)")
+                       .arg(QString::fromStdString(withoutPassword(url().toStdString()))));
+  status_->setStyleSheet(QString());
+}
 
 FailurePolicy ConnectionPanel::policy() const {
   if (local_->isChecked()) return FailurePolicy::Local;
@@ -86,6 +108,7 @@ void ConnectionPanel::setPolicy(FailurePolicy p) {
 QString ConnectionPanel::statusText() const { return status_->text(); }
 
 void ConnectionPanel::showStatus(const RedisStatus& s) {
+  checked_ = s.url;
   if (s.starting) {
     status_->setText(s.error);
     status_->setStyleSheet(QString());

@@ -24,7 +24,7 @@ class ConnectionPanel : public QWidget {
   explicit ConnectionPanel(QWidget* parent = nullptr);
   /// The URL storms use (as typed; may hold a password).
   QString url() const;
-  /// Sets the URL field (does not connect).
+  /// Sets the URL field (does not connect: the Status line says it is not checked yet).
   void setUrl(const QString& url);
   /// The failure policy chosen.
   FailurePolicy policy() const;
@@ -50,6 +50,10 @@ class ConnectionPanel : public QWidget {
   void policyChanged(rl::FailurePolicy policy);
 
  private:
+  /// The Status line names the checked server: a URL field naming another says it is not checked yet.
+  void markUnchecked();
+
+  QString checked_;  ///< the server the last status check was about (the Status line's)
   QLineEdit* url_;
   QLabel* status_;
   QLabel* server_;

@@ -1,6 +1,9 @@
 #include "ui/panels/key_inspector_panel.hpp"
 
+#include "ui/panels/inspected_key_text.hpp"
+
 #include <QCheckBox>
+#include <QColor>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -8,6 +11,7 @@
 #include <QMap>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTextEdit>
 #include <QTimer>
@@ -25,27 +29,6 @@ constexpr int kColumnValue = 6;
 constexpr int kRolePttl = Qt::UserRole + 1;
 constexpr int kRoleDetail = Qt::UserRole + 2;
 
-/// The detail pane's text of one key: the reading in words, then the raw value.
-QString detailOf(const InspectedKey& k, const QString& raw) {
-  QString out;
-  if (!k.library.isEmpty()) {
-    out += QObject::tr("%1 · %2\n%3\n").arg(k.library, k.algorithm, k.explained);
-    const auto known = [](qint64 v) { return v < 0 ? QObject::tr("unknown") : QString::number(v); };
-    out += QObject::tr("limit %1 · used %2 · reset in %3\n")
-               .arg(known(k.limit), known(k.used), k.resetMs < 0 ? QObject::tr("unknown") : QObject::tr("%1 ms").arg(k.resetMs));
-  } else {
-    out += QObject::tr("Not a limiter key RateLab recognises: shown as Redis holds it.\n");
-  }
-  return out + QObject::tr("\nRaw (%1, PTTL %2 ms):\n%3").arg(k.type).arg(k.pttlMs).arg(raw);
-}
-
-QString pttlText(qint64 ms) {
-  if (ms == -1) return QObject::tr("no TTL");
-  if (ms < 0) return QObject::tr("gone");
-  if (ms == 0) return QObject::tr("expired");
-  return QObject::tr("%1 ms").arg(ms);
-}
-
 /// A row under a key: a hash field, ZSET member or list entry and its value.
 void childRow(QTreeWidgetItem* parent, const QString& name, const QString& value) {
   auto* row = new QTreeWidgetItem(parent);
@@ -53,14 +36,6 @@ void childRow(QTreeWidgetItem* parent, const QString& name, const QString& value
   row->setText(kColumnValue, value);
 }
 
-/// A ZSET score (us since the epoch) as a readable time.
-QString asTimestamp(const QString& score) {
-  bool ok = false;
-  const double us = score.toDouble(&ok);
-  if (!ok) return score;
-  const auto t = QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(us / 1000), Qt::UTC);
-  return QStringLiteral("%1 (%2 us)").arg(t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz")), score);
-}
 }  // namespace
 
 KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
@@ -83,11 +58,16 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   delete_->setObjectName(QStringLiteral("deleteKey"));
   more_->setObjectName(QStringLiteral("nextPage"));
   deleteAll_->setObjectName(QStringLiteral("deletePrefix"));
+  asked_ = {scanPrefix(), QString()};
+  prefix_->setPlaceholderText(tr("every key"));
+  prefix_->setToolTip(tr("Keys starting with this text; empty: every key in the database (in pages, at most %1 listed)")
+                          .arg(kMaxListed));
   pattern_->setPlaceholderText(tr("pattern within the prefix, e.g. {token_bucket:*"));
   assume_->setObjectName(QStringLiteral("inspectorAssume"));
   assume_->setPlaceholderText(tr("assume: rate=10/s burst=20 limit=10"));
   assume_->setToolTip(tr("What keys do not hold: GCRA rate and burst (go-redis/redis_rate), a counter's limit "
-                         "(rate-limiter-flexible, rate-limit-redis), a bucket's capacity and refill (RateLab)"));
+                         "(rate-limiter-flexible, rate-limit-redis), a bucket's capacity and refill (a hand-written "
+                         "script). RateLab's keys of the storms run in this window are read with their own quota."));
   detail_->setObjectName(QStringLiteral("inspectorDetail"));
   detail_->setReadOnly(true);
   detail_->setPlaceholderText(tr("Select a key: what it means, then its raw value."));
@@ -103,7 +83,13 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   tree_->headerItem()->setToolTip(kColumnSlot, tr("Redis Cluster: the key's hash slot (CRC16 of its {hash tag} mod 16384)"));
   tree_->setColumnHidden(kColumnNode, true);
   tree_->setColumnHidden(kColumnSlot, true);
+  tree_->header()->setStretchLastSection(false);  // the key name gets the room; the value column keeps its width
   tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  const int em = fontMetrics().averageCharWidth();
+  tree_->setColumnWidth(1, 7 * em);
+  tree_->setColumnWidth(kColumnPttl, 14 * em);  // "59 min 55 s"
+  tree_->setColumnWidth(kColumnLibrary, 18 * em);
+  tree_->setColumnWidth(kColumnValue, 18 * em);
   tree_->header()->setSectionResizeMode(kColumnNode, QHeaderView::ResizeToContents);
   tree_->header()->setSectionResizeMode(kColumnSlot, QHeaderView::ResizeToContents);
   tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -125,7 +111,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   split->addWidget(tree_);
   split->addWidget(detail_);
   split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 1);
+  split->setStretchFactor(1, 2);  // the explanation of the watched key needs its lines
   layout->addWidget(split, 1);
   layout->addWidget(masters_);
   layout->addLayout(actions);
@@ -136,9 +122,12 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   connect(scan_, &QPushButton::clicked, this, &KeyInspectorPanel::refresh);
   connect(pattern_, &QLineEdit::returnPressed, this, &KeyInspectorPanel::refresh);
   connect(assume_, &QLineEdit::returnPressed, this, &KeyInspectorPanel::refresh);
-  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &KeyInspectorPanel::showDetail);
+  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &KeyInspectorPanel::selectionChanged);
   connect(more_, &QPushButton::clicked, this,
-          [this] { emit scanRequested(prefix(), pattern_->text(), nextCursor_, kPageCount, assume_->text()); });
+          [this] { emit scanRequested(scanPrefix(), pattern_->text(), nextCursor_, kPageCount, assume_->text()); });
+  connect(this, &KeyInspectorPanel::scanRequested, this, [this](const QString& p, const QString& pattern) {
+    asked_ = {p, pattern};  // a page of an earlier question (another prefix) is not shown
+  });
   connect(delete_, &QPushButton::clicked, this, &KeyInspectorPanel::deleteSelected);
   connect(deleteAll_, &QPushButton::clicked, this, &KeyInspectorPanel::deleteAll);
   countdown_->setInterval(100);
@@ -149,9 +138,11 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
 }
 
 QString KeyInspectorPanel::prefix() const {
-  const QString p = prefix_->text().trimmed();
+  const QString p = scanPrefix();
   return p.isEmpty() ? QStringLiteral("ratelab:") : p;
 }
+
+QString KeyInspectorPanel::scanPrefix() const { return prefix_->text().trimmed(); }
 
 void KeyInspectorPanel::setPrefix(const QString& prefix) { prefix_->setText(prefix); }
 
@@ -161,37 +152,88 @@ QString KeyInspectorPanel::statusText() const { return status_->text(); }
 
 QString KeyInspectorPanel::mastersText() const { return masters_->isHidden() ? QString() : masters_->text(); }
 
-void KeyInspectorPanel::refresh() {
-  if (prefix_->text().trimmed().isEmpty()) {
-    status_->setText(tr("The prefix is empty: allowed a non-empty prefix such as ratelab:"));
-    return;
-  }
-  emit scanRequested(prefix(), pattern_->text(), 0, kPageCount, assume_->text());
-}
+void KeyInspectorPanel::refresh() { emit scanRequested(scanPrefix(), pattern_->text(), 0, kPageCount, assume_->text()); }
 
 QString KeyInspectorPanel::detailText() const { return detail_->toPlainText(); }
 
-void KeyInspectorPanel::showDetail() {
+void KeyInspectorPanel::selectionChanged() {
   const auto selected = tree_->selectedItems();
   QTreeWidgetItem* item = selected.isEmpty() ? nullptr : selected.front();
   while (item && item->parent()) item = item->parent();
-  detail_->setPlainText(item ? item->data(0, kRoleDetail).toString() : QString());
+  watched_ = item ? item->text(0) : QString();
+  showDetail();
+}
+
+void KeyInspectorPanel::showDetail() {
+  if (watched_.isEmpty()) return detail_->clear();
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+    if (QTreeWidgetItem* item = tree_->topLevelItem(i); item->text(0) == watched_) {
+      watchedDetail_ = item->data(0, kRoleDetail).toString();
+      return detail_->setPlainText(watchedDetail_ + tr("\n\nRead at %1 (the PTTL column counts down from then).")
+                                                        .arg(fetchedAt_.toLocalTime().toString(QStringLiteral("HH:mm:ss"))));
+    }
+  const QString when = fetchedAt_.toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+  detail_->setPlainText((complete_ ? tr("%1 is gone (expired or deleted) at the rescan of %2. As last read:\n\n")
+                                   : tr("%1 is not on the pages listed at %2 (Next page may hold it). As last read:\n\n"))
+                            .arg(watched_, when) +
+                        watchedDetail_);
+}
+
+// Selects the watched key again after a rescan rebuilt the list.
+void KeyInspectorPanel::reselect() {
+  for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+    if (QTreeWidgetItem* item = tree_->topLevelItem(i); item->text(0) == watched_) {
+      item->setSelected(true);
+      tree_->setCurrentItem(item, 0, QItemSelectionModel::NoUpdate);
+    }
 }
 
 void KeyInspectorPanel::showPage(const KeyPageResult& page) {
-  if (page.firstPage) tree_->clear();
-  for (const InspectedKey& k : page.keys) addKey(k);
+  if (page.prefix != asked_.first || page.pattern != asked_.second) return;
+  bool capped = false;
+  {
+    const QSignalBlocker quiet(tree_);  // a rebuilt list is not the user's choice: the watched key stays
+    if (page.firstPage) tree_->clear();
+    for (const InspectedKey& k : page.keys) {
+      if (keyCount() >= kMaxListed) {
+        capped = true;
+        break;
+      }
+      addKey(k);
+    }
+    reselect();
+  }
   showMasters(page.masters);
-  nextCursor_ = page.nextCursor;
-  more_->setEnabled(page.nextCursor != 0);
+  nextCursor_ = capped ? 0 : page.nextCursor;
+  complete_ = page.firstPage && page.nextCursor == 0 && !capped;
+  more_->setEnabled(nextCursor_ != 0);
   fetchedAt_ = QDateTime::currentDateTimeUtc();
   countdown_->start();
-  QString text = tr("%1 keys under %2%3").arg(keyCount()).arg(prefix(), page.nextCursor ? tr(" (more pages)") : QString());
+  showDetail();
+  const QString where = scanPrefix().isEmpty() ? tr("in the whole database (no prefix)") : tr("under %1").arg(scanPrefix());
+  QString text = keyCount() == 1 ? tr("1 key %1").arg(where) : tr("%1 keys %2").arg(keyCount()).arg(where);
+  if (capped) text += tr("; the list stops at %1 keys: narrow the prefix or pattern to see the others").arg(kMaxListed);
+  else if (page.nextCursor) text += tr("; more keys: Next page");
   if (auto_->isChecked() && keyCount() > kAutoRefreshMaxKeys) {
     auto_->setChecked(false);
     text += tr("; auto-refresh off above %1 keys").arg(kAutoRefreshMaxKeys);
   }
   status_->setText(text);
+}
+
+void KeyInspectorPanel::showServerStatus(const RedisStatus& s) {
+  if (s.starting || s.url == server_) return;
+  server_ = s.url;
+  {
+    const QSignalBlocker quiet(tree_);
+    tree_->clear();
+  }
+  watched_.clear();
+  detail_->clear();
+  more_->setEnabled(false);
+  masters_->hide();
+  status_->setText(s.ok ? tr("Scanning %1…").arg(s.url) : tr("No keys listed: %1 does not answer").arg(s.url));
+  if (s.ok) refresh();
 }
 
 void KeyInspectorPanel::showMasters(const QStringList& masters) {
@@ -218,6 +260,10 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
   item->setText(1, k.type);
   item->setData(kColumnPttl, kRolePttl, static_cast<qlonglong>(k.pttlMs));
   item->setText(kColumnPttl, pttlText(k.pttlMs));
+  if (!k.warnings.isEmpty()) {
+    item->setForeground(kColumnPttl, QColor(0xd7, 0x3a, 0x49));
+    item->setToolTip(kColumnPttl, k.warnings.join(QLatin1Char('\n')));
+  }
   item->setText(kColumnLibrary, k.library.isEmpty() ? QStringLiteral("-") : k.library);
   if (!k.explained.isEmpty()) item->setToolTip(kColumnLibrary, k.explained);
   QString raw;
@@ -228,7 +274,7 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
     item->setText(kColumnValue, tr("%1 entries").arg(k.size));
     const bool zset = k.type == QLatin1String("zset");
     for (const auto& [member, score] : k.entries) {
-      const QString shown = zset ? asTimestamp(score) : score;
+      const QString shown = zset ? scoreText(score, k.scoreUnitUs) : score;
       childRow(item, member, shown);
       raw += member + QStringLiteral("  ") + shown + QLatin1Char('\n');
     }
@@ -243,7 +289,7 @@ void KeyInspectorPanel::addKey(const InspectedKey& k) {
     raw = fields.join(QLatin1Char('\n'));
     if (k.type == QLatin1String("string")) raw = k.value + QLatin1Char('\n') + raw;  // the stored text, then its fields
   }
-  item->setData(0, kRoleDetail, detailOf(k, raw));
+  item->setData(0, kRoleDetail, keyDetailText(k, raw));
 }
 
 void KeyInspectorPanel::tickCountdown() {
@@ -257,6 +303,10 @@ void KeyInspectorPanel::tickCountdown() {
 }
 
 void KeyInspectorPanel::deleteSelected() {
+  if (scanPrefix().isEmpty()) {
+    status_->setText(tr("Deleting needs a prefix: type the one the keys start with (nothing outside it is deleted)"));
+    return;
+  }
   QStringList keys;
   for (QTreeWidgetItem* item : tree_->selectedItems())
     if (!item->parent()) keys << item->text(0);
@@ -269,8 +319,8 @@ void KeyInspectorPanel::deleteSelected() {
 }
 
 void KeyInspectorPanel::deleteAll() {
-  if (prefix_->text().trimmed().isEmpty()) {
-    status_->setText(tr("The prefix is empty: refusing to delete everything"));
+  if (scanPrefix().isEmpty()) {
+    status_->setText(tr("The prefix is empty: RateLab never deletes every key; type the prefix to delete"));
     return;
   }
   if (!confirm_(tr("Delete every key under %1? Keys outside the prefix are never touched.").arg(prefix()))) return;
@@ -279,7 +329,7 @@ void KeyInspectorPanel::deleteAll() {
 
 void KeyInspectorPanel::showDeleted(qint64 count) {
   status_->setText(tr("Deleted %1 keys.").arg(count));
-  emit scanRequested(prefix(), pattern_->text(), 0, kPageCount, assume_->text());
+  refresh();
 }
 
 }  // namespace rl::ui

@@ -1,18 +1,25 @@
 #pragma once
 // KeyInspectorPanel: the limiter keys in Redis. SCAN by pattern within the
-// prefix with paging; type-aware views (string counter, hash fields, ZSET
-// entries as timestamps, LIST heads); the library that wrote each key
-// (RateLab, Python limits, rate-limiter-flexible, rate-limit-redis,
-// go-redis/redis_rate) in a column, and a detail pane that explains the
-// selected key in words with its raw value underneath ("Assume" supplies what
-// keys do not hold, e.g. rate=10/s burst=20); PTTL counting down live and re-polled; auto-refresh
-// that turns itself off above kAutoRefreshMaxKeys keys; delete a key or the
-// whole prefix after confirmation (never outside the prefix: the worker
-// refuses). On a Redis Cluster a node and a slot column show where each key
-// lives, and a line counts the keys per master (zero included). The Redis
-// calls run on the controller's Redis worker thread.
+// prefix (an empty prefix browses every key) with paging and a cap of
+// kMaxListed keys; type-aware views (string counter, hash fields, ZSET entries
+// as times in the unit they are written in, LIST heads); the library that
+// wrote each key (RateLab, Python limits, rate-limiter-flexible,
+// rate-limit-redis, go-redis/redis_rate, hand-written Lua shapes) in a column,
+// and a detail pane that explains the selected key in words with its raw value
+// underneath ("Assume" supplies what keys do not hold, e.g. rate=10/s
+// burst=20; RateLab's keys of the window's own storms are read with their
+// run's quota). A key without a TTL is flagged: it never resets. TTLs count
+// down live in human units and are re-polled; the selection and its
+// explanation survive every rescan, so a key can be watched through a storm.
+// Auto-refresh turns itself off above kAutoRefreshMaxKeys keys. Connecting to
+// another server clears the list and rescans. Delete a key or the whole
+// prefix after confirmation (never outside the prefix, never with an empty
+// one: the worker refuses). On a Redis Cluster a node and a slot column show
+// where each key lives, and a line counts the keys per master (zero
+// included). The Redis calls run on the controller's Redis worker thread.
 
 #include <QDateTime>
+#include <QPair>
 #include <QWidget>
 #include <functional>
 
@@ -36,10 +43,14 @@ class KeyInspectorPanel : public QWidget {
   static constexpr int kAutoRefreshMaxKeys = 500;
   /// Keys per SCAN page (SCAN's COUNT hint).
   static constexpr int kPageCount = 200;
+  /// The list stops at this many keys (Next page is off, the status line says so).
+  static constexpr int kMaxListed = 2000;
 
   explicit KeyInspectorPanel(QWidget* parent = nullptr);
-  /// The limiter prefix (never empty).
+  /// The limiter prefix for storms and races (never empty: ratelab: when the field is).
   QString prefix() const;
+  /// The prefix scans use: the field as typed, "" = every key.
+  QString scanPrefix() const;
   /// Sets the prefix.
   void setPrefix(const QString& prefix);
   /// Replaces the confirmation dialog (tests answer without a modal dialog).
@@ -66,6 +77,8 @@ class KeyInspectorPanel : public QWidget {
   void showPage(const rl::ui::KeyPageResult& page);
   /// Reports a deletion and rescans.
   void showDeleted(qint64 count);
+  /// A status check: another server than the listed one clears the list and, when it answers, rescans.
+  void showServerStatus(const rl::ui::RedisStatus& status);
 
  signals:
   /// Scan one page; `assume` is what keys do not hold (rate=10/s burst=20 limit=10).
@@ -78,7 +91,9 @@ class KeyInspectorPanel : public QWidget {
  private:
   void addKey(const InspectedKey& key);
   void showMasters(const QStringList& masters);
+  void selectionChanged();
   void showDetail();
+  void reselect();
   void tickCountdown();
   void deleteSelected();
   void deleteAll();
@@ -98,6 +113,11 @@ class KeyInspectorPanel : public QWidget {
   QTimer* countdown_;
   QTimer* autoTimer_;
   quint64 nextCursor_ = 0;
+  bool complete_ = false;    ///< the list holds every matching key (one page, scan done, not capped)
+  QString watched_;          ///< the selected key, kept across rescans ("" = none)
+  QString watchedDetail_;    ///< its detail as last read (shown, marked, once it is gone)
+  QString server_;           ///< the server whose keys are listed (status URL)
+  QPair<QString, QString> asked_;  ///< prefix and pattern of the latest scan asked for
   QDateTime fetchedAt_;
   std::function<bool(const QString&)> confirm_;
 };

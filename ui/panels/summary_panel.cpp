@@ -82,17 +82,32 @@ QString SummaryPanel::overLimitLine(const AlgorithmResult& r) {
 
 QString SummaryPanel::failoverLine(const AlgorithmResult& r) {
   const FailoverReport& f = *r.failover;
-  const QString lost = f.lostWrites < 0 ? tr("lost writes not countable for this algorithm")
-                                        : tr("%1 admitted writes lost (%2 admitted before the kill, the promoted "
-                                             "replica held %3)")
-                                              .arg(f.lostWrites)
-                                              .arg(f.admittedBeforeKill)
-                                              .arg(f.stateOnNewMaster);
+  // Countable when the promoted replica's state could be read (stateOnNewMaster >= 0); then
+  // lost = admitted before the kill - held by the promoted replica, which is <= 0 when nothing was
+  // lost (< 0: writes whose WAIT timed out, counted as errors, reached the replica anyway).
+  QString lost;
+  if (f.stateOnNewMaster < 0) lost = tr("lost writes not countable for this algorithm");
+  else if (f.lostWrites > 0)
+    lost = tr("%1 admitted writes lost (%2 admitted before the kill, the promoted replica held %3)")
+               .arg(f.lostWrites)
+               .arg(f.admittedBeforeKill)
+               .arg(f.stateOnNewMaster);
+  else if (f.lostWrites == 0)
+    lost = tr("no admitted write lost (%1 admitted before the kill, the promoted replica held all %2)")
+               .arg(f.admittedBeforeKill)
+               .arg(f.stateOnNewMaster);
+  else
+    lost = tr("no admitted write lost (%1 admitted before the kill, the promoted replica held %2: %3 more, writes "
+              "whose WAIT timed out that reached it anyway)")
+               .arg(f.admittedBeforeKill)
+               .arg(f.stateOnNewMaster)
+               .arg(-f.lostWrites);
   const QString served = unservedMs(f) < 0 ? tr("decisions were not served again before the storm ended")
                                           : tr("served again %1 ms after the kill").arg(unservedMs(f));
-  return tr("%1: %2; %3; %4 decided by the failure policy; admitted %5 of limit %6 (%7x).")
+  return tr("%1: %2; %3; %4 decided by %5; admitted %6 of limit %7 (%8x).")
       .arg(r.label, lost, served)
       .arg(f.errorsDuringFailover)
+      .arg(r.policy == FailurePolicy::Local ? tr("the local limiter") : tr("fail-%1").arg(qs(failurePolicyName(r.policy))))
       .arg(r.admitted)
       .arg(r.limit)
       .arg(r.overshoot, 0, 'f', 2);

@@ -1,6 +1,7 @@
 #include "ui/workers/redis_worker.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 
 #include "redis/cluster/managed_redis_cluster.hpp"
@@ -24,6 +25,27 @@ ManagedServerOptions managedOptions() {
   return o;
 }
 
+// The run of this window that wrote `name` (RateLab's <prefix>{<algorithm>:<tag><client>}), or null.
+const RunKeys* runOf(const std::string& name, const QList<RunKeys>& runs) {
+  const auto open = name.find('{');
+  const auto colon = open == std::string::npos ? std::string::npos : name.find(':', open);
+  if (colon == std::string::npos) return nullptr;
+  for (const RunKeys& r : runs) {
+    const std::string prefix = r.prefix.toStdString(), tag = r.keyTag.toStdString();
+    if (!tag.empty() && open == prefix.size() && name.starts_with(prefix) && name.compare(colon + 1, tag.size(), tag) == 0)
+      return &r;
+  }
+  return nullptr;
+}
+
+// What a run's quota says about its keys: the limit, and the rate of its emission interval.
+KeyAssumptions assumptionsOf(const Quota& q) {
+  KeyAssumptions a;
+  a.limit = q.limit;
+  a.ratePerSecond = 1e6 / static_cast<double>(q.interval().count());
+  return a;
+}
+
 InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   InspectedKey out;
   out.name = qs(k.name);
@@ -44,9 +66,21 @@ InspectedKey toInspected(const KeyInfo& k, const std::optional<KeyReading>& read
     out.limit = reading->limit.value_or(-1);
     out.used = reading->used.value_or(-1);
     out.resetMs = reading->resetMs.value_or(-1);
+    out.needs = qs(reading->needs);
+    for (const std::string& w : reading->warnings) out.warnings << qs(w);
   }
   out.node = qs(k.node);
   out.slot = k.slot;
+  return out;
+}
+
+// `k` read by the library that wrote it: a key of this window's runs with that run's quota.
+InspectedKey inspected(const KeyInfo& k, std::int64_t nowUs, const KeyAssumptions& typed, const QList<RunKeys>& runs) {
+  const RunKeys* run = runOf(k.name, runs);
+  const auto reading = readKey(k, nowUs, run ? assumptionsOf(run->quota) : typed);
+  InspectedKey out = toInspected(k, reading);
+  if (run && reading && reading->library == "RateLab") out.runQuota = qs(run->quota.toString());
+  if (k.zsetLast) out.scoreUnitUs = timestampUnitUs(std::strtod(k.zsetLast->second.c_str(), nullptr), nowUs);
   return out;
 }
 
@@ -68,19 +102,23 @@ void RedisWorker::guarded(const char* what, Fn&& fn) {
   }
 }
 
+namespace {
+// A link for the status line, the inspector and the TTL samples, not decisions: a PING
+// slower than a limiter's 100 ms (a VPN, a loaded machine) is slow, not down.
+Result<RedisLink> connectInteractive(RedisEndpoint endpoint) {
+  endpoint.connectTimeout = std::max(endpoint.connectTimeout, kInteractiveTimeout);
+  endpoint.commandTimeout = std::max(endpoint.commandTimeout, kInteractiveTimeout);
+  return RedisLink::connect(endpoint);
+}
+}  // namespace
+
 RedisLink* RedisWorker::link() {
   if (!endpoint_) {
     connError_ = tr("no Redis configured");
     return nullptr;
   }
   if (!link_) {
-    // This link answers the status line, the inspector and the TTL samples,
-    // not decisions: a PING slower than a limiter's 100 ms (a VPN, a loaded
-    // machine) is slow, not down.
-    RedisEndpoint interactive = *endpoint_;
-    interactive.connectTimeout = std::max(interactive.connectTimeout, kInteractiveTimeout);
-    interactive.commandTimeout = std::max(interactive.commandTimeout, kInteractiveTimeout);
-    auto l = RedisLink::connect(interactive);
+    auto l = connectInteractive(*endpoint_);
     if (!l) {
       connError_ = errorText(l.error());
       return nullptr;
@@ -88,6 +126,20 @@ RedisLink* RedisWorker::link() {
     link_ = std::make_unique<RedisLink>(std::move(*l));
   }
   return link_.get();
+}
+
+RedisLink* RedisWorker::ttlLink(const QString& url) {
+  if (url.isEmpty()) return link();
+  if (!ttlLink_ || ttlUrl_ != url) {
+    ttlLink_.reset();
+    ttlUrl_ = url;
+    auto ep = parseRedisUrl(url.toStdString());
+    if (!ep) return nullptr;
+    auto l = connectInteractive(*ep);
+    if (!l) return nullptr;
+    ttlLink_ = std::make_unique<RedisLink>(std::move(*l));
+  }
+  return ttlLink_.get();
 }
 
 void RedisWorker::useEndpoint(const RedisEndpoint& endpoint) {
@@ -141,20 +193,28 @@ ServerState RedisWorker::serverState(const QString& message) const {
   ServerState s;
   s.running = server_ && server_->running();
   s.port = server_ ? server_->port() : 0;
-  s.url = server_ ? QStringLiteral("redis://127.0.0.1:%1").arg(s.port) : QString();
   s.message = message;
-  return s;
+  return s;  // no url: only a change that makes the window talk to another server names one
+}
+
+void RedisWorker::useManagedServer(const QString& message) {
+  useEndpoint(server_->endpoint());
+  ServerState st = serverState(message);
+  st.url = qs(endpoint_->toString());
+  emit serverChanged(st);
+  checkStatus();
 }
 
 void RedisWorker::startServer() {
   guarded("Starting redis-server", [&] {
-    if (server_ && server_->running()) {
-      emit serverChanged(serverState(tr("redis-server already runs on port %1").arg(server_->port())));
-      return;
-    }
+    if (server_ && server_->running())
+      return useManagedServer(tr("private redis-server on 127.0.0.1:%1").arg(server_->port()));
     if (server_) {
-      restartServer();
-      return;
+      if (auto ok = server_->restart(); !ok) {
+        emit serverChanged(serverState(QString::fromStdString(ok.error().message)));
+        return emit errorOccurred(QString::fromStdString(ok.error().message));
+      }
+      return useManagedServer(tr("private redis-server restarted on 127.0.0.1:%1").arg(server_->port()));
     }
     auto s = ManagedRedisServer::start(managedOptions());
     if (!s) {
@@ -163,9 +223,7 @@ void RedisWorker::startServer() {
       return;
     }
     server_ = std::make_unique<ManagedRedisServer>(std::move(*s));
-    useEndpoint(server_->endpoint());
-    emit serverChanged(serverState(tr("private redis-server on 127.0.0.1:%1").arg(server_->port())));
-    checkStatus();
+    useManagedServer(tr("private redis-server on 127.0.0.1:%1").arg(server_->port()));
   });
 }
 
@@ -196,15 +254,17 @@ void RedisWorker::stopServer() {
     if (auto ok = server_->stop(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
     link_.reset();
     emit serverChanged(serverState(tr("redis-server stopped")));
+    checkStatus();  // the Status line says so when the window talks to it
   });
 }
 
 void RedisWorker::restartServer() {
   guarded("Restarting redis-server", [&] {
-    if (!server_) return startServer();
+    if (!server_) return emit errorOccurred(tr("No managed redis-server to restart: start it in the Connection panel"));
     if (auto ok = server_->restart(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
     link_.reset();
     emit serverChanged(serverState(tr("redis-server restarted on port %1").arg(server_->port())));
+    checkStatus();
   });
 }
 
@@ -243,15 +303,17 @@ void RedisWorker::checkStatus() {
 }
 
 void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
-                           const QString& assume) {
+                           const QString& assume, const QList<RunKeys>& runs) {
   guarded("Key scan", [&] {
     auto assumptions = parseKeyAssumptions(assume.toStdString());
-    if (!assumptions) return emit errorOccurred(errorText(assumptions.error()));
+    if (!assumptions) return emit errorOccurred(tr("Assume field: %1").arg(errorText(assumptions.error())));
     RedisLink* l = link();
     if (!l) return emit errorOccurred(connError_);
     constexpr int kZsetHead = 20;
     KeyPageResult out;
     out.firstPage = cursor == 0;
+    out.prefix = prefix;
+    out.pattern = pattern;
     std::vector<KeyInfo> keys;
     if (ClusterRouter* router = l->router()) {  // every master, to the end: node and slot per key
       auto all = scanAllLimiterKeys(*l, prefix.toStdString(), pattern.toStdString(), kZsetHead);
@@ -268,7 +330,7 @@ void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint6
     }
     auto now = l->onKey({}, [](RedisConnection& c) { return serverTimeUs(c); });
     if (!now) return emit errorOccurred(errorText(now.error()));
-    for (const KeyInfo& k : keys) out.keys.append(toInspected(k, readKey(k, now.value(), assumptions.value())));
+    for (const KeyInfo& k : keys) out.keys.append(inspected(k, now.value(), assumptions.value(), runs));
     emit keysReady(out);
   });
 }
@@ -299,10 +361,10 @@ void RedisWorker::deletePrefix(const QString& prefix) {
   });
 }
 
-void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs) {
+void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs, const QString& url) {
   guarded("TTL sample", [&] {
     const QList<qint64> none(baseKeys.size(), -2);
-    RedisLink* l = link();
+    RedisLink* l = ttlLink(url);
     if (!l) return emit ttlSampled(atUs, none);  // an outage: the TTL chart has a gap
     QList<qint64> out;
     for (const QString& base : baseKeys) {
@@ -311,7 +373,7 @@ void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs) {
       const std::string b = base.toStdString();
       auto keys = l->onKey(b, [&](RedisConnection& c) { return scanAllLimiterKeys(c, b); });
       if (!keys) {
-        link_.reset();
+        (url.isEmpty() ? link_ : ttlLink_).reset();
         return emit ttlSampled(atUs, none);
       }
       qint64 best = -2;

@@ -43,27 +43,31 @@ class RedisWorker : public QObject {
   /// Starts a private Redis Cluster (3 masters + 3 replicas; reused when one
   /// runs) and talks to it: serverChanged carries its redis+cluster:// seed URL.
   void startCluster();
-  /// Starts a private redis-server on a free loopback port and talks to it.
+  /// Starts a private redis-server on a free loopback port (or restarts the stopped one, or
+  /// keeps the running one) and talks to it: serverChanged carries its URL.
   void startServer();
   /// The embedded default: a Redis on 127.0.0.1:`probePort` if one answers, else a private server.
   void useEmbeddedDefault(int probePort);
-  /// Stops the managed server (keeps its port for restartServer).
+  /// Stops the managed server (keeps its port for restartServer); the server talked to stays.
   void stopServer();
-  /// Restarts the managed server on the same port.
+  /// Restarts the managed server on the same port (an outage's end); the server talked to stays.
   void restartServer();
   /// PING (timed) and INFO server: emits statusReady.
   void checkStatus();
-  /// One SCAN page of keys matching prefix + pattern, each read by the library
-  /// that wrote it (`assume`: what keys do not hold, e.g. "rate=10/s burst=20"): emits keysReady.
+  /// One SCAN page of keys matching prefix + pattern ("" prefix: every key), each read by the
+  /// library that wrote it (`assume`: what keys do not hold, e.g. "rate=10/s burst=20"; RateLab's
+  /// keys of one of `runs` are read with that run's quota instead): emits keysReady.
   /// On a cluster: every master scanned to the end in one page, each key with its node and slot.
-  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {});
+  void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {},
+                const QList<rl::ui::RunKeys>& runs = {});
   /// Deletes keys (all must start with prefix): emits keysDeleted.
   void deleteKeys(const QString& prefix, const QStringList& keys);
   /// Deletes every key under prefix (never outside it): emits keysDeleted.
   void deletePrefix(const QString& prefix);
-  /// Longest PTTL of the keys under each base key (on a cluster, on the master of its slot):
+  /// Longest PTTL of the keys under each base key (on a cluster, on the master of its slot),
+  /// on the server talked to or, with `url`, on that one (a failover run's own cluster):
   /// emits ttlSampled (same order, -2 = none).
-  void sampleTtl(const QStringList& baseKeys, qint64 atUs);
+  void sampleTtl(const QStringList& baseKeys, qint64 atUs, const QString& url = {});
   /// Runs a fault schedule (--fault, the scenario key "fault") on the managed
   /// server, timed from `originSteadyUs` (the storm's start, steady clock us).
   void startFaults(const std::vector<rl::FaultEvent>& schedule, qint64 originSteadyUs);
@@ -90,11 +94,15 @@ class RedisWorker : public QObject {
   template <class Fn>
   void guarded(const char* what, Fn&& fn);
   RedisLink* link();
+  RedisLink* ttlLink(const QString& url);
   ServerState serverState(const QString& message) const;
+  void useManagedServer(const QString& message);
   void useEndpoint(const RedisEndpoint& endpoint);
 
   std::unique_ptr<RedisEndpoint> endpoint_;       ///< where to talk; null until set
   std::unique_ptr<RedisLink> link_;               ///< lazily connected (server or cluster)
+  std::unique_ptr<RedisLink> ttlLink_;            ///< TTL samples on another server (a failover run's cluster)
+  QString ttlUrl_;                                ///< where ttlLink_ goes
   std::unique_ptr<ManagedRedisServer> server_;    ///< the private server, if started
   std::unique_ptr<ManagedRedisCluster> cluster_;  ///< the private cluster, if started
   std::unique_ptr<FaultInjector> faults_;         ///< the running fault schedule, if any

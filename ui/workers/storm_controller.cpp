@@ -7,6 +7,7 @@
 #include "storm/compared_runs.hpp"
 #include "storm/fault_schedule.hpp"
 #include "storm/key_tag.hpp"
+#include "storm/quota_schedule.hpp"
 #include "ui/qt_text.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
@@ -79,6 +80,7 @@ void StormController::wireWorkers() {
     QMetaObject::invokeMethod(redis_, [w = redis_, f = spec_.faults, originSteadyUs] { w->startFaults(f, originSteadyUs); },
                               Qt::QueuedConnection);
   });
+  connect(storm_, &StormWorker::failoverRunBegins, this, &StormController::onFailoverRunBegins);
   connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
   connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
   connect(storm_, &StormWorker::errorOccurred, this, &StormController::errorOccurred);
@@ -91,7 +93,7 @@ void StormController::wireWorkers() {
   connect(race_, &RaceWorker::errorOccurred, this, &StormController::errorOccurred);
   connect(redis_, &RedisWorker::statusReady, this, &StormController::redisStatus);
   connect(redis_, &RedisWorker::serverChanged, this, &StormController::serverChanged);
-  connect(redis_, &RedisWorker::serverChanged, this, [this](const ServerState& s) { managedUp_ = s.running; });
+  connect(redis_, &RedisWorker::serverChanged, this, [this](const ServerState& s) { managedPort_ = s.running ? s.port : 0; });
   connect(redis_, &RedisWorker::faultsDone, this, [this](const QStringList& steps) {
     if (!steps.isEmpty()) emit message(tr("Faults done: %1").arg(steps.join(QStringLiteral("; "))));
   });
@@ -115,18 +117,33 @@ void StormController::wireWorkers() {
   connect(http_, &HttpServeWorker::errorOccurred, this, &StormController::errorOccurred);
 }
 
+namespace {
+// True when `url` names the managed server on loopback port `port`.
+bool namesManagedServer(const std::string& url, int port) {
+  const auto ep = parseRedisUrl(url);
+  if (!ep || ep->cluster || port <= 0 || ep->port != port) return false;
+  return ep->host == "127.0.0.1" || ep->host == "localhost" || ep->host == "::1";
+}
+}  // namespace
+
 QString StormController::faultRefusal(const StormSpec& spec, bool outage, bool sideBySide) const {
-  if (spec.faults.empty()) return {};
+  if (spec.faults.empty() && !outage) return {};
+  const QString what = outage ? tr("The outage preset stops and restarts the window's managed redis-server")
+                              : tr("This scenario has a fault schedule (%1): it is done to the window's managed "
+                                   "redis-server only")
+                                    .arg(QString::fromStdString(faultScheduleText(spec.faults)));
+  const QString headless = tr("ratelab-cli run --redis managed --scenario FILE");
   if (const auto ep = parseRedisUrl(spec.redisUrl); ep && ep->cluster)
-    return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only, and "
-              "this storm would run on a Redis Cluster (connect a single server, or run ratelab-cli run --redis "
-              "managed --scenario FILE)")
-        .arg(QString::fromStdString(faultScheduleText(spec.faults)));
-  if (!managedUp_)
-    return tr("This scenario has a fault schedule (%1): it is done to the window's managed redis-server only; start "
-              "it in the Connection panel (or run ratelab-cli run --redis managed --scenario FILE)")
-        .arg(QString::fromStdString(faultScheduleText(spec.faults)));
-  if (outage || sideBySide || !spec.compareBackends.empty())
+    return tr("%1, and this storm would run on a Redis Cluster (connect a single server, or run %2)").arg(what, headless);
+  if (managedPort_ == 0)
+    return tr("%1; start it in the Connection panel (or run %2)").arg(what, headless);
+  if (!namesManagedServer(spec.redisUrl, managedPort_))
+    return tr("%1 (127.0.0.1:%2), but this storm would run on %3, which RateLab did not start and never stops: press "
+              "Start server in the Connection panel to run it on the managed server")
+        .arg(what)
+        .arg(managedPort_)
+        .arg(QString::fromStdString(withoutPassword(spec.redisUrl)));
+  if (!spec.faults.empty() && (outage || sideBySide || !spec.compareBackends.empty()))
     return tr("A fault schedule runs with one storm: not with an outage plan, policies or backends side by side");
   return {};
 }
@@ -161,14 +178,20 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   model_.reset(laneAlgorithms, spec_.quota, spec_.cost);
   ttlKeys_.clear();
   const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
-  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http && !spec_.failover)  // (its clusters are its own)
-    for (const StormSpec& run : policies.empty() ? std::vector<StormSpec>{spec_} : policyRuns(spec_, policies))
+  const std::vector<StormSpec> runs = spec_.failover ? waitRuns(spec_, waits)  // each on its own cluster, sampled there
+                                      : policies.empty() ? std::vector<StormSpec>{spec_}
+                                                         : policyRuns(spec_, policies);
+  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
+    for (const StormSpec& run : runs)
       for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.keyTag + client));
+  ttlUrl_.clear();
+  runOriginUs_ = 0;
+  rememberRunKeys();
   emit stormStarted(spec_);
   clock_.start();
   ttlPending_ = false;
   ttlAskedAt_ = -1;
-  if (!ttlKeys_.isEmpty()) ttl_.start();
+  if (!ttlKeys_.isEmpty() && !spec_.failover) ttl_.start();  // a failover's: once its first cluster is up
   if (outage) armOutage(*outage);
   if (spec_.failover)
     QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, waits] { w->runFailovers(spec, waits); },
@@ -186,13 +209,22 @@ void StormController::tuneQuota(const Quota& quota) {
     emit errorOccurred(QString::fromStdString(ok.error().message));
     return;
   }
+  if (!runs_.isEmpty()) runs_.back().quota = quota;  // its keys are written under the new quota from now on
   emit quotaTuned(quota);
   emit message(tr("Quota tuned to %1").arg(QString::fromStdString(quota.toString())));
 }
 
+void StormController::rememberRunKeys() {
+  if (spec_.backend == Backend::Memory || spec_.backend == Backend::Http) return;
+  Quota last = spec_.quota;
+  for (const QuotaChange& c : spec_.quotaChanges) last = appliedTo(c, last);
+  runs_.append({qs(spec_.prefix), qs(spec_.keyTag), last});
+  while (runs_.size() > kRunsRemembered) runs_.removeFirst();
+}
+
 void StormController::onStormFinished(const StormResult& result) {
   stormRunning_ = false;
-  runWallUs_ = clock_.nsecsElapsed() / 1000;
+  runWallUs_ = runClockUs();
   clearOutage();
   if (faultsArmed_) QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopFaults(); }, Qt::QueuedConnection);
   faultsArmed_ = false;
@@ -204,14 +236,25 @@ void StormController::onStormFinished(const StormResult& result) {
 }
 
 void StormController::sampleTtl() {
-  if (!stormRunning_ && clock_.nsecsElapsed() / 1000 > runWallUs_ + kTtlTailMaxMs * std::int64_t{1000})
+  if (!stormRunning_ && runClockUs() > runWallUs_ + kTtlTailMaxMs * std::int64_t{1000})
     return stopTtlSampling();  // the tail is over (checked here too: a lost sample must not keep it going)
   if (ttlKeys_.isEmpty() || ttlPending_) return;  // one sample in flight at most (outages)
   ttlPending_ = true;
-  const qint64 at = clock_.nsecsElapsed() / 1000;
+  const qint64 at = runClockUs();
   ttlAskedAt_ = at;
-  QMetaObject::invokeMethod(redis_, [w = redis_, keys = ttlKeys_, at] { w->sampleTtl(keys, at); },
+  QMetaObject::invokeMethod(redis_, [w = redis_, keys = ttlKeys_, at, url = ttlUrl_] { w->sampleTtl(keys, at, url); },
                             Qt::QueuedConnection);
+}
+
+std::int64_t StormController::runClockUs() const { return clock_.nsecsElapsed() / 1000 - runOriginUs_; }
+
+void StormController::onFailoverRunBegins(int /*run*/, const QString& url) {
+  if (!stormRunning_) return;
+  ttlUrl_ = url;  // the run's own cluster: its keys are there
+  runOriginUs_ = clock_.nsecsElapsed() / 1000;  // the TTL chart shares the lanes' clock: s since this run started
+  ttlPending_ = false;
+  ttlAskedAt_ = -1;
+  if (!ttlKeys_.isEmpty() && !ttl_.isActive()) ttl_.start();
 }
 
 void StormController::onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs) {
@@ -242,7 +285,7 @@ void StormController::armOutage(const OutagePlan& plan) {
     outage_.append(t);
   };
   at(plan.stopAtMs, [this] { stopServer(); }, tr("Outage: stopping the managed redis-server"));
-  at(plan.restartAtMs, [this] { startServer(); }, tr("Outage over: restarting the managed redis-server"));
+  at(plan.restartAtMs, [this] { restartServer(); }, tr("Outage over: restarting the managed redis-server"));
 }
 
 void StormController::clearOutage() {
@@ -295,13 +338,17 @@ void StormController::useEmbeddedRedis(int probePort) {
   QMetaObject::invokeMethod(redis_, [w = redis_, probePort] { w->useEmbeddedDefault(probePort); }, Qt::QueuedConnection);
 }
 
+void StormController::restartServer() {
+  QMetaObject::invokeMethod(redis_, [w = redis_] { w->restartServer(); }, Qt::QueuedConnection);
+}
+
 void StormController::stopServer() {
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopServer(); }, Qt::QueuedConnection);
 }
 
 void StormController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
                                const QString& assume) {
-  QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->scanKeys(prefix, pattern, cursor, count, assume); },
+  QMetaObject::invokeMethod(redis_, [=, w = redis_, runs = runs_] { w->scanKeys(prefix, pattern, cursor, count, assume, runs); },
                             Qt::QueuedConnection);
 }
 

@@ -44,6 +44,8 @@ class StormController : public QObject {
   static constexpr int kTtlSampleMs = 100;
   /// TTL sampling goes on after a storm until every sampled key expired, at most this long.
   static constexpr int kTtlTailMaxMs = 5000;
+  /// The inspector reads the keys of this many of the latest storms with their own quota.
+  static constexpr int kRunsRemembered = 32;
 
   explicit StormController(QObject* parent = nullptr);
   /// Cancels what runs and joins the threads.
@@ -53,8 +55,9 @@ class StormController : public QObject {
   LaneModel& model() { return model_; }
   /// True while a storm runs.
   bool stormRunning() const { return stormRunning_; }
-  /// Why startStorm() would refuse `spec`'s fault schedule ("" = it would not):
-  /// faults are done to the window's managed redis-server only, with one storm.
+  /// Why startStorm() would refuse `spec`'s fault schedule or `outage` plan ("" = it would not):
+  /// faults are done to the window's managed redis-server only, when the storm runs on it
+  /// (its URL names it), and a fault schedule with one storm.
   QString faultRefusal(const rl::StormSpec& spec, bool outage, bool sideBySide) const;
   /// True while the configuration is served over HTTP.
   bool serving() const { return serving_; }
@@ -74,6 +77,7 @@ class StormController : public QObject {
   /// The last finished storm's result.
   const StormResult& lastResult() const { return lastResult_; }
   /// Wall time from the start of the last storm to its end (us, the TTL chart's clock; -1 while it runs).
+  /// A failover storm's runs follow each other: from the start of its last run.
   std::int64_t runWallUs() const { return runWallUs_; }
   /// True while the TTL of the storm's keys is sampled (during the storm and its tail).
   bool ttlSampling() const { return ttl_.isActive(); }
@@ -101,9 +105,11 @@ class StormController : public QObject {
   void startServer();
   /// Stops the managed redis-server.
   void stopServer();
+  /// Restarts the stopped managed redis-server on its port (the server talked to stays).
+  void restartServer();
   /// The embedded default: 127.0.0.1:`probePort` if it answers, else a private redis-server.
   void useEmbeddedRedis(int probePort = 6379);
-  /// One inspector page.
+  /// One inspector page; RateLab's keys of the storms run here are read with their run's quota.
   void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {});
   /// Deletes keys within prefix.
   void deleteKeys(const QString& prefix, const QStringList& keys);
@@ -152,6 +158,9 @@ class StormController : public QObject {
   void sampleTtl();
   void onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs);
   void stopTtlSampling();
+  void rememberRunKeys();
+  void onFailoverRunBegins(int run, const QString& url);
+  std::int64_t runClockUs() const;  ///< us since the storm (a failover: its current run) started
   void armOutage(const OutagePlan& plan);
   void clearOutage();
 
@@ -169,10 +178,12 @@ class StormController : public QObject {
   QList<QTimer*> outage_;
   QElapsedTimer clock_;
   QStringList ttlKeys_;
+  QString ttlUrl_;               ///< where the TTL samples are taken ("" = the server talked to; a failover: its cluster)
+  std::int64_t runOriginUs_ = 0;  ///< clock_ time the current run started (a failover's later runs), us
   bool ttlPending_ = false;
   qint64 ttlAskedAt_ = -1;  ///< `at` of the TTL sample in flight: an answer with another is stale
   bool stormRunning_ = false;
-  bool managedUp_ = false;    ///< the window's managed redis-server runs (faults are done to it only)
+  int managedPort_ = 0;       ///< the window's managed redis-server's port while it runs (faults are done to it only)
   bool faultsArmed_ = false;  ///< this storm's fault schedule was handed to the Redis worker
   bool raceRunning_ = false;
   bool serving_ = false;
@@ -181,6 +192,7 @@ class StormController : public QObject {
   std::int64_t spanUs_ = 0;
   std::int64_t runWallUs_ = -1;
   StormResult lastResult_;
+  QList<RunKeys> runs_;  ///< the latest storms on Redis, oldest first (at most kRunsRemembered)
 };
 
 }  // namespace rl::ui

@@ -25,6 +25,7 @@ struct AlgorithmResult {
   std::int64_t admitted = 0;                     ///< allowed
   std::int64_t denied = 0;                       ///< refused
   std::int64_t errors = 0;                       ///< store failures
+  FailurePolicy policy = FailurePolicy::Open;    ///< what decided the store failures of this run
   std::int64_t limit = 0;                        ///< the limit at the end
   std::int64_t maxAdmittedInWindow = 0;          ///< worst admitted count in any window
   double overshoot = 0;                          ///< largest need / limit of an admission (metrics/over_limit.hpp)

@@ -46,6 +46,7 @@ StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside) 
     r.admitted = m.admitted;
     r.denied = m.denied;
     r.errors = m.errors;
+    r.policy = spec.onRedisError;
     r.limit = last.quota.limit;
     r.maxAdmittedInWindow = m.maxAdmittedInWindow;
     r.overshoot = m.overshoot;

@@ -70,6 +70,8 @@ class StormWorker : public QObject {
   void errorOccurred(const QString& message);
   /// What the worker is doing now, for the status line ("Starting a private Redis Cluster...").
   void notice(const QString& text);
+  /// A failover storm's run `run` (0-based) started sending, on its own cluster at `url`.
+  void failoverRunBegins(int run, const QString& url);
 
  private:
   /// How often a running storm is polled for records, and every how many polls progress is sent.

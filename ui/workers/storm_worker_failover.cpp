@@ -46,6 +46,7 @@ void StormWorker::runFailoverLanes(const StormSpec& spec, const std::vector<int>
       if (polls == 0) {
         std::lock_guard lock(runnerMutex_);
         runners_ = {&runner};
+        emit failoverRunBegins(static_cast<int>(i), QString::fromStdString(run.redisUrl));
       }
       if (cancel_.load()) runner.cancel();
       if (drain(runner, laneOffset, buffer, i == 0 ? &marksSeen : nullptr)) emit dataReady();

@@ -7,13 +7,16 @@
 //   rate-limit-redis (express-rate-limit's store, verified with the npm package 4.x):
 //     rl:<key>; INCR + PEXPIRE windowMs; hits in the value, reset = PTTL.
 // Neither key holds its limit (points / max): KeyAssumptions::limit supplies it.
-// Any other prefix:key integer with an expiry is shown as this shape, library unnamed.
+// Any other prefix:key integer is shown as this shape, library unnamed. A counter
+// without a TTL is read too: it is the lockout readKey warns about.
+#include <algorithm>
+
 #include "redis/foreign_keys/key_reading.hpp"
 
 namespace rl::detail {
 
 std::optional<KeyReading> readCounterKey(const KeyInfo& key, const KeyAssumptions& assume) {
-  if (key.type != "string" || key.pttlMs < 0) return std::nullopt;
+  if (key.type != "string" || key.pttlMs < -1) return std::nullopt;
   const auto count = wholeNumber(key.value);
   const auto colon = key.name.find(':');
   if (!count || *count < 0 || colon == std::string::npos || colon == 0) return std::nullopt;
@@ -21,7 +24,7 @@ std::optional<KeyReading> readCounterKey(const KeyInfo& key, const KeyAssumption
   KeyReading r;
   r.algorithm = "fixed-window";
   r.used = *count;
-  r.resetMs = key.pttlMs;
+  r.resetMs = std::max<std::int64_t>(0, key.pttlMs);
   r.limit = assume.limit;
   std::string what;
   if (prefix == "rl") {
@@ -32,12 +35,15 @@ std::optional<KeyReading> readCounterKey(const KeyInfo& key, const KeyAssumption
     what = "rate-limiter-flexible counter: ";
   } else {
     r.library = "counter (rate-limiter-flexible shape)";
-    what = "a counter with an expiry (the shape of rate-limiter-flexible with keyPrefix '" + std::string(prefix) + "'): ";
+    what = "a counter (the shape of rate-limiter-flexible with keyPrefix '" + std::string(prefix) + "'): ";
   }
   r.words = what + std::to_string(*count) + (r.limit ? " of " + std::to_string(*r.limit) : std::string()) +
-            " used, resets in " + spokenDuration(key.pttlMs);
-  if (r.limit && *count > *r.limit) r.words += " (over the limit: blocked until then)";
-  if (!r.limit) r.words += "; the key does not hold its limit: --assume 'limit=N' adds it";
+            " used, " + resetWords("", "resets", key.pttlMs);
+  if (r.limit && *count > *r.limit) r.words += key.pttlMs == -1 ? " (over the limit: blocked for good)" : " (over the limit: blocked until then)";
+  if (!r.limit) {
+    r.words += "; the key does not hold its limit";
+    r.needs = "limit=N";
+  }
   r.words += ".";
   return r;
 }

@@ -1,19 +1,20 @@
 #include "redis/foreign_keys/key_reading.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+
+#include "common/duration_text.hpp"
 
 namespace rl {
 
 namespace detail {
 
-std::string spokenDuration(std::int64_t ms) {
-  char buf[48];
-  if (ms < 1000) std::snprintf(buf, sizeof buf, "%lld ms", static_cast<long long>(ms));
-  else if (ms < 10'000) std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(ms) / 1000.0);
-  else std::snprintf(buf, sizeof buf, "%lld s", static_cast<long long>((ms + 500) / 1000));
-  return buf;
+std::string resetWords(std::string_view subject, std::string_view verbs, std::int64_t pttlMs) {
+  const std::string s = subject.empty() ? std::string() : std::string(subject) + " ";
+  if (pttlMs == -1) return s + "never " + std::string(verbs) + ": the key has no TTL";
+  return s + std::string(verbs) + " in " + durationText(std::max<std::int64_t>(0, pttlMs));
 }
 
 std::optional<std::int64_t> wholeNumber(std::string_view t) {
@@ -28,7 +29,7 @@ std::optional<std::int64_t> wholeNumber(std::string_view t) {
 
 namespace {
 Error badAssumption(std::string_view part) {
-  return invalidArgument("--assume: '" + std::string(part) +
+  return invalidArgument("'" + std::string(part) +
                          "' is not valid: allowed rate=N/s|N/m|N/h (N > 0), burst=N and limit=N (N >= 1), "
                          "e.g. 'rate=10/s burst=20'");
 }
@@ -75,11 +76,41 @@ Result<KeyAssumptions> parseKeyAssumptions(std::string_view text) {
   return a;
 }
 
+std::int64_t timestampUnitUs(double value, std::int64_t nowUs) {
+  constexpr double kTenYearsUs = 10.0 * 365.25 * 86400e6;
+  for (const std::int64_t unit : {std::int64_t{1'000'000}, std::int64_t{1000}, std::int64_t{1}})
+    if (std::isfinite(value) && std::abs(value * static_cast<double>(unit) - static_cast<double>(nowUs)) <= kTenYearsUs)
+      return unit;
+  return 0;
+}
+
+std::string_view timestampUnitName(std::int64_t unitUs) {
+  return unitUs == 1'000'000 ? "s" : unitUs == 1000 ? "ms" : unitUs == 1 ? "us" : "";
+}
+
+namespace {
+// The warning of a key without a TTL, and no reset time where only the expiry would reset it.
+void warnWithoutTtl(KeyReading& r) {
+  if (r.resetsByExpiry) {
+    r.resetMs.reset();
+    r.warnings.push_back("No TTL: this key never expires, so its count never resets and its client stays locked out "
+                         "once it reaches the limit. Set the expiry in the same write (SET ... PX, or PEXPIRE in the "
+                         "same script).");
+  } else {
+    r.warnings.push_back("No TTL: this key is never removed, so every client that ever came keeps a key in Redis. "
+                         "Set an expiry with each write.");
+  }
+}
+}  // namespace
+
 std::optional<KeyReading> readKey(const KeyInfo& key, std::int64_t nowUs, const KeyAssumptions& assume) {
-  if (auto r = detail::readRateLabKey(key, assume)) return r;
-  if (auto r = detail::readPythonLimitsKey(key, nowUs)) return r;
-  if (auto r = detail::readRedisRateKey(key, nowUs, assume)) return r;
-  return detail::readCounterKey(key, assume);
+  std::optional<KeyReading> r = detail::readRateLabKey(key, assume);
+  if (!r) r = detail::readPythonLimitsKey(key, nowUs);
+  if (!r) r = detail::readRedisRateKey(key, nowUs, assume);
+  if (!r) r = detail::readScriptKey(key, nowUs, assume);
+  if (!r) r = detail::readCounterKey(key, assume);
+  if (r && key.pttlMs == -1) warnWithoutTtl(*r);
+  return r;
 }
 
 }  // namespace rl

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "common/duration_text.hpp"
 #include "redis/foreign_keys/key_reading.hpp"
 
 namespace rl::detail {
@@ -62,7 +63,7 @@ std::string quotaWords(const LimitsName& n) {
 }
 
 KeyReading movingWindow(const KeyInfo& key, const LimitsName& n, std::int64_t nowUs) {
-  KeyReading r{"limits (Python)", "moving-window", n.amount, 0, 0, {}};
+  KeyReading r{"limits (Python)", "moving-window", n.amount, 0, 0, {}, {}, false, {}};  // the hits say when
   const double now = static_cast<double>(nowUs) / 1e6;
   const double cutoff = std::floor(now - static_cast<double>(n.windowS));  // the library's int(now - expiry)
   std::optional<double> newest, oldest;
@@ -78,8 +79,8 @@ KeyReading movingWindow(const KeyInfo& key, const LimitsName& n, std::int64_t no
   r.resetMs = newest ? msUntil(*newest) : 0;
   r.words = "limits moving window, " + quotaWords(n) + ": " + std::to_string(*r.used) + " used, " +
             std::to_string(std::max<std::int64_t>(0, n.amount - *r.used)) + " left";
-  if (oldest) r.words += "; the oldest hit leaves the window in " + spokenDuration(msUntil(*oldest));
-  if (newest) r.words += ", all of them in " + spokenDuration(*r.resetMs);
+  if (oldest) r.words += "; the oldest hit leaves the window in " + durationText(msUntil(*oldest));
+  if (newest) r.words += ", all of them in " + durationText(*r.resetMs);
   r.words += ".";
   return r;
 }
@@ -92,10 +93,10 @@ std::optional<KeyReading> readPythonLimitsKey(const KeyInfo& key, std::int64_t n
   if (key.type != "string") return std::nullopt;
   const auto count = wholeNumber(key.value);
   if (!count) return std::nullopt;
-  KeyReading r{"limits (Python)", "fixed-window", n->amount, *count, std::max<std::int64_t>(0, key.pttlMs), {}};
+  KeyReading r{"limits (Python)", "fixed-window", n->amount, *count, std::max<std::int64_t>(0, key.pttlMs), {}, {}, true, {}};
   r.words = "limits fixed window (or fixed window with elastic expiry: same key), " + quotaWords(*n) + ": " +
             std::to_string(*count) + " used, " + std::to_string(std::max<std::int64_t>(0, n->amount - *count)) +
-            " left; the window resets in " + spokenDuration(*r.resetMs) + ".";
+            " left; " + resetWords("the window", "resets", key.pttlMs) + ".";
   return r;
 }
 

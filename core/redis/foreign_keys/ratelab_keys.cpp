@@ -7,6 +7,7 @@
 // (limit=10 rate=1/s) to say "7 used of 10".
 #include <cmath>
 
+#include "common/duration_text.hpp"
 #include "limiter/algorithm.hpp"
 #include "redis/foreign_keys/key_reading.hpp"
 #include "redis/value_codec.hpp"
@@ -49,22 +50,26 @@ KeyAssumptions bucketQuota(const BucketValue& v, KeyAssumptions a) {
   return a;
 }
 
-void readBucket(KeyReading& r, const KeyAssumptions& a, std::int64_t reset) {
+void readBucket(KeyReading& r, const KeyAssumptions& a, std::int64_t reset, std::int64_t pttl) {
+  const std::string noTtl = pttl == -1 ? " (the key has no TTL)" : "";
   if (r.algorithm == "token_bucket") {  // the key lives until the bucket is full again
     const auto missing = intervalsIn(reset, a);
     std::optional<std::int64_t> tokens;
     if (a.limit && missing) tokens = std::max<std::int64_t>(0, *a.limit - *missing);
     if (tokens) r.used = *a.limit - *tokens;
     r.words = (tokens ? std::to_string(*tokens) : std::string("?")) + " tokens" + ofLimit(a.limit) + ", full in " +
-              spokenDuration(reset) + (tokens ? "" : " (--assume 'limit=N rate=R/s' counts the tokens)");
+              durationText(reset) + noTtl;
+    if (!tokens) r.needs = "limit=N rate=R/s";
   } else if (r.algorithm == "leaky_bucket") {
     r.used = intervalsIn(reset, a);
-    r.words = "queue drains in " + spokenDuration(reset) +
+    r.words = "queue drains in " + durationText(reset) + noTtl +
               (r.used ? ": " + std::to_string(*r.used) + ofLimit(a.limit) + " places taken" : std::string());
+    if (!r.used) r.needs = "rate=R/s";
   } else {  // gcra
     r.used = intervalsIn(reset, a);
-    r.words = "theoretical arrival time " + spokenDuration(reset) + " ahead" +
+    r.words = "theoretical arrival time " + durationText(reset) + " ahead" + noTtl +
               (r.used ? ": " + std::to_string(*r.used) + ofLimit(a.limit) + " of the burst used" : std::string());
+    if (!r.used) r.needs = "rate=R/s limit=N";
   }
 }
 }  // namespace
@@ -83,15 +88,15 @@ std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions&
     case Algorithm::SlidingCounter:
       r.used = wholeNumber(k.value);
       if (!r.used || k.type != "string") return std::nullopt;
-      r.words = std::to_string(*r.used) + ofLimit(a.limit) + " used in this window; the key expires in " +
-                spokenDuration(reset);
+      r.words = std::to_string(*r.used) + ofLimit(a.limit) + " used in this window; " +
+                resetWords("the key", "expires", k.pttlMs);
       break;
     case Algorithm::SlidingLog:  // a string of 17-byte entries; key_inspector decoded its count
       if (k.type != "string") return std::nullopt;
       r.used = k.value.empty() ? std::optional<std::int64_t>(0) : wholeNumber(field(k, "entries").value_or(""));
       if (!r.used) return std::nullopt;
-      r.words = std::to_string(*r.used) + ofLimit(a.limit) + " requests logged; the log empties in " +
-                spokenDuration(reset);
+      r.words = std::to_string(*r.used) + ofLimit(a.limit) + " requests logged; " +
+                resetWords("the log", "empties", k.pttlMs);
       break;
     case Algorithm::TokenBucket:  // "full at:interval:limit" / "drained at:interval"
     case Algorithm::LeakyBucket: {
@@ -99,14 +104,15 @@ std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions&
       if (k.type != "string" || !v) return std::nullopt;
       const KeyAssumptions own = bucketQuota(*v, a);
       r.limit = own.limit;
-      readBucket(r, own, reset);
+      readBucket(r, own, reset, k.pttlMs);
       break;
     }
     case Algorithm::Gcra:  // one integer: the theoretical arrival time
       if (k.type != "string" || !wholeNumber(k.value)) return std::nullopt;
-      readBucket(r, a, reset);
+      readBucket(r, a, reset, k.pttlMs);
       break;
   }
+  if (!r.limit && r.needs.empty()) r.needs = "limit=N";
   r.words += ".";
   return r;
 }

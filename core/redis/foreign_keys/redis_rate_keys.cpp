@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "common/duration_text.hpp"
 #include "redis/foreign_keys/key_reading.hpp"
 
 namespace rl::detail {
@@ -28,8 +29,8 @@ std::optional<KeyReading> readRedisRateKey(const KeyInfo& key, std::int64_t nowU
   if (key.value.empty() || end != key.value.c_str() + key.value.size() || !std::isfinite(tat)) return std::nullopt;
   const double now = static_cast<double>(nowUs) / 1e6 - kJan2017;
   const double ahead = std::max(0.0, tat - now);
-  KeyReading r{"go-redis/redis_rate", "gcra", std::nullopt, std::nullopt, std::llround(ahead * 1000), {}};
-  r.words = "redis_rate GCRA: the theoretical arrival time is " + spokenDuration(*r.resetMs) + " ahead (full again then)";
+  KeyReading r{"go-redis/redis_rate", "gcra", std::nullopt, std::nullopt, std::llround(ahead * 1000), {}, {}, false, {}};
+  r.words = "redis_rate GCRA: the theoretical arrival time is " + durationText(*r.resetMs) + " ahead (full again then)";
   if (assume.ratePerSecond && assume.burst) {
     const double interval = 1.0 / *assume.ratePerSecond;
     const double burst = static_cast<double>(*assume.burst);
@@ -42,7 +43,8 @@ std::optional<KeyReading> readRedisRateKey(const KeyInfo& key, std::int64_t nowU
     r.words += "; at the assumed " + std::string(rate) + " req/s (burst " + std::to_string(*assume.burst) + "): " +
                std::to_string(*r.used) + " used, " + std::to_string(remaining) + " left.";
   } else {
-    r.words += "; the key does not say its rate and burst: give --assume 'rate=10/s burst=20' to see the use.";
+    r.words += "; the key does not say its rate and burst.";
+    r.needs = "rate=10/s burst=20";
   }
   return r;
 }

@@ -44,6 +44,9 @@ class ForeignKeysTest : public QObject {
   void rateLabTokenBucketInWords();
   void rateLabStringsInWords();
   void unknownKeysStayRaw();
+  void keyWithoutTtlIsAWarning();
+  void sortedSetLogInItsOwnUnit();
+  void seedScriptHashIsATokenBucket();
   void assumptionsAreChecked();
   void deleteStaysInsideForeignPrefix();
 
@@ -210,6 +213,102 @@ void ForeignKeysTest::unknownKeysStayRaw() {
   QVERIFY(info.pttlMs > 0);
   QVERIFY(!read("misc:", "misc:profile", {}, &info));
   QCOMPARE(info.fields.size(), std::size_t{1});
+}
+
+void ForeignKeysTest::keyWithoutTtlIsAWarning() {
+  // No TTL on a counter: it never resets, and its client is locked out once it reaches the limit.
+  QVERIFY(conn_->command({"SET", "LIMITER/bob/10/1/minute", "3"}));
+  const auto limits = read("LIMITER/bob", "LIMITER/bob/10/1/minute", {});
+  QVERIFY(limits);
+  QCOMPARE(*limits->used, 3);
+  QCOMPARE(*limits->limit, 10);
+  QVERIFY(!limits->resetMs);  // never, not "0 ms"
+  QCOMPARE(QString::fromStdString(limits->words),
+           QString("limits fixed window (or fixed window with elastic expiry: same key), 10 per minute: 3 used, 7 left; "
+                   "the window never resets: the key has no TTL."));
+  QCOMPARE(limits->warnings.size(), std::size_t{1});
+  QVERIFY2(limits->warnings[0].starts_with("No TTL: this key never expires, so its count never resets and its client "
+                                           "stays locked out once it reaches the limit."),
+           limits->warnings[0].c_str());
+  QVERIFY(conn_->command({"SET", "rlflx:carol", "12"}));  // any counter layout
+  const auto counter = read("rlflx:carol", "rlflx:carol", KeyAssumptions{{}, {}, 10});
+  QVERIFY(counter);
+  QCOMPARE(QString::fromStdString(counter->words),
+           QString("rate-limiter-flexible counter: 12 of 10 used, never resets: the key has no TTL (over the limit: "
+                   "blocked for good)."));
+  QVERIFY(!counter->resetMs);
+  QCOMPARE(counter->warnings.size(), std::size_t{1});
+  // With a TTL: no warning, and the reset is the TTL.
+  QVERIFY(conn_->command({"SET", "rlflx:dave", "2", "PX", "30000"}));
+  const auto timed = read("rlflx:dave", "rlflx:dave", {});
+  QVERIFY(timed && timed->warnings.empty() && timed->resetMs && *timed->resetMs > 29'000);
+  QCOMPARE(timed->needs, std::string("limit=N"));
+  QVERIFY(timed->words.find("--assume") == std::string::npos);
+}
+
+void ForeignKeysTest::sortedSetLogInItsOwnUnit() {
+  // The usual hand-written sliding log: ZADD key <now> <member>. Scores in ms and in s are
+  // both read as times near the server's clock; plain numbers are not a log.
+  auto now = serverTimeUs(*conn_);
+  QVERIFY(now);
+  const std::int64_t ms = *now / 1000;
+  QVERIFY(conn_->command({"ZADD", "zlog:ms", std::to_string(ms - 1500), "a", std::to_string(ms - 250), "b",
+                          std::to_string(ms), "c"}));
+  QVERIFY(conn_->command({"PEXPIRE", "zlog:ms", "60000"}));
+  QVERIFY(conn_->command({"ZADD", "zlog:s", std::to_string(ms / 1000 - 30), "x"}));
+  QVERIFY(conn_->command({"ZADD", "zlog:plain", "1", "p", "2", "q"}));
+  const auto inMs = read("zlog:", "zlog:ms", KeyAssumptions{{}, {}, 5});
+  QVERIFY(inMs);
+  QCOMPARE(QString::fromStdString(inMs->library), QString("sorted-set log (hand-written Lua)"));
+  QCOMPARE(QString::fromStdString(inMs->algorithm), QString("sliding-log"));
+  QCOMPARE(*inMs->used, 3);
+  QCOMPARE(*inMs->limit, 5);
+  QVERIFY2(inMs->words.starts_with("a sliding log in a sorted set, scores in ms: 3 of 5 requests logged, the oldest 1.5 s "
+                                   "ago, the newest "),
+           inMs->words.c_str());
+  QVERIFY2(inMs->words.ends_with("; the key expires in 1 min."), inMs->words.c_str());
+  QVERIFY(inMs->warnings.empty());
+  const auto inS = read("zlog:", "zlog:s", {});
+  QVERIFY(inS);
+  QVERIFY2(inS->words.starts_with("a sliding log in a sorted set, scores in s: 1 requests logged, the oldest 3"),
+           inS->words.c_str());
+  QCOMPARE(inS->needs, std::string("limit=N"));
+  QCOMPARE(inS->warnings.size(), std::size_t{1});  // no TTL: a leak, not a lockout
+  QVERIFY(inS->warnings[0].starts_with("No TTL: this key is never removed"));
+  QVERIFY(!read("zlog:", "zlog:plain", {}));
+  QCOMPARE(timestampUnitUs(static_cast<double>(ms), *now), std::int64_t{1000});
+  QCOMPARE(timestampUnitUs(static_cast<double>(ms / 1000), *now), std::int64_t{1'000'000});
+  QCOMPARE(timestampUnitUs(static_cast<double>(*now), *now), std::int64_t{1});
+  QCOMPARE(timestampUnitUs(42.0, *now), std::int64_t{0});
+}
+
+void ForeignKeysTest::seedScriptHashIsATokenBucket() {
+  // The seed article's own script (resources/examples) writes the hash: capacity 10, 1 token/s,
+  // three requests at one instant leave 7 tokens at last_refill.
+  QFile file(RATELAB_SOURCE_DIR "/resources/examples/seed_token_bucket.lua");
+  QVERIFY(file.open(QIODevice::ReadOnly));
+  const std::string script = file.readAll().toStdString();
+  auto now = serverTimeUs(*conn_);
+  QVERIFY(now);
+  const std::string nowS = std::to_string(*now / 1'000'000) + "." + std::to_string(*now % 1'000'000 / 1000 + 1000).substr(1);
+  for (int i = 0; i < 3; ++i) QVERIFY(conn_->command({"EVAL", script, "1", "seed:{alice}", "10", "1", nowS, "1"}));
+  const auto bare = read("seed:", "seed:{alice}", {});
+  QVERIFY(bare);
+  QCOMPARE(QString::fromStdString(bare->library), QString("hash token bucket (seed script)"));
+  QCOMPARE(QString::fromStdString(bare->algorithm), QString("token_bucket"));
+  QVERIFY2(bare->words.starts_with("a token bucket in a hash (tokens, last_refill in s): 7 tokens left at the last request, "),
+           bare->words.c_str());
+  QVERIFY2(bare->words.ends_with("; the key expires in 20.0 s.") || bare->words.ends_with("; the key expires in 19.9 s."),
+           bare->words.c_str());
+  QCOMPARE(bare->needs, std::string("limit=N rate=R/s"));
+  QVERIFY(!bare->used && !bare->resetMs);
+  const auto known = read("seed:", "seed:{alice}", KeyAssumptions{1.0, {}, 10});
+  QVERIFY(known);
+  QCOMPARE(*known->used, 3);
+  QCOMPARE(*known->limit, 10);
+  QVERIFY2(*known->resetMs > 2'500 && *known->resetMs <= 3'000, qPrintable(QString::number(*known->resetMs)));
+  QVERIFY2(known->words.find("; 7 of 10 now, full in ") != std::string::npos, known->words.c_str());
+  QVERIFY(known->needs.empty());
 }
 
 void ForeignKeysTest::assumptionsAreChecked() {
