@@ -92,6 +92,8 @@ class MainWindow : public QMainWindow {
   void wireTune();
   void startRace();
   void onStormFinished();
+  /// The Summary while a storm runs: each lane's counts so far.
+  void showLiveSummary();
   void showError(const QString& message);
   /// The failure policy of the next run: the loaded preset's own while the form holds its storm,
   /// else the Connection panel's.

@@ -138,6 +138,8 @@ bool LaneModel::absorb() {
     std::stable_sort(p.batch.begin(), p.batch.end(), byTime);
     for (const LaneSample& x : p.batch) {
       lane.errors += x.error;
+      (x.allowed ? lane.totals.admitted : lane.totals.denied) += 1;
+      lane.totals.errors += x.error;
       if (x.client >= lane.seen.size()) lane.seen.resize(x.client + std::size_t{1}, 0);
       lane.clients += lane.seen[x.client] == 0;
       lane.seen[x.client] = 1;

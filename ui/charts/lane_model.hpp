@@ -51,6 +51,13 @@ struct QuotaMark {
   Quota quota;         ///< the quota from then on
 };
 
+/// Live counts of one lane (GUI thread, after absorb()).
+struct LaneTotals {
+  std::int64_t admitted = 0;  ///< let through (the failure policy's admissions included)
+  std::int64_t denied = 0;    ///< refused
+  std::int64_t errors = 0;    ///< decided by the failure policy
+};
+
 /// A closed time span in seconds since storm start.
 struct Span {
   double from = 0;  ///< seconds
@@ -100,8 +107,10 @@ class LaneModel {
   /// Builds the decimated points of `lane` for `columns` pixel columns over [0, span] us,
   /// for client `client`, or the lane's worst client when negative.
   LanePoints build(int lane, int columns, std::int64_t span, int client = -1) const;
-  /// The lane's worst client so far (largest need / limit), and how many clients it has.
+  /// The lane's worst client so far (largest need / limit).
   std::uint32_t worstClient(int lane) const;
+  /// The lane's counts so far.
+  LaneTotals totals(int lane) const { return lanes_.at(static_cast<std::size_t>(lane)).totals; }
   /// The algorithms in lane order.
   const std::vector<Algorithm>& algorithms() const { return algorithms_; }
   /// Latest decision time of all lanes (us since start).
@@ -130,6 +139,7 @@ class LaneModel {
     std::size_t savedAt = 0;           ///< see `saved`
     std::vector<std::uint8_t> seen;    ///< per client index: has samples
     std::size_t clients = 0;           ///< clients with samples
+    LaneTotals totals;                 ///< counts of every sample
   };
   void derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks) const;
   void judge(Lane& lane, Algorithm algorithm, std::size_t from, const std::vector<QuotaMark>& marks,

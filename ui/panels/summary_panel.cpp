@@ -70,6 +70,27 @@ void SummaryPanel::setResult(const StormResult& result) {
   caption_->setText(lines.join(QLatin1Char('\n')));
 }
 
+void SummaryPanel::setLive(const StormResult& live) {
+  result_ = StormResult{};
+  table_->setRowCount(static_cast<int>(live.algorithms.size()));
+  int row = 0;
+  for (const AlgorithmResult& r : live.algorithms) {
+    table_->setItem(row, 0, cell(r.label.isEmpty() ? name(r.algorithm) : r.label, false));
+    const QList<QString> values = {QString::number(r.offered), QString::number(r.admitted),
+                                   QString::number(r.denied), QString::number(r.errors)};
+    for (int c = 0; c < values.size(); ++c) table_->setItem(row, c + 1, cell(values[c], true));
+    for (int c = values.size() + 1; c < table_->columnCount(); ++c) table_->setItem(row, c, cell(QStringLiteral("\u2026"), true));
+    ++row;
+  }
+  caption_->setText(tr("Running: counts so far. Max in window, overshoot and latency come when the run ends."));
+}
+
+void SummaryPanel::clear(const QString& caption) {
+  result_ = StormResult{};
+  table_->setRowCount(0);
+  caption_->setText(caption);
+}
+
 QString SummaryPanel::overLimitLine(const AlgorithmResult& r) {
   return tr("%1: %2 admission(s) over its limit (%3); the worst: client %4 at %5 s, %6x.")
       .arg(r.label.isEmpty() ? name(r.algorithm) : r.label)

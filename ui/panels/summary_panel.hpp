@@ -17,8 +17,13 @@ class SummaryPanel : public QWidget {
   Q_OBJECT
  public:
   explicit SummaryPanel(QWidget* parent = nullptr);
-  /// Shows `result` (a finished storm, or live counts while it runs).
+  /// Shows `result`, a finished (or stopped) storm.
   void setResult(const StormResult& result);
+  /// While a storm runs: its rows with the counts so far (offered, admitted, denied,
+  /// errors); the columns only the finished run knows say so.
+  void setLive(const StormResult& live);
+  /// No result to show (a preset was loaded): the table empties and `caption` says why.
+  void clear(const QString& caption);
   /// The last result shown.
   const StormResult& result() const { return result_; }
   /// The summary as JSON: {"runs":[{algorithm, offered, admitted, ...}]} (CLI field names).

@@ -1,0 +1,126 @@
+// MainWindow's wiring: which controller signal reaches which panel (storms,
+// serving, the race lab and inspector, the Tune panel), and the live Summary.
+// The window's layout, menus and actions are in main_window.cpp.
+
+#include <QLabel>
+#include <QStatusBar>
+
+#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/lane_model.hpp"
+#include "ui/charts/lanes_panel.hpp"
+#include "ui/charts/ttl_chart.hpp"
+#include "ui/main_window.hpp"
+#include "ui/panels/connection_panel.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
+#include "ui/panels/race_lab_panel.hpp"
+#include "ui/panels/run_toolbar.hpp"
+#include "ui/panels/storm_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
+#include "ui/panels/tune_panel.hpp"
+#include "ui/qt_text.hpp"
+#include "ui/workers/storm_controller.hpp"
+
+namespace rl::ui {
+
+void MainWindow::wireTune() {
+  tune_->acceptDropsOn(this);
+  connect(tune_, &TunePanel::traceOpened, this, [this] { raiseDock(QStringLiteral("tuneDock")); });
+  connect(tune_, &TunePanel::replayRequested, this, [this](const SharedTrace& t, const TraceOptions& o, Algorithm a, const Quota& q) {
+    storm_->setTrace(t, o);
+    storm_->setAlgorithmAndQuota(a, q);
+    if (!controller_.stormRunning()) return void(startStorm());
+    controller_.stopStorm();  // the replay starts once the running storm has stopped
+    connect(&controller_, &StormController::stormFinished, this, [this] { startStorm(); }, Qt::SingleShotConnection);
+  });
+}
+
+
+void MainWindow::wireStorm() {
+  StormController* c = &controller_;
+  connect(storm_, &StormPanel::startRequested, this, [this] { startStorm(); });
+  connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
+  connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
+  connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
+    lanes_->setLanes(controller_.lanes(), ttlSourceOf(s.backend, s.clock));
+    const int perRun = static_cast<int>(s.algorithms.size());  // a failover's runs follow each other
+    for (int i = perRun; s.failover && i < lanes_->lanes().size(); ++i)
+      lanes_->lanes()[i]->setWaiting(tr("waiting for run %1 to finish (this run gets a fresh private Redis Cluster)")
+                                         .arg(i / perRun));
+    storm_->setRunning(true);
+    toolbar_->setRunning(true);
+    showLiveSummary();  // the previous run's results go
+  });
+  connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
+  connect(c, &StormController::refreshDue, this, [this] {
+    lanes_->refresh(controller_.model(), controller_.spanUs());
+    controller_.noteRefreshCost(lanes_->lastRefreshMs());
+    refreshLabel_->setText(tr("%1 decisions, refresh %2 ms")
+                               .arg(controller_.model().size())
+                               .arg(lanes_->lastRefreshMs(), 0, 'f', 1));
+    if (controller_.stormRunning()) showLiveSummary();
+  });
+  connect(c, &StormController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) { lanes_->addTtlSample(at, v); });
+  connect(c, &StormController::stormFinished, this, &MainWindow::onStormFinished);
+}
+
+
+void MainWindow::wireServing() {
+  StormController* c = &controller_;
+  connect(storm_, &StormPanel::serveRequested, this, [this](const StormSpec& s) {
+    StormSpec spec = s;
+    spec.redisUrl = connection_->url().toStdString();
+    spec.onRedisError = connection_->policy();
+    if (spec.backend != Backend::Memory && spec.redisUrl.empty())
+      return storm_->showError(tr("Redis: no server to use; start the managed server or choose the memory backend"));
+    controller_.startServing(spec, storm_->serveFront());
+  });
+  connect(storm_, &StormPanel::serveStopRequested, c, &StormController::stopServing);
+  connect(c, &StormController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {
+    if (on)
+      lanes_->setLanes(stormLanes(controller_.spec()),
+                            controller_.spec().backend == Backend::Memory ? TtlSource::NoKeys : TtlSource::NotSampled);
+    storm_->setServing(on, on ? tr("Front %1 (replicas %2). Try: curl -i -H 'x-api-key: me' %1/ping")
+                                    .arg(front, replicas.join(QStringLiteral(", ")))
+                              : QString());
+  });
+  connect(c, &StormController::servingTally, this, [this](const QString& t) { statusBar()->showMessage(t, 2000); });
+}
+
+
+void MainWindow::wireRaceAndInspector() {
+  StormController* c = &controller_;
+  connect(race_, &RaceLabPanel::runRequested, this, [this] { startRace(); });
+  connect(c, &StormController::raceRound, race_, &RaceLabPanel::showRound);
+  connect(c, &StormController::raceFinished, this, [this](const RaceResult& r) {
+    race_->showResult(r);
+    emit raceDone();
+  });
+  connect(inspector_, &KeyInspectorPanel::scanRequested, c, &StormController::scanKeys);
+  connect(inspector_, &KeyInspectorPanel::deleteRequested, c, &StormController::deleteKeys);
+  connect(inspector_, &KeyInspectorPanel::deletePrefixRequested, c, &StormController::deletePrefix);
+  connect(c, &StormController::keysReady, inspector_, &KeyInspectorPanel::showPage);
+  connect(c, &StormController::redisStatus, inspector_, &KeyInspectorPanel::showServerStatus);  // rescans on connect
+  connect(c, &StormController::keysDeleted, inspector_, &KeyInspectorPanel::showDeleted);
+}
+
+
+void MainWindow::showLiveSummary() {
+  StormResult live;
+  const LaneModel& model = controller_.model();
+  const auto& lanes = controller_.lanes();
+  for (std::size_t i = 0; i < lanes.size() && i < model.algorithms().size(); ++i) {
+    const LaneTotals t = model.totals(static_cast<int>(i));
+    AlgorithmResult r;
+    r.algorithm = lanes[i].algorithm;
+    r.label = qs(lanes[i].label);
+    r.offered = t.admitted + t.denied;
+    r.admitted = t.admitted;
+    r.denied = t.denied;
+    r.errors = t.errors;
+    live.algorithms.push_back(r);
+  }
+  summary_->setLive(live);
+}
+
+
+}  // namespace rl::ui
