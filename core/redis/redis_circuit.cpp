@@ -95,9 +95,22 @@ Error RedisConnection::ioError(std::string_view what) {
   return e;
 }
 
+void RedisConnection::dropForSentinel(const std::string& why) {
+  free();
+  probe_.reset();
+  lastError_ = why;
+  failures_ = 1;
+  backoff_ = kMinBackoff;
+  nextAttempt_ = SteadyClock::now();  // ask the Sentinels again at the next call
+}
+
 Result<void> RedisConnection::reconnect() {
   free();
   probe_.reset();
+  if (auto ok = detail::resolveMasterOf(endpoint_); !ok) {
+    openCircuit(ok.error().message);
+    return ok.error();
+  }
   auto c = detail::openContext(endpoint_);
   if (!c) {
     openCircuit(c.error().message);
@@ -145,6 +158,10 @@ Result<void> RedisConnection::ensureConnected() {
     return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + "); next probe in " +
                        std::to_string(msUntil(nextAttempt_)) + " ms");
   free();
+  if (auto ok = detail::resolveMasterOf(endpoint_); !ok) {  // Sentinel: where the master is now
+    openCircuit(ok.error().message);
+    return unavailable(ok.error().message);
+  }
   auto probe = std::make_unique<Probe>();
   probe->ctx = redisConnectNonBlock(endpoint_.host.c_str(), endpoint_.port);
   if (!probe->ctx || probe->ctx->err) {

@@ -23,6 +23,11 @@
 // WRONGTYPE, ...) -> Protocol. A command timeout is Timeout; a lost
 // connection or an open circuit is Unavailable.
 //
+// Sentinel (redis+sentinel:// endpoint): connect() and every reconnect first
+// ask the Sentinels where the master is (sentinel/sentinel_discovery.hpp),
+// then check ROLE there; endpoint() is the master last resolved. A READONLY
+// reply (the master was demoted) drops the socket, so the next call asks again.
+//
 // The first connect() sets SIGPIPE to SIG_IGN if it is still at its default:
 // a write to a socket the server reset must be an error value, not a kill.
 
@@ -148,6 +153,7 @@ class RedisConnection {
   Result<void> ensureConnected();
   Error ioError(std::string_view what);
   void openCircuit(std::string why);
+  void dropForSentinel(const std::string& why);
   Result<void> runProbe(Micros wait);
   Result<std::optional<RedisReply>> replyFromReader();
   void free();

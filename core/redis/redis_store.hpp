@@ -33,6 +33,7 @@
 // Create one store per worker thread.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -60,6 +61,8 @@ struct RedisStoreOptions {
   int watchRetries = 100;               ///< redis-watch: EXEC attempts before Conflict
   int waitReplicas = 0;                 ///< redis-lua: WAIT for this many replicas after an admitting write; 0 = no WAIT
   Micros waitTimeout{50'000};           ///< WAIT's timeout, 1 ms .. below the command timeout
+  /// redis-lua: when set, every NOSCRIPT reload is also counted here (a run's total over its stores).
+  std::shared_ptr<std::atomic<std::int64_t>> reloadTally;
 };
 
 struct ScriptCall;
