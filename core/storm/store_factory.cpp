@@ -29,8 +29,10 @@ StoreFactory memoryStoreFactory(int replicas) {
   };
 }
 
-StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint) {
+StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint,
+                               std::shared_ptr<std::atomic<std::int64_t>> reloadTally) {
   RedisStoreOptions options;
+  options.reloadTally = std::move(reloadTally);
   options.endpoint = endpoint;
   options.prefix = spec.prefix;
   options.serverClock = spec.clock == ClockMode::Server;

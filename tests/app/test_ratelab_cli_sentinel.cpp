@@ -1,0 +1,151 @@
+// ratelab-cli on Sentinel, end to end: `run --redis sentinel` starts a private
+// set (1 master, 2 replicas, 3 Sentinels), SIGKILLs its master with
+// `--failover natural:kill@MS`, reports the failover in --json, and leaves no
+// process and no dir behind; run, race, keys and bench work through a
+// redis+sentinel:// URL of a set the test starts; a bad Sentinel URL exits 2
+// with one exact line.
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+
+#include <signal.h>
+
+#include "redis/redis_connection.hpp"
+#include "redis/sentinel/managed_redis_sentinel.hpp"
+#include "support/cli_process.hpp"
+
+using namespace rl;
+
+namespace {
+QString binary() { return qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"; }
+
+Result<RedisReply> ask(int port, std::initializer_list<std::string_view> argv) {
+  RedisEndpoint ep;
+  ep.port = port;
+  auto c = RedisConnection::connect(ep);
+  if (!c) return c.error();
+  return c->command(argv);
+}
+
+// "field:value" of an INFO text.
+std::string infoField(std::string_view info, const std::string& field) {
+  const auto p = info.find(field + ":");
+  if (p == std::string_view::npos) return {};
+  const auto start = p + field.size() + 1;
+  return std::string(info.substr(start, info.find('\r', start) - start));
+}
+}  // namespace
+
+class RatelabCliSentinelTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void privateSetFailsOverAndGoes();
+  void commandsWorkThroughSentinelUrl();
+  void badSentinelUrlExitsTwo();
+};
+
+void RatelabCliSentinelTest::privateSetFailsOverAndGoes() {
+  QProcess p;
+  p.setWorkingDirectory(RATELAB_SOURCE_DIR);
+  p.start(binary(), {"run", "--redis", "sentinel", "--backend", "redis-lua", "--algorithm", "sliding_log,gcra",
+                     "--clock", "server", "--pattern", "constant", "--rate", "150", "--duration-ms", "7000",
+                     "--limit", "100000", "--window-ms", "60000", "--concurrency", "2", "--on-redis-error", "closed",
+                     "--failover", "natural:kill@2500", "--json"});
+  QVERIFY(p.waitForStarted());
+  p.setReadChannel(QProcess::StandardError);  // the set's URL comes on stderr while the storm runs
+  // The set's line on stderr, then every process's pid and dir while they run.
+  QByteArray err;
+  const QRegularExpression started("at redis\\+sentinel://127\\.0\\.0\\.1:(\\d+),127\\.0\\.0\\.1:(\\d+),127\\.0\\.0\\.1:(\\d+)/ratelab/0");
+  QRegularExpressionMatch m;
+  while (!(m = started.match(QString::fromUtf8(err))).hasMatch()) {
+    QVERIFY2(p.waitForReadyRead(60'000), err.constData());
+    err += p.readAll();
+  }
+  std::vector<int> pids;
+  std::vector<std::string> dirs;
+  std::vector<int> ports;
+  for (int i = 1; i <= 3; ++i) {
+    const int port = m.captured(i).toInt();
+    auto info = ask(port, {"INFO", "server"});
+    QVERIFY2(info, info ? "" : info.error().message.c_str());
+    pids.push_back(std::stoi(infoField(info->str(), "process_id")));
+    const std::string conf = infoField(info->str(), "config_file");
+    dirs.push_back(conf.substr(0, conf.rfind('/')));
+    ports.push_back(port);
+  }
+  auto master = ask(ports[0], {"SENTINEL", "get-master-addr-by-name", "ratelab"});
+  QVERIFY(master);
+  std::vector<int> nodePorts{static_cast<int>(*(*master)[1].toInt())};
+  auto replicas = ask(ports[0], {"SENTINEL", "replicas", "ratelab"});
+  QVERIFY(replicas);
+  QCOMPARE(replicas->size(), std::size_t{2});
+  for (std::size_t i = 0; i < replicas->size(); ++i)
+    for (std::size_t f = 0; f + 1 < (*replicas)[i].size(); f += 2)
+      if ((*replicas)[i][f].str() == "port") nodePorts.push_back(static_cast<int>(*(*replicas)[i][f + 1].toInt()));
+  for (int port : nodePorts) {
+    auto dir = ask(port, {"CONFIG", "GET", "dir"});
+    auto info = ask(port, {"INFO", "server"});
+    QVERIFY(dir && info);
+    dirs.emplace_back((*dir)[1].str());
+    pids.push_back(std::stoi(infoField(info->str(), "process_id")));
+  }
+  QCOMPARE(pids.size(), std::size_t{6});
+  QVERIFY(p.waitForFinished(120'000));
+  err += p.readAllStandardError();
+  QVERIFY2(p.exitCode() == 0, err.constData());
+  const QJsonObject f = QJsonDocument::fromJson(p.readAllStandardOutput()).object()["failover"].toObject();
+  QCOMPARE(f["kind"].toString(), QString("natural:kill"));
+  QCOMPARE(f["master"].toString(), QString("127.0.0.1:%1").arg(nodePorts[0]));
+  QVERIFY(f["elected_ms"].toDouble() > f["kill_ms"].toDouble());
+  QVERIFY(f["without_master_ms"].toDouble() > 0);
+  QVERIFY(f["errors_during_failover"].toInteger() > 0);
+  QVERIFY(f["script_reloads"].toInteger() >= 1);  // the promoted replica had no scripts
+  const QJsonArray keys = f["keys"].toArray();
+  QCOMPARE(keys.size(), 2);
+  const QJsonObject log = keys[0].toObject();
+  QCOMPARE(log["algorithm"].toString(), QString("sliding_log"));
+  QCOMPARE(log["lost_writes"].toInteger(), log["admitted"].toInteger() - log["on_new_master"].toInteger());
+  QVERIFY(log["overshoot"].toDouble() >= 0);
+  QCOMPARE(keys[1].toObject()["not_countable"].toString(),
+           QString("its state is the theoretical arrival time, which moves back with time"));
+  for (int pid : pids) QVERIFY2(::kill(pid, 0) != 0 && errno == ESRCH, qPrintable(QString::number(pid)));
+  for (const auto& d : dirs) QVERIFY2(!QFileInfo::exists(QString::fromStdString(d)), d.c_str());
+}
+
+void RatelabCliSentinelTest::commandsWorkThroughSentinelUrl() {
+  auto set = ManagedRedisSentinel::start();
+  QVERIFY2(set, set ? "" : set.error().message.c_str());
+  const QString url = QString::fromStdString(set->endpoint().toString());
+  const test::CliRun run = test::runCli({"run", "--backend", "redis-lua", "--redis", url, "--prefix", "sk:",
+                                         "--algorithm", "fixed_window", "--clients", "3", "--limit", "5",
+                                         "--window-ms", "60000", "--requests", "30", "--json"});
+  QVERIFY2(run.exitCode == 0, run.err.constData());
+  QCOMPARE(run.json()["runs"].toArray()[0].toObject()["admitted"].toInt(), 15);
+  const test::CliRun keys = test::runCli({"keys", "--redis", url, "--prefix", "sk:", "--json"});
+  QVERIFY2(keys.exitCode == 0, keys.err.constData());
+  QCOMPARE(keys.json()["keys"].toArray().size(), 3);
+  const test::CliRun race = test::runCli({"race", "--rounds", "20", "--limit", "10", "--concurrency", "20", "--redis", url, "--json"});
+  QVERIFY2(race.exitCode == 0, race.err.constData());
+  const test::CliRun bench = test::runCli({"bench", "--backend", "redis-lua", "--redis", url, "--duration-ms", "300",
+                                           "--concurrency", "2", "--json"});
+  QVERIFY2(bench.exitCode == 0, bench.err.constData());
+  QCOMPARE(bench.json()["results"].toArray()[0].toObject()["errors"].toInt(), 0);
+}
+
+void RatelabCliSentinelTest::badSentinelUrlExitsTwo() {
+  const test::CliRun c = test::runCli({"run", "--backend", "redis-lua", "--redis", "redis+sentinel://127.0.0.1:26379"});
+  QCOMPARE(c.exitCode, 2);
+  QCOMPARE(QString::fromUtf8(c.err),
+           QString("ratelab-cli run: --redis: bad Redis URL 'redis+sentinel://127.0.0.1:26379': the service name is "
+                   "missing: a Sentinel URL ends in /service_name[/db] (expected redis://[user:password@]host:port[/db], "
+                   "redis+cluster://[user:password@]host:port[,host:port...] or "
+                   "redis+sentinel://[user:password@]host:port[,host:port...]/service_name[/db])\n"));
+}
+
+QTEST_GUILESS_MAIN(RatelabCliSentinelTest)
+#include "test_ratelab_cli_sentinel.moc"
