@@ -13,32 +13,16 @@
 #include <QProcess>
 #include <QRegularExpression>
 
-#include <signal.h>
-
 #include "redis/redis_connection.hpp"
 #include "redis/sentinel/managed_redis_sentinel.hpp"
 #include "support/cli_process.hpp"
+#include "support/sentinel_processes.hpp"
 
 using namespace rl;
 
 namespace {
 QString binary() { return qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli"; }
 
-Result<RedisReply> ask(int port, std::initializer_list<std::string_view> argv) {
-  RedisEndpoint ep;
-  ep.port = port;
-  auto c = RedisConnection::connect(ep);
-  if (!c) return c.error();
-  return c->command(argv);
-}
-
-// "field:value" of an INFO text.
-std::string infoField(std::string_view info, const std::string& field) {
-  const auto p = info.find(field + ":");
-  if (p == std::string_view::npos) return {};
-  const auto start = p + field.size() + 1;
-  return std::string(info.substr(start, info.find('\r', start) - start));
-}
 }  // namespace
 
 class RatelabCliSentinelTest : public QObject {
@@ -66,41 +50,20 @@ void RatelabCliSentinelTest::privateSetFailsOverAndGoes() {
     QVERIFY2(p.waitForReadyRead(60'000), err.constData());
     err += p.readAll();
   }
-  std::vector<int> pids;
-  std::vector<std::string> dirs;
-  std::vector<int> ports;
-  for (int i = 1; i <= 3; ++i) {
-    const int port = m.captured(i).toInt();
-    auto info = ask(port, {"INFO", "server"});
-    QVERIFY2(info, info ? "" : info.error().message.c_str());
-    pids.push_back(std::stoi(infoField(info->str(), "process_id")));
-    const std::string conf = infoField(info->str(), "config_file");
-    dirs.push_back(conf.substr(0, conf.rfind('/')));
-    ports.push_back(port);
-  }
-  auto master = ask(ports[0], {"SENTINEL", "get-master-addr-by-name", "ratelab"});
-  QVERIFY(master);
-  std::vector<int> nodePorts{static_cast<int>(*(*master)[1].toInt())};
-  auto replicas = ask(ports[0], {"SENTINEL", "replicas", "ratelab"});
-  QVERIFY(replicas);
-  QCOMPARE(replicas->size(), std::size_t{2});
-  for (std::size_t i = 0; i < replicas->size(); ++i)
-    for (std::size_t f = 0; f + 1 < (*replicas)[i].size(); f += 2)
-      if ((*replicas)[i][f].str() == "port") nodePorts.push_back(static_cast<int>(*(*replicas)[i][f + 1].toInt()));
-  for (int port : nodePorts) {
-    auto dir = ask(port, {"CONFIG", "GET", "dir"});
-    auto info = ask(port, {"INFO", "server"});
-    QVERIFY(dir && info);
-    dirs.emplace_back((*dir)[1].str());
-    pids.push_back(std::stoi(infoField(info->str(), "process_id")));
-  }
-  QCOMPARE(pids.size(), std::size_t{6});
+  const test::SentinelProcesses procs =
+      test::sentinelProcesses({m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt()});
+  QVERIFY2(procs.error.empty(), procs.error.c_str());
+  QCOMPARE(procs.pids.size(), std::size_t{6});
+  QCOMPARE(procs.dirs.size(), std::size_t{6});
+  auto named = test::detail::askPort(m.captured(1).toInt(), {"SENTINEL", "get-master-addr-by-name", "ratelab"});
+  QVERIFY(named);
+  const int masterPort = static_cast<int>(*(*named)[1].toInt());
   QVERIFY(p.waitForFinished(120'000));
   err += p.readAllStandardError();
   QVERIFY2(p.exitCode() == 0, err.constData());
   const QJsonObject f = QJsonDocument::fromJson(p.readAllStandardOutput()).object()["failover"].toObject();
   QCOMPARE(f["kind"].toString(), QString("natural:kill"));
-  QCOMPARE(f["master"].toString(), QString("127.0.0.1:%1").arg(nodePorts[0]));
+  QCOMPARE(f["master"].toString(), QString("127.0.0.1:%1").arg(masterPort));
   QVERIFY(f["elected_ms"].toDouble() > f["kill_ms"].toDouble());
   QVERIFY(f["without_master_ms"].toDouble() > 0);
   QVERIFY(f["errors_during_failover"].toInteger() > 0);
@@ -113,8 +76,7 @@ void RatelabCliSentinelTest::privateSetFailsOverAndGoes() {
   QVERIFY(log["overshoot"].toDouble() >= 0);
   QCOMPARE(keys[1].toObject()["not_countable"].toString(),
            QString("its state is the theoretical arrival time, which moves back with time"));
-  for (int pid : pids) QVERIFY2(::kill(pid, 0) != 0 && errno == ESRCH, qPrintable(QString::number(pid)));
-  for (const auto& d : dirs) QVERIFY2(!QFileInfo::exists(QString::fromStdString(d)), d.c_str());
+  QVERIFY2(procs.allGone(), "the set's processes and dirs are gone after the run");
 }
 
 void RatelabCliSentinelTest::commandsWorkThroughSentinelUrl() {

@@ -69,6 +69,11 @@ void SummaryPanel::setResult(const StormResult& result) {
 
 QString SummaryPanel::failoverLine(const AlgorithmResult& r) {
   const FailoverReport& f = *r.failover;
+  if (f.kind != "scripted") {  // a natural failover: core's sentences (as ratelab-cli run prints them)
+    QStringList lines;
+    for (const std::string& s : failoverSentences(f)) lines << qs(s).trimmed();
+    return r.label + QStringLiteral(": ") + lines.join(QLatin1Char('\n'));
+  }
   const QString lost = f.lostWrites < 0 ? tr("lost writes not countable for this algorithm")
                                         : tr("%1 admitted writes lost (%2 admitted before the kill, the promoted "
                                              "replica held %3)")
