@@ -68,6 +68,8 @@ constexpr const char* kRunHelp =
     "                       {now_us} {now_ms} {now_s} {cost}); --script-reply 'allowed,remaining'\n"
     "  --wait-replicas N [--wait-timeout-ms T]  redis-lua: WAIT N T after each admitting write;\n"
     "                       fewer acks make the decision an error for --on-redis-error (default T 50)\n"
+    "  --read-from master|replica  redis-naive: read the count from a replica the Sentinels name, write to the\n"
+    "                       master (Python limits' use_replicas=True): stale reads under lag or a failover\n"
     "  --failover break@MS,kill@MS,promote@MS[,rejoin@MS]  with --redis cluster: break the replication of\n"
     "                       the master holding the first key, kill it, promote its replica; reports lost writes\n"
     "  --failover natural:kill@MS  with --redis sentinel or cluster: SIGKILL the master holding the first key\n"

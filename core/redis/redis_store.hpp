@@ -63,6 +63,9 @@ struct RedisStoreOptions {
   Micros waitTimeout{50'000};           ///< WAIT's timeout, 1 ms .. below the command timeout
   /// redis-lua: when set, every NOSCRIPT reload is also counted here (a run's total over its stores).
   std::shared_ptr<std::atomic<std::int64_t>> reloadTally;
+  /// redis-naive: read the state from this replica and write to the master, as Python `limits`
+  /// does with use_replicas=True (its default under Sentinel): the count read can be stale.
+  std::optional<RedisEndpoint> readReplica;
 };
 
 struct ScriptCall;
@@ -131,6 +134,7 @@ class RedisNaiveStore final : public RedisStoreBase {
 
  private:
   using RedisStoreBase::RedisStoreBase;
+  std::optional<RedisConnection> replica_;  ///< options.readReplica: where the state is read
 };
 
 /// redis-watch: optimistic transaction, retried on conflict.

@@ -164,6 +164,12 @@ Result<void> validateTopology(const StormSpec& s) {
     return fail("--failover " + failoverPlanText(*s.failover) + " is at or after the run's last send (" +
                 std::to_string(plannedSpan(s).count() / 1000) + " ms): allowed a time within the run (raise "
                 "--requests or --duration-ms, with --pattern constant, ramp or poisson)");
+  if (s.readFromReplica && s.backend != Backend::RedisNaive)
+    return fail("--read-from replica needs --backend redis-naive (read the count, decide, write it to the master, "
+                "as Python limits does with use_replicas=True)");
+  if (s.readFromReplica && s.redisUrl != "sentinel" && !s.redisUrl.starts_with("redis+sentinel://"))
+    return fail("--read-from replica finds its replica through Sentinels: allowed with --redis sentinel or a "
+                "redis+sentinel:// URL");
   if (s.backend == Backend::Http && s.httpTargets.empty())
     return fail("--http-target is required by --backend http: allowed http://host:port[/path], comma-separated");
   if (s.backend == Backend::RedisScript && s.scriptFile.empty())

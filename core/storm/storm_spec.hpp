@@ -103,6 +103,7 @@ struct StormSpec {
   std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
   int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
   Micros waitTimeout{50'000};        ///< WAIT's timeout
+  bool readFromReplica = false;      ///< redis-naive: read the count from a replica (Python limits' use_replicas=True)
   std::optional<FailoverPlan> failover;  ///< a failover on a managed cluster during the storm
   std::vector<FaultEvent> faults;        ///< --fault: done to the managed redis-server during the run (time order)
 };

@@ -88,6 +88,14 @@ void RatelabCliSentinelTest::commandsWorkThroughSentinelUrl() {
                                          "--window-ms", "60000", "--requests", "30", "--json"});
   QVERIFY2(run.exitCode == 0, run.err.constData());
   QCOMPARE(run.json()["runs"].toArray()[0].toObject()["admitted"].toInt(), 15);
+  // Python limits' use_replicas=True: the count read from a replica the Sentinels name.
+  const test::CliRun replica = test::runCli({"run", "--backend", "redis-naive", "--read-from", "replica", "--redis", url,
+                                             "--prefix", "sr:", "--algorithm", "fixed_window", "--limit", "5",
+                                             "--window-ms", "60000", "--requests", "30", "--json"});
+  QVERIFY2(replica.exitCode == 0, replica.err.constData());
+  qInfo("--read-from replica, link up: admitted %d of 30 (limit 5)",
+        replica.json()["runs"].toArray()[0].toObject()["admitted"].toInt());
+  QVERIFY(replica.json()["runs"].toArray()[0].toObject()["admitted"].toInt() >= 5);
   const test::CliRun keys = test::runCli({"keys", "--redis", url, "--prefix", "sk:", "--json"});
   QVERIFY2(keys.exitCode == 0, keys.err.constData());
   QCOMPARE(keys.json()["keys"].toArray().size(), 3);
@@ -100,6 +108,11 @@ void RatelabCliSentinelTest::commandsWorkThroughSentinelUrl() {
 }
 
 void RatelabCliSentinelTest::badSentinelUrlExitsTwo() {
+  const test::CliRun lua = test::runCli({"run", "--backend", "redis-lua", "--read-from", "replica", "--redis", "sentinel"});
+  QCOMPARE(lua.exitCode, 2);
+  QCOMPARE(QString::fromUtf8(lua.err),
+           QString("ratelab-cli run: --read-from replica needs --backend redis-naive (read the count, decide, write it "
+                   "to the master, as Python limits does with use_replicas=True)\n"));
   const test::CliRun c = test::runCli({"run", "--backend", "redis-lua", "--redis", "redis+sentinel://127.0.0.1:26379"});
   QCOMPARE(c.exitCode, 2);
   QCOMPARE(QString::fromUtf8(c.err),

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <optional>
 
+#include "redis/redis_connection.hpp"
 #include "redis/redis_connection_detail.hpp"
 
 namespace rl {
@@ -140,6 +141,40 @@ Result<std::pair<std::string, int>> resolveSentinelMaster(const RedisEndpoint& e
                : a.error().message);
   }
   return unavailable("no Sentinel named a master for '" + ep.sentinelService + "' (" + said + ")");
+}
+
+Result<RedisEndpoint> sentinelReplica(const RedisEndpoint& ep) {
+  if (!ep.viaSentinel()) return invalidArgument("--read-from replica needs Sentinels: allowed with --redis sentinel or a redis+sentinel:// URL");
+  std::string said;
+  for (const auto& [host, port] : ep.sentinels) {
+    RedisEndpoint s;
+    s.host = host;
+    s.port = port;
+    s.connectTimeout = s.commandTimeout = std::min({kSentinelWait, ep.connectTimeout, ep.commandTimeout});
+    auto c = RedisConnection::connect(s);
+    auto r = c ? c->command({"SENTINEL", "replicas", ep.sentinelService}) : Result<RedisReply>(c.error());
+    if (!r) {
+      said += (said.empty() ? "" : "; ") + r.error().message;
+      continue;
+    }
+    for (std::size_t i = 0; i < r->size(); ++i) {
+      std::string ip, flags;
+      int rport = 0;
+      for (std::size_t f = 0; f + 1 < (*r)[i].size(); f += 2) {
+        const std::string_view name = (*r)[i][f].str();
+        if (name == "ip") ip = std::string((*r)[i][f + 1].str());
+        if (name == "port") rport = static_cast<int>((*r)[i][f + 1].toInt().value_or(0));
+        if (name == "flags") flags = std::string((*r)[i][f + 1].str());
+      }
+      if (flags == "slave" && !ip.empty() && rport > 0 && rport <= 65535) {
+        RedisEndpoint out = ep.node(ip, rport);
+        out.db = ep.db;
+        return out;
+      }
+    }
+    said += (said.empty() ? "" : "; ") + host + ":" + std::to_string(port) + " lists no replica that is up";
+  }
+  return unavailable("no replica of '" + ep.sentinelService + "' to read from (" + said + ")");
 }
 
 }  // namespace rl

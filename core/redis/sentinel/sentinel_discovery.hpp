@@ -44,6 +44,10 @@ Result<SentinelAnswer> askSentinel(const std::string& host, int port, const std:
 /// order. Unavailable naming every Sentinel and what it said when none names a master.
 Result<std::pair<std::string, int>> resolveSentinelMaster(const RedisEndpoint& ep);
 
+/// A replica of `ep`'s master that its Sentinels see up (`SENTINEL replicas`, flags "slave"), with
+/// the master's credentials and db: where a `limits`-style limiter with use_replicas=True reads.
+Result<RedisEndpoint> sentinelReplica(const RedisEndpoint& ep);
+
 /// Parses a get-master-addr-by-name reply held in `bytes`: nullopt while incomplete; Protocol
 /// for any other shape (exposed for the fuzz target and tests).
 std::optional<Result<SentinelAnswer>> parseSentinelReply(std::string_view bytes);

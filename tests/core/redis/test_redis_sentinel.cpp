@@ -19,7 +19,9 @@
 #include <filesystem>
 #include <thread>
 
+#include "redis/managed_redis_server.hpp"
 #include "redis/redis_connection.hpp"
+#include "redis/redis_store.hpp"
 #include "redis/redis_url.hpp"
 #include "redis/sentinel/managed_redis_sentinel.hpp"
 #include "redis/sentinel/sentinel_discovery.hpp"
@@ -89,6 +91,7 @@ class RedisSentinelTest : public QObject {
   void hostileSentinelsCostTheWaitOnly_data();
   void hostileSentinelsCostTheWaitOnly();
   void privateSetFollowsSentinelFailover();
+  void replicaReadsSeeAStaleCount();
 };
 
 void RedisSentinelTest::parsesSentinelUrls() {
@@ -236,6 +239,53 @@ void RedisSentinelTest::privateSetFollowsSentinelFailover() {
   }
   for (int pid : pids) QVERIFY2(processGone(pid), qPrintable(QString::number(pid)));
   for (const auto& d : dirs) QVERIFY2(!std::filesystem::exists(d), d.c_str());
+}
+
+// Python limits with use_replicas=True reads the count from a replica and writes to the master.
+// With the replica's link broken (it keeps serving its stale data), the replica reader sees an
+// empty window every time and admits all 12; the master reader admits its limit, 5.
+void RedisSentinelTest::replicaReadsSeeAStaleCount() {
+  auto master = ManagedRedisServer::start();
+  QVERIFY2(master, master ? "" : master.error().message.c_str());
+  ManagedServerOptions o;
+  o.extraArgs = {"--replicaof", "127.0.0.1", std::to_string(master->port())};
+  auto replica = ManagedRedisServer::start(o);
+  QVERIFY2(replica, replica ? "" : replica.error().message.c_str());
+  auto dead = freeLoopbackPort();
+  QVERIFY(dead);
+  auto r = RedisConnection::connect(replica->endpoint());
+  QVERIFY(r);
+  QVERIFY(r->command({"REPLICAOF", "127.0.0.1", std::to_string(*dead)}));  // stale from here on
+  RedisStoreOptions opts;
+  opts.endpoint = master->endpoint();
+  opts.endpoint.commandTimeout = Micros{2'000'000};
+  opts.prefix = "rr:";
+  opts.serverClock = false;
+  auto fromMaster = makeRedisStore(Backend::RedisNaive, opts);
+  opts.readReplica = replica->endpoint();
+  auto fromReplica = makeRedisStore(Backend::RedisNaive, opts);
+  QVERIFY(fromMaster && fromReplica);
+  const Quota q = Quota::perWindow(5, 60 * kSecond);
+  int admittedMaster = 0, admittedReplica = 0;
+  for (int i = 0; i < 12; ++i) {
+    const Micros now{1'000'000'000 + i * 1000};
+    auto a = (*fromMaster)->decide({Algorithm::FixedWindow, "m", q, 1, now});
+    auto b = (*fromReplica)->decide({Algorithm::FixedWindow, "r", q, 1, now});
+    QVERIFY(a && b);
+    admittedMaster += a->allowed;
+    admittedReplica += b->allowed;
+  }
+  QCOMPARE(admittedMaster, 5);
+  QCOMPARE(admittedReplica, 12);
+  // What the master holds for the replica reader: every write put back 0 + 1.
+  auto m = RedisConnection::connect(master->endpoint());
+  QVERIFY(m);
+  auto keys = m->command({"KEYS", "rr:{fixed_window:r}:*"});
+  QVERIFY(keys);
+  QCOMPARE(keys->size(), std::size_t{1});
+  auto count = m->command({"GET", std::string((*keys)[0].str())});
+  QVERIFY(count);
+  QCOMPARE(count->toInt().value_or(-1), std::int64_t{1});
 }
 
 QTEST_GUILESS_MAIN(RedisSentinelTest)
