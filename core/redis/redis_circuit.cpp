@@ -8,6 +8,7 @@
 
 #include "redis/redis_connection.hpp"
 #include "redis/redis_connection_detail.hpp"
+#include "redis/sentinel/sentinel_discovery.hpp"
 
 namespace rl {
 
@@ -152,7 +153,13 @@ Result<void> RedisConnection::runProbe(Micros wait) {
 }
 
 Result<void> RedisConnection::ensureConnected() {
-  if (connected()) return {};
+  if (connected() && !(endpoint_.viaSentinel() && SteadyClock::now() >= nextSentinelCheck_)) return {};
+  if (connected()) {  // Sentinel: has the master moved (a SENTINEL FAILOVER leaves the old one up)?
+    nextSentinelCheck_ = SteadyClock::now() + kSentinelRecheck;
+    auto master = resolveSentinelMaster(endpoint_);
+    if (!master || (master->first == endpoint_.host && master->second == endpoint_.port)) return {};
+    dropForSentinel("the Sentinels name " + master->first + ":" + std::to_string(master->second) + " now");
+  }
   if (probe_) return runProbe(Micros{0});
   if (SteadyClock::now() < nextAttempt_)
     return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + "); next probe in " +

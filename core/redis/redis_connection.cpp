@@ -171,7 +171,7 @@ RedisReply::~RedisReply() {
 // ---- RedisConnection ------------------------------------------------------------
 
 RedisConnection::RedisConnection(redisContext* ctx, RedisEndpoint endpoint)
-    : ctx_(ctx), endpoint_(std::move(endpoint)) {}
+    : ctx_(ctx), endpoint_(std::move(endpoint)), nextSentinelCheck_(std::chrono::steady_clock::now() + kSentinelRecheck) {}
 
 RedisConnection::RedisConnection(RedisConnection&& o) noexcept
     : ctx_(std::exchange(o.ctx_, nullptr)),
@@ -182,7 +182,8 @@ RedisConnection::RedisConnection(RedisConnection&& o) noexcept
       nextAttempt_(o.nextAttempt_),
       lastError_(std::move(o.lastError_)),
       failures_(o.failures_),
-      probe_(std::move(o.probe_)) {}
+      probe_(std::move(o.probe_)),
+      nextSentinelCheck_(o.nextSentinelCheck_) {}
 
 RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
   if (this != &o) {
@@ -196,6 +197,7 @@ RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
     lastError_ = std::move(o.lastError_);
     failures_ = o.failures_;
     probe_ = std::move(o.probe_);
+    nextSentinelCheck_ = o.nextSentinelCheck_;
   }
   return *this;
 }
