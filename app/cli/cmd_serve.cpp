@@ -191,7 +191,8 @@ int cmdServe(const Args& args) {
     if (int rc = resolveRedisTarget(url, "serve", redis); rc != kExitOk) return rc;
   }
   if (options.replicaThreads == 0)
-    options.replicaThreads = defaultReplicaThreads(spec->backend, redis && redis->endpoint.cluster, options.replicas);
+    options.replicaThreads = defaultReplicaThreads(spec->backend, redis && (redis->endpoint.cluster || redis->endpoint.viaSentinel()),
+                                                  options.replicas);
   int argc = 1;
   char name[] = "ratelab-cli";
   char* argv[] = {name, nullptr};

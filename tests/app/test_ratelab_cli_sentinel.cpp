@@ -2,7 +2,7 @@
 // set (1 master, 2 replicas, 3 Sentinels), SIGKILLs its master with
 // `--failover natural:kill@MS`, reports the failover in --json, and leaves no
 // process and no dir behind; run, race, keys and bench work through a
-// redis+sentinel:// URL of a set the test starts; a bad Sentinel URL exits 2
+// redis+sentinel:// URL of a set the test starts (serve: 3 of 5 curls admitted); a bad Sentinel URL exits 2
 // with one exact line.
 
 #include <QtTest>
@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QElapsedTimer>
 #include <QRegularExpression>
 
 #include "redis/redis_connection.hpp"
@@ -105,6 +106,35 @@ void RatelabCliSentinelTest::commandsWorkThroughSentinelUrl() {
                                            "--concurrency", "2", "--json"});
   QVERIFY2(bench.exitCode == 0, bench.err.constData());
   QCOMPARE(bench.json()["results"].toArray()[0].toObject()["errors"].toInt(), 0);
+  // serve: its replica asks the store synchronously (the async path knows one fixed server only).
+  QProcess serve;
+  serve.setWorkingDirectory(RATELAB_SOURCE_DIR);
+  serve.start(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli",
+              {"serve", "--backend", "redis-lua", "--redis", url, "--limit", "3", "--window-ms", "60000", "--front",
+               "builtin", "--prefix", "sserve:"});
+  QVERIFY(serve.waitForStarted(10'000));
+  QByteArray front;
+  QElapsedTimer t;
+  t.start();
+  while (front.isEmpty() && t.elapsed() < 30'000) {
+    serve.waitForReadyRead(200);
+    while (serve.canReadLine()) {
+      const QByteArray line = serve.readLine();
+      if (line.startsWith("front ")) front = line.mid(6).trimmed();
+    }
+  }
+  QVERIFY2(front.startsWith("http://127.0.0.1:"), serve.readAllStandardError().constData());
+  std::vector<int> codes;
+  for (int i = 0; i < 5; ++i) {
+    QProcess curl;
+    curl.start("/usr/bin/curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "x-api-key: c",
+                                 QString::fromUtf8(front) + "/ping"});
+    QVERIFY(curl.waitForFinished(30'000));
+    codes.push_back(curl.readAllStandardOutput().toInt());
+  }
+  QCOMPARE(codes, (std::vector<int>{200, 200, 200, 429, 429}));
+  serve.terminate();
+  QVERIFY(serve.waitForFinished(10'000));
 }
 
 void RatelabCliSentinelTest::badSentinelUrlExitsTwo() {
