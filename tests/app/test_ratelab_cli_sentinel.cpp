@@ -11,7 +11,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QElapsedTimer>
 #include <QRegularExpression>
 
 #include "redis/redis_connection.hpp"
@@ -113,25 +112,10 @@ void RatelabCliSentinelTest::commandsWorkThroughSentinelUrl() {
               {"serve", "--backend", "redis-lua", "--redis", url, "--limit", "3", "--window-ms", "60000", "--front",
                "builtin", "--prefix", "sserve:"});
   QVERIFY(serve.waitForStarted(10'000));
-  QByteArray front;
-  QElapsedTimer t;
-  t.start();
-  while (front.isEmpty() && t.elapsed() < 30'000) {
-    serve.waitForReadyRead(200);
-    while (serve.canReadLine()) {
-      const QByteArray line = serve.readLine();
-      if (line.startsWith("front ")) front = line.mid(6).trimmed();
-    }
-  }
-  QVERIFY2(front.startsWith("http://127.0.0.1:"), serve.readAllStandardError().constData());
-  std::vector<int> codes;
-  for (int i = 0; i < 5; ++i) {
-    QProcess curl;
-    curl.start("/usr/bin/curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "x-api-key: c",
-                                 QString::fromUtf8(front) + "/ping"});
-    QVERIFY(curl.waitForFinished(30'000));
-    codes.push_back(curl.readAllStandardOutput().toInt());
-  }
+  QByteArray seen;
+  const QByteArray front = test::waitForServeFront(serve, seen);
+  QVERIFY2(front.startsWith("http://127.0.0.1:"), (seen + serve.readAllStandardError()).constData());
+  const std::vector<int> codes = test::curlCodes(QString::fromUtf8(front) + "/ping", "c", 5);
   QCOMPARE(codes, (std::vector<int>{200, 200, 200, 429, 429}));
   serve.terminate();
   QVERIFY(serve.waitForFinished(10'000));
