@@ -16,6 +16,7 @@ constexpr const char* kBenchHelp =
     "usage: ratelab-cli bench [options]\n"
     "  --backend B[,B..]    memory | redis-lua | redis-naive | redis-watch | redis-script (default memory)\n"
     "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,..] | cluster\n"
+    "                       | redis+sentinel://host:port[,..]/service[/db] | sentinel\n"
     "                       (default: embedded); a cluster reports decisions/s per master too\n"
     "  --algorithm A[,A..]  algorithms or all                      (default token_bucket)\n"
     "  --concurrency C      connections (redis-lua) or threads with one store each (default 2)\n"

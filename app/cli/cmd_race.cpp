@@ -15,7 +15,8 @@ namespace rl::cli {
 namespace {
 constexpr const char* kRaceHelp =
     "usage: ratelab-cli race [options]\n"
-    "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://.. | redis+sentinel://..\n"
+    "                       | cluster | sentinel (default: embedded)\n"
     "  --rounds R           rounds, each on a fresh key            (default 200)\n"
     "  --limit N            the key's capacity                     (default 10)\n"
     "  --concurrency C      requests released together per round   (default 20)\n"

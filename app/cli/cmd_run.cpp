@@ -13,6 +13,7 @@
 #include "run_report.hpp"
 #include "storm/compared_runs.hpp"
 #include "storm/key_tag.hpp"
+#include "storm/natural_failover.hpp"
 #include "storm/store_factory.hpp"
 #if RATELAB_HAVE_HTTP
 #include "http/http_store.hpp"
@@ -27,8 +28,10 @@ constexpr const char* kRunHelp =
     "  --backend B          memory | redis-lua | redis-naive | redis-watch | redis-script | http\n"
     "                       (default memory)\n"
     "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://host:port[,host:port..]\n"
+    "                       | redis+sentinel://[user:password@]host:port[,host:port..]/service_name[/db]\n"
     "                       | managed (a private redis-server, stopped on exit) | cluster (a private 3+3\n"
-    "                       cluster) (default: 127.0.0.1:6379 if it answers, else managed)\n"
+    "                       cluster) | sentinel (a private master, 2 replicas, 3 Sentinels)\n"
+    "                       (default: 127.0.0.1:6379 if it answers, else managed)\n"
     "  --algorithm A[,A..]  fixed_window sliding_log sliding_counter token_bucket\n"
     "                       leaky_bucket gcra | all                          (default fixed_window)\n"
     "  --limit N --window-ms MS --refill-rate R --cost N\n"
@@ -65,8 +68,14 @@ constexpr const char* kRunHelp =
     "                       {now_us} {now_ms} {now_s} {cost}); --script-reply 'allowed,remaining'\n"
     "  --wait-replicas N [--wait-timeout-ms T]  redis-lua: WAIT N T after each admitting write;\n"
     "                       fewer acks make the decision an error for --on-redis-error (default T 50)\n"
+    "  --read-from master|replica  redis-naive: read the count from a replica the Sentinels name, write to the\n"
+    "                       master (Python limits' use_replicas=True): stale reads under lag or a failover\n"
     "  --failover break@MS,kill@MS,promote@MS[,rejoin@MS]  with --redis cluster: break the replication of\n"
     "                       the master holding the first key, kill it, promote its replica; reports lost writes\n"
+    "  --failover natural:kill@MS  with --redis sentinel or cluster: SIGKILL the master holding the first key\n"
+    "                       and let the Sentinels or the Cluster elect; reports lost writes per algorithm, the\n"
+    "                       time without a master, the policy's decisions, NOSCRIPT reloads, overshoot\n"
+    "  --failover sentinel-failover@MS  with a redis+sentinel:// URL or --redis sentinel: SENTINEL FAILOVER\n"
     "fault injection (on the managed redis-server only; needs --clock client|server and rate-driven traffic):\n"
     "  --fault F[,F..]      kill@T          SIGKILL the server (down until a restart)\n"
     "                       restart@T       start it again, same port and dir (its data is gone)\n"
@@ -85,7 +94,7 @@ constexpr const char* kRunHelp =
 // Ctrl-C cancels the run and prints what was recorded. With a private
 // redis-server its own handler (stop the server, exit) stays in charge.
 void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
-  if (!(redis && (redis->server || redis->cluster))) catchInterrupt();
+  if (!(redis && redis->managed())) catchInterrupt();
 }
 
 
@@ -198,7 +207,7 @@ int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverRe
     } else {
       if (i > 0) std::printf("\n");
       printRunTable(stdout, spec, outcome, metrics);
-      if (failover) printFailover(stdout, spec, *failover);
+      if (failover) printFailover(stdout, *failover);
       if (faults) printFaultReport(stdout, spec, outcome, *faults);
     }
   }
@@ -225,6 +234,24 @@ int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTar
     return kExitFailed;
   }
   return reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
+}
+// --failover natural:kill@MS | sentinel-failover@MS: Redis elects; the report is core's.
+int runWithNaturalFailover(const StormSpec& spec, RedisTarget& redis, const Flags& flags) {
+  const NaturalFailoverTarget target{redis.endpoint, redis.cluster ? &*redis.cluster : nullptr,
+                                     redis.sentinel ? &*redis.sentinel : nullptr};
+  auto run = runNaturalFailoverStorm(spec, target, FailoverWatch{progressLine(), {}}, storeRetries);
+  endProgressLine();
+  if (!run) {
+    if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());
+    std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
+    return kExitFailed;
+  }
+  const auto metrics = computeMetrics(spec, run->outcome.records, run->outcome.wallDuration);
+  for (std::size_t i = 0; i < run->report.keys.size() && i < metrics.size(); ++i)
+    run->report.keys[i].overshoot = metrics[i].overshoot;
+  const bool elected = run->report.electedAt.count() >= 0;
+  const int rc = reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
+  return rc != kExitOk ? rc : elected ? kExitOk : kExitFailed;
 }
 }  // namespace
 
@@ -253,6 +280,11 @@ int cmdRun(const Args& args) {
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
     if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
     if (int rc = resolveRunTarget(spec, redis); rc != kExitOk) return rc;
+  }
+  if (spec.failover && spec.failover->kind != FailoverPlan::Kind::Scripted) {
+    if (!spec.compareBackends.empty())
+      return badInput("run", invalidArgument("--failover runs one storm: allowed without --compare-backend"));
+    return runWithNaturalFailover(spec, *redis, flags.value());
   }
   if (spec.failover && !(redis && redis->cluster))
     return badInput("run", invalidArgument("--failover needs --redis cluster (a private cluster whose nodes RateLab "

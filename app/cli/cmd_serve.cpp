@@ -26,7 +26,8 @@ constexpr const char* kServeHelp =
     "                       leaky_bucket gcra                      (default fixed_window)\n"
     "  --backend B          memory | redis-lua | redis-naive | redis-watch | redis-script (default memory)\n"
     "  --script FILE --script-keys T --script-argv T --script-reply NAMES   redis-script: your own limiter\n"
-    "  --redis URL          redis://[user:password@]host:port[/db] (default: embedded)\n"
+    "  --redis URL          redis://[user:password@]host:port[/db] | redis+cluster://.. | redis+sentinel://..\n"
+    "                       | cluster | sentinel (default: embedded)\n"
     "  --limit N --window-ms MS --refill-rate R   the quota\n"
     "  --replicas K         replica servers behind the front      (default 1)\n"
     "  --replica-threads N  event threads the replicas share, 1..K (default: memory and\n"
@@ -190,7 +191,8 @@ int cmdServe(const Args& args) {
     if (int rc = resolveRedisTarget(url, "serve", redis); rc != kExitOk) return rc;
   }
   if (options.replicaThreads == 0)
-    options.replicaThreads = defaultReplicaThreads(spec->backend, redis && redis->endpoint.cluster, options.replicas);
+    options.replicaThreads = defaultReplicaThreads(spec->backend, redis && (redis->endpoint.cluster || redis->endpoint.viaSentinel()),
+                                                  options.replicas);
   int argc = 1;
   char name[] = "ratelab-cli";
   char* argv[] = {name, nullptr};

@@ -8,21 +8,33 @@
 
 namespace rl::cli {
 
+namespace {
+// `--redis cluster` / `--redis sentinel`: Set::start() into `slot`; one line on stderr either way.
+template <class Set>
+bool startPrivateSet(std::string_view command, const char* what, std::optional<Set>& slot, RedisEndpoint& endpoint) {
+  installServerSignalCleanup();
+  auto set = Set::start();
+  if (!set) {
+    std::fprintf(stderr, "ratelab-cli %.*s: cannot start a private %s: %s\n", static_cast<int>(command.size()),
+                 command.data(), what, set.error().message.c_str());
+    return false;
+  }
+  endpoint = set->endpoint();
+  slot.emplace(std::move(set).value());
+  std::fprintf(stderr, "ratelab-cli: started a private %s at %s (stopped on exit)\n", what, endpoint.toString().c_str());
+  return true;
+}
+}  // namespace
+
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
                        std::optional<RedisTarget>& out, const ManagedServerOptions& managed) {
   RedisTarget target;
   if (url && *url == kPrivateClusterWord) {
-    installServerSignalCleanup();
-    auto cluster = ManagedRedisCluster::start();
-    if (!cluster) {
-      std::fprintf(stderr, "ratelab-cli %.*s: cannot start a private Redis Cluster: %s\n",
-                   static_cast<int>(command.size()), command.data(), cluster.error().message.c_str());
+    if (!startPrivateSet(command, "Redis Cluster (3 masters + 3 replicas)", target.cluster, target.endpoint))
       return kExitNoRedis;
-    }
-    target.endpoint = cluster->endpoint();
-    target.cluster.emplace(std::move(cluster).value());
-    std::fprintf(stderr, "ratelab-cli: started a private Redis Cluster (3 masters + 3 replicas) at %s (stopped on exit)\n",
-                 target.endpoint.toString().c_str());
+  } else if (url && *url == kPrivateSentinelWord) {
+    if (!startPrivateSet(command, "Sentinel set (1 master, 2 replicas, 3 Sentinels)", target.sentinel, target.endpoint))
+      return kExitNoRedis;
   } else if (url && *url == kManagedRedis) {
     installServerSignalCleanup();
     auto server = ManagedRedisServer::start(managed);
@@ -66,7 +78,9 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
   Result<RedisReply> pong = conn ? conn->command({"PING"}) : Result<RedisReply>(conn.error());
   if (!pong) {
     std::fprintf(stderr, "ratelab-cli %.*s: cannot reach Redis at %s: %s\n", static_cast<int>(command.size()),
-                 command.data(), target.endpoint.address().c_str(), pong.error().message.c_str());
+                 command.data(),
+                 (target.endpoint.viaSentinel() ? target.endpoint.toString() : target.endpoint.address()).c_str(),
+                 pong.error().message.c_str());
     return kExitNoRedis;
   }
   out.emplace(std::move(target));

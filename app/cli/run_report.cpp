@@ -148,41 +148,8 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
   if (o.firstDecisionError) std::fprintf(out, "first error: %s\n", o.firstDecisionError->message.c_str());
 }
 
-Json failoverJson(const FailoverReport& r) {
-  Json f = Json::object();
-  auto ms = [](Micros t) { return round3(static_cast<double>(t.count()) / 1000.0); };
-  f["master"] = r.master;
-  f["promoted"] = r.promoted;
-  f["break_ms"] = ms(r.breakAt);
-  f["kill_ms"] = ms(r.killAt);
-  f["promote_ms"] = ms(r.promoteAt);
-  if (r.rejoinAt.count() > 0) f["rejoin_ms"] = ms(r.rejoinAt);
-  f["admitted_before_kill"] = r.admittedBeforeKill;
-  f["state_on_new_master"] = r.stateOnNewMaster;
-  f["lost_writes"] = r.lostWrites;
-  f["errors_during_failover"] = r.errorsDuringFailover;
-  f["errors_before_kill"] = r.errorsBeforeKill;
-  f["unserved_ms"] = r.unserved.count() < 0 ? Json() : Json(ms(r.unserved));
-  return f;
-}
-
-void printFailover(std::FILE* out, const StormSpec& spec, const FailoverReport& r) {
-  std::fprintf(out, "failover: %s killed at %.0f ms (replication broken at %.0f ms), %s promoted at %.0f ms%s\n",
-               r.master.c_str(), static_cast<double>(r.killAt.count()) / 1000.0,
-               static_cast<double>(r.breakAt.count()) / 1000.0, r.promoted.c_str(),
-               static_cast<double>(r.promoteAt.count()) / 1000.0,
-               spec.waitReplicas > 0 ? (", WAIT " + std::to_string(spec.waitReplicas) + " " +
-                                        std::to_string(spec.waitTimeout.count() / 1000) + " ms after each admit").c_str()
-                                     : ", no WAIT");
-  std::fprintf(out, "  admitted before the kill %lld, on the new master %lld: lost writes %lld\n",
-               static_cast<long long>(r.admittedBeforeKill), static_cast<long long>(r.stateOnNewMaster),
-               static_cast<long long>(r.lostWrites));
-  if (r.unserved.count() >= 0)
-    std::fprintf(out, "  decisions served again %.0f ms after the kill; %lld decisions by the failure policy meanwhile\n",
-                 static_cast<double>(r.unserved.count()) / 1000.0, static_cast<long long>(r.errorsDuringFailover));
-  else
-    std::fprintf(out, "  decisions were not served again before the storm ended; %lld by the failure policy\n",
-                 static_cast<long long>(r.errorsDuringFailover));
+void printFailover(std::FILE* out, const FailoverReport& r) {
+  for (const std::string& line : failoverSentences(r)) std::fprintf(out, "%s\n", line.c_str());
 }
 
 Result<void> writeDecisionsCsv(const std::string& path, const StormSpec& spec, const StormOutcome& o) {

@@ -23,11 +23,8 @@ Json runJson(const StormSpec& spec, const StormOutcome& outcome, const std::vect
 void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& outcome,
                    const std::vector<AlgorithmMetrics>& metrics);
 
-/// The failover's cost as `"failover": {...}` fields (lost_writes, unserved_ms, ...).
-Json failoverJson(const FailoverReport& report);
-
-/// The failover's cost, a few lines under the run table.
-void printFailover(std::FILE* out, const StormSpec& spec, const FailoverReport& report);
+/// The failover's cost, a few lines under the run table (failoverSentences).
+void printFailover(std::FILE* out, const FailoverReport& report);
 
 /// Writes every decision to `path`: intended_us, actual_us, replica, client,
 /// algorithm, allowed, remaining, retry_after_us, latency_us. The error names the file.

@@ -19,10 +19,11 @@ class SyncStoreDecider final : public ReplicaDecider {
 }  // namespace
 
 Result<std::unique_ptr<ReplicaDecider>> makeReplicaDecider(std::unique_ptr<Store> store) {
-  // On a Redis Cluster the store's router follows the slot map (MOVED / ASK);
-  // the async path talks to one server only, so a cluster is asked synchronously.
+  // On a Redis Cluster the store's router follows the slot map (MOVED / ASK), and
+  // through Sentinels the store's connection follows the master; the async path
+  // talks to one fixed server only, so both are asked synchronously.
   const auto* lua = dynamic_cast<const RedisLuaStore*>(store.get());
-  if (lua && !lua->options().endpoint.cluster) {
+  if (lua && !lua->options().endpoint.cluster && !lua->options().endpoint.viaSentinel()) {
     auto async = AsyncLuaDecider::make(*lua);
     if (!async) return async.error();
     return std::unique_ptr<ReplicaDecider>(std::move(*async));

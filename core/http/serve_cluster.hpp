@@ -60,7 +60,8 @@ int sharedReplicaThreads(int replicas);
 /// sharedReplicaThreads() when their store never blocks its thread (memory, and
 /// redis-lua on one server, asked asynchronously), else one per replica (read-decide-
 /// write backends, whose races must stay visible, a team's script, and redis-lua on
-/// a Redis Cluster, which is asked synchronously). `ratelab-cli serve` and the window use it.
+/// a Redis Cluster or through Sentinels, which is asked synchronously: `redisCluster` is true
+/// for both). `ratelab-cli serve` and the window use it.
 int defaultReplicaThreads(Backend backend, bool redisCluster, int replicas);
 
 /// Totals over the cluster at one moment.

@@ -63,7 +63,7 @@ void unregisterChild(int pid) {
 
 // Removes the files a managed server may leave, then the dir (signal-safe calls only).
 void removeDirSignalSafe(const char* dir) {
-  static const char* const kFiles[] = {"/redis.log", "/dump.rdb", "/appendonly.aof", "/nodes.conf"};
+  static const char* const kFiles[] = {"/redis.log", "/dump.rdb", "/appendonly.aof", "/nodes.conf", "/sentinel.conf"};
   char path[kDirLen + 32];
   for (const char* f : kFiles) {
     std::size_t n = std::strlen(dir);
@@ -245,7 +245,8 @@ void sweepStaleDirs() {
     bool ours = true;
     for (const auto& f : fs::directory_iterator(entry.path(), ec)) {
       const auto fn = f.path().filename().string();
-      ours = ours && (fn == "redis.log" || fn == "dump.rdb" || fn == "appendonly.aof" || fn == "nodes.conf");
+      ours = ours && (fn == "redis.log" || fn == "dump.rdb" || fn == "appendonly.aof" || fn == "nodes.conf" ||
+                      fn == "sentinel.conf");
     }
     if (ours) fs::remove_all(entry.path(), ec);
   }
@@ -309,6 +310,7 @@ Result<ManagedRedisServer> ManagedRedisServer::start(const ManagedServerOptions&
                        "redis-server) or pass --redis URL");
   }
   s.extraArgs_ = options.extraArgs;
+  s.sentinelConfig_ = options.sentinelConfig;
   s.startTimeout_ = options.startTimeout;
   sweepStaleDirs();
   std::string tmpl = (std::filesystem::temp_directory_path() / "ratelab-redis-XXXXXX").string();
@@ -337,9 +339,18 @@ Result<void> ManagedRedisServer::spawn() {
   std::filesystem::create_directories(dir_, ec);  // a long-stopped server's dir may have been swept
   const std::string port = std::to_string(port_);
   const std::string log = dir_ + "/redis.log";
-  std::vector<std::string> args = {executable_, "--port", port, "--bind", "127.0.0.1",
-                                   "--save", "", "--appendonly", "no", "--dir", dir_,
-                                   "--logfile", log, "--daemonize", "no"};
+  std::vector<std::string> args = {executable_};
+  if (!sentinelConfig_.empty()) {  // a Sentinel: its config file first (it must be writable), then --sentinel
+    const std::string conf = dir_ + "/sentinel.conf";
+    if (!std::filesystem::exists(conf, ec)) {
+      std::ofstream out(conf);
+      for (const auto& line : sentinelConfig_) out << line << "\n";
+      if (!out) return unavailable("cannot write " + conf);
+    }
+    args.insert(args.end(), {conf, "--sentinel"});
+  }
+  args.insert(args.end(), {"--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir_,
+                           "--logfile", log, "--daemonize", "no"});
   args.insert(args.end(), extraArgs_.begin(), extraArgs_.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -429,6 +440,7 @@ void ManagedRedisServer::release() {
 ManagedRedisServer::ManagedRedisServer(ManagedRedisServer&& o) noexcept
     : executable_(std::move(o.executable_)),
       extraArgs_(std::move(o.extraArgs_)),
+      sentinelConfig_(std::move(o.sentinelConfig_)),
       startTimeout_(o.startTimeout_),
       dir_(std::exchange(o.dir_, {})),
       port_(o.port_),
@@ -439,6 +451,7 @@ ManagedRedisServer& ManagedRedisServer::operator=(ManagedRedisServer&& o) noexce
     release();
     executable_ = std::move(o.executable_);
     extraArgs_ = std::move(o.extraArgs_);
+    sentinelConfig_ = std::move(o.sentinelConfig_);
     startTimeout_ = o.startTimeout_;
     dir_ = std::exchange(o.dir_, {});
     port_ = o.port_;

@@ -34,6 +34,9 @@ struct ManagedServerOptions {
   int port = 0;                    ///< 0 = pick a free loopback port
   Micros startTimeout{5'000'000};  ///< how long to wait for PING (default 5 s)
   std::vector<std::string> extraArgs;  ///< appended to the command line (e.g. "--requirepass", "pw")
+  /// Not empty: run as a Sentinel, `redis-server <dir>/sentinel.conf --sentinel ...`, the file
+  /// written once with these lines (a Sentinel rewrites it as it learns; a restart keeps it).
+  std::vector<std::string> sentinelConfig;
 };
 
 /// A redis-server child process; see the file comment. Move-only.
@@ -79,6 +82,7 @@ class ManagedRedisServer {
 
   std::string executable_;      ///< resolved redis-server path
   std::vector<std::string> extraArgs_;  ///< from the options
+  std::vector<std::string> sentinelConfig_;  ///< from the options: not empty = a Sentinel
   Micros startTimeout_{0};      ///< from the options
   std::string dir_;             ///< private temp dir, removed by the destructor
   int port_ = 0;                ///< loopback port

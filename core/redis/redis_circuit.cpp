@@ -8,6 +8,7 @@
 
 #include "redis/redis_connection.hpp"
 #include "redis/redis_connection_detail.hpp"
+#include "redis/sentinel/sentinel_discovery.hpp"
 
 namespace rl {
 
@@ -95,9 +96,22 @@ Error RedisConnection::ioError(std::string_view what) {
   return e;
 }
 
+void RedisConnection::dropForSentinel(const std::string& why) {
+  free();
+  probe_.reset();
+  lastError_ = why;
+  failures_ = 1;
+  backoff_ = kMinBackoff;
+  nextAttempt_ = SteadyClock::now();  // ask the Sentinels again at the next call
+}
+
 Result<void> RedisConnection::reconnect() {
   free();
   probe_.reset();
+  if (auto ok = detail::resolveMasterOf(endpoint_); !ok) {
+    openCircuit(ok.error().message);
+    return ok.error();
+  }
   auto c = detail::openContext(endpoint_);
   if (!c) {
     openCircuit(c.error().message);
@@ -139,12 +153,22 @@ Result<void> RedisConnection::runProbe(Micros wait) {
 }
 
 Result<void> RedisConnection::ensureConnected() {
-  if (connected()) return {};
+  if (connected() && !(endpoint_.viaSentinel() && SteadyClock::now() >= nextSentinelCheck_)) return {};
+  if (connected()) {  // Sentinel: has the master moved (a SENTINEL FAILOVER leaves the old one up)?
+    nextSentinelCheck_ = SteadyClock::now() + kSentinelRecheck;
+    auto master = resolveSentinelMaster(endpoint_);
+    if (!master || (master->first == endpoint_.host && master->second == endpoint_.port)) return {};
+    dropForSentinel("the Sentinels name " + master->first + ":" + std::to_string(master->second) + " now");
+  }
   if (probe_) return runProbe(Micros{0});
   if (SteadyClock::now() < nextAttempt_)
     return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + "); next probe in " +
                        std::to_string(msUntil(nextAttempt_)) + " ms");
   free();
+  if (auto ok = detail::resolveMasterOf(endpoint_); !ok) {  // Sentinel: where the master is now
+    openCircuit(ok.error().message);
+    return unavailable(ok.error().message);
+  }
   auto probe = std::make_unique<Probe>();
   probe->ctx = redisConnectNonBlock(endpoint_.host.c_str(), endpoint_.port);
   if (!probe->ctx || probe->ctx->err) {

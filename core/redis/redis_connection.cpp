@@ -1,6 +1,7 @@
 #include "redis/redis_connection.hpp"
 
 #include "redis/redis_connection_detail.hpp"
+#include "redis/sentinel/sentinel_discovery.hpp"
 
 #include <hiredis/hiredis.h>
 
@@ -43,6 +44,7 @@ std::vector<std::vector<std::string>> handshakeCommands(const RedisEndpoint& ep)
                                   : std::vector<std::string>{"AUTH", ep.user, ep.password});
   if (ep.db != 0) out.push_back({"SELECT", std::to_string(ep.db)});
   out.push_back({"PING"});
+  if (ep.viaSentinel()) out.push_back({"ROLE"});  // the address a Sentinel named must be a master now
   return out;
 }
 
@@ -54,6 +56,9 @@ Result<void> checkHandshakeReply(const RedisEndpoint& ep, const std::vector<std:
     return redisReplyError(reply.str(), command[0] + " on " + ep.address() + " refused");
   if (command[0] == "PING" && reply.str() != "PONG")
     return protocolError("PING on " + ep.address() + " answered " + reply.describe() + ", expected PONG");
+  if (command[0] == "ROLE" && reply[0].str() != "master")
+    return unavailable("ROLE on " + ep.address() + " (named by the Sentinels for '" + ep.sentinelService +
+                       "') answered " + std::string(reply[0].str().substr(0, 16)) + ", not master (a failover under way)");
   return {};
 }
 }  // namespace detail
@@ -166,7 +171,7 @@ RedisReply::~RedisReply() {
 // ---- RedisConnection ------------------------------------------------------------
 
 RedisConnection::RedisConnection(redisContext* ctx, RedisEndpoint endpoint)
-    : ctx_(ctx), endpoint_(std::move(endpoint)) {}
+    : ctx_(ctx), endpoint_(std::move(endpoint)), nextSentinelCheck_(std::chrono::steady_clock::now() + kSentinelRecheck) {}
 
 RedisConnection::RedisConnection(RedisConnection&& o) noexcept
     : ctx_(std::exchange(o.ctx_, nullptr)),
@@ -177,7 +182,8 @@ RedisConnection::RedisConnection(RedisConnection&& o) noexcept
       nextAttempt_(o.nextAttempt_),
       lastError_(std::move(o.lastError_)),
       failures_(o.failures_),
-      probe_(std::move(o.probe_)) {}
+      probe_(std::move(o.probe_)),
+      nextSentinelCheck_(o.nextSentinelCheck_) {}
 
 RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
   if (this != &o) {
@@ -191,6 +197,7 @@ RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
     lastError_ = std::move(o.lastError_);
     failures_ = o.failures_;
     probe_ = std::move(o.probe_);
+    nextSentinelCheck_ = o.nextSentinelCheck_;
   }
   return *this;
 }
@@ -204,6 +211,15 @@ void RedisConnection::free() {
 }
 
 namespace detail {
+Result<void> resolveMasterOf(RedisEndpoint& ep) {
+  if (!ep.viaSentinel()) return {};
+  auto master = resolveSentinelMaster(ep);
+  if (!master) return master.error();
+  ep.host = master->first;
+  ep.port = master->second;
+  return {};
+}
+
 // Opens a blocking socket, sets the command timeout, runs the handshake. Owns the context on success.
 Result<redisContext*> openContext(const RedisEndpoint& ep) {
   redisContext* c = redisConnectWithTimeout(ep.host.c_str(), ep.port, toTimeval(ep.connectTimeout));
@@ -240,9 +256,11 @@ Result<redisContext*> openContext(const RedisEndpoint& ep) {
 
 Result<RedisConnection> RedisConnection::connect(const RedisEndpoint& endpoint) {
   ignoreSigpipeOnce();
-  auto c = detail::openContext(endpoint);
+  RedisEndpoint ep = endpoint;
+  if (auto ok = detail::resolveMasterOf(ep); !ok) return ok.error();
+  auto c = detail::openContext(ep);
   if (!c) return c.error();
-  return RedisConnection(*c, endpoint);
+  return RedisConnection(*c, std::move(ep));
 }
 
 bool RedisConnection::connected() const { return ctx_ && ctx_->err == 0; }
@@ -256,7 +274,11 @@ Result<RedisReply> RedisConnection::command(std::span<const std::string_view> ar
       redisCommandArgv(ctx_, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()));
   if (!r) return ioError(argv.front());
   RedisReply reply(r);
-  if (reply.isError()) return redisReplyError(reply.str());
+  if (reply.isError()) {
+    Error e = redisReplyError(reply.str());
+    if (e.code == ErrorCode::ReadOnly && endpoint_.viaSentinel()) dropForSentinel(e.message);
+    return e;
+  }
   return reply;
 }
 

@@ -23,6 +23,15 @@
 // WRONGTYPE, ...) -> Protocol. A command timeout is Timeout; a lost
 // connection or an open circuit is Unavailable.
 //
+// Sentinel (redis+sentinel:// endpoint): connect() and every reconnect first
+// ask the Sentinels where the master is (sentinel/sentinel_discovery.hpp),
+// then check ROLE there; endpoint() is the master last resolved. A READONLY
+// reply (the master was demoted) drops the socket, so the next call asks again,
+// and while connected the Sentinels are asked again at most every
+// kSentinelRecheck (instead of following +switch-master on their Pub/Sub): a
+// SENTINEL FAILOVER leaves the old master up and writable until Sentinel
+// demotes it, and a connection that never broke would go on writing there.
+//
 // The first connect() sets SIGPIPE to SIG_IGN if it is still at its default:
 // a write to a socket the server reset must be an error value, not a kill.
 
@@ -43,6 +52,9 @@ struct redisContext;
 struct redisReply;
 
 namespace rl {
+
+/// Sentinel endpoints: how often a connected connection asks the Sentinels whether the master moved.
+inline constexpr std::chrono::milliseconds kSentinelRecheck{500};
 
 /// A non-owning view of one reply (or one element of an array reply).
 class ReplyView {
@@ -148,6 +160,7 @@ class RedisConnection {
   Result<void> ensureConnected();
   Error ioError(std::string_view what);
   void openCircuit(std::string why);
+  void dropForSentinel(const std::string& why);
   Result<void> runProbe(Micros wait);
   Result<std::optional<RedisReply>> replyFromReader();
   void free();
@@ -161,6 +174,7 @@ class RedisConnection {
   std::string lastError_;        ///< why the connection broke (for fail-fast messages)
   int failures_ = 0;             ///< consecutive failed attempts; 0 = circuit closed
   std::unique_ptr<Probe> probe_;  ///< the half-open probe, while one runs
+  std::chrono::steady_clock::time_point nextSentinelCheck_{};  ///< Sentinel: next time to ask where the master is
 };
 
 }  // namespace rl

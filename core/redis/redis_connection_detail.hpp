@@ -21,6 +21,8 @@ std::string contextError(const redisContext* c);
 bool isTimeout(const redisContext* c);
 /// The commands a fresh connection sends first: AUTH (if a password), SELECT (if db != 0), PING.
 std::vector<std::vector<std::string>> handshakeCommands(const RedisEndpoint& ep);
+/// A redis+sentinel:// endpoint: sets host:port to the master the Sentinels name now (no-op otherwise).
+Result<void> resolveMasterOf(RedisEndpoint& ep);
 /// Opens a blocking connection and runs the handshake (connect + command timeouts).
 Result<redisContext*> openContext(const RedisEndpoint& ep);
 /// Checks one handshake reply (i-th of handshakeCommands); PING must answer PONG.

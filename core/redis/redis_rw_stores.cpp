@@ -12,7 +12,14 @@ namespace rl {
 Result<std::unique_ptr<RedisNaiveStore>> RedisNaiveStore::make(const RedisStoreOptions& options) {
   auto link = connectFor(options);
   if (!link) return link.error();
-  return std::unique_ptr<RedisNaiveStore>(new RedisNaiveStore(std::move(link).value(), options));
+  std::unique_ptr<RedisNaiveStore> s(new RedisNaiveStore(std::move(link).value(), options));
+  if (options.readReplica) {
+    if (options.endpoint.cluster) return invalidArgument("--read-from replica: allowed on one master (not a Redis Cluster)");
+    auto replica = RedisConnection::connect(*options.readReplica);
+    if (!replica) return Error{replica.error().code, "--read-from replica: " + replica.error().message};
+    s->replica_.emplace(std::move(replica).value());
+  }
+  return s;
 }
 
 Result<Decision> RedisNaiveStore::decide(const DecisionRequest& req) {
@@ -21,7 +28,7 @@ Result<Decision> RedisNaiveStore::decide(const DecisionRequest& req) {
   if (!key) return key.error();
   const std::string& base = *key;
   return link_.onKey(base, [&](RedisConnection& conn) -> Result<Decision> {
-    auto read = detail::readState(conn, base, req, options_.serverClock, false);
+    auto read = detail::readState(replica_ ? *replica_ : conn, base, req, options_.serverClock, false);
     if (!read) return read.error();
     Step step = rl::decide(req.algorithm, read->state, Micros{read->now}, req.cost, req.quota);
     if (options_.thinkTime.count() > 0) std::this_thread::sleep_for(options_.thinkTime);  // race demo

@@ -145,6 +145,7 @@ Result<RedisReply> RedisLuaStore::evalScript(Algorithm a, const ScriptCall& call
     if (!reply && reply.error().code == ErrorCode::Protocol && reply.error().message.starts_with("NOSCRIPT")) {
       // This node lost its scripts (SCRIPT FLUSH, restart, a promoted replica): run the source, reload here.
       ++reloads_;
+      if (options_.reloadTally) options_.reloadTally->fetch_add(1, std::memory_order_relaxed);
       std::vector<std::string_view> eval = argv;
       eval[0] = "EVAL";
       eval[1] = luaScript(a);

@@ -33,6 +33,7 @@
 // Create one store per worker thread.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -60,6 +61,11 @@ struct RedisStoreOptions {
   int watchRetries = 100;               ///< redis-watch: EXEC attempts before Conflict
   int waitReplicas = 0;                 ///< redis-lua: WAIT for this many replicas after an admitting write; 0 = no WAIT
   Micros waitTimeout{50'000};           ///< WAIT's timeout, 1 ms .. below the command timeout
+  /// redis-lua: when set, every NOSCRIPT reload is also counted here (a run's total over its stores).
+  std::shared_ptr<std::atomic<std::int64_t>> reloadTally;
+  /// redis-naive: read the state from this replica and write to the master, as Python `limits`
+  /// does with use_replicas=True (its default under Sentinel): the count read can be stale.
+  std::optional<RedisEndpoint> readReplica;
 };
 
 struct ScriptCall;
@@ -128,6 +134,7 @@ class RedisNaiveStore final : public RedisStoreBase {
 
  private:
   using RedisStoreBase::RedisStoreBase;
+  std::optional<RedisConnection> replica_;  ///< options.readReplica: where the state is read
 };
 
 /// redis-watch: optimistic transaction, retried on conflict.

@@ -11,6 +11,9 @@ namespace rl {
 namespace {
 constexpr std::string_view kScheme = "redis://";
 constexpr std::string_view kClusterScheme = "redis+cluster://";
+constexpr std::string_view kSentinelScheme = "redis+sentinel://";
+constexpr std::size_t kMaxServiceName = 128;
+constexpr std::size_t kMaxSentinels = 16;
 
 // Parses a whole decimal string into [lo, hi]; nullopt otherwise.
 std::optional<int> parseIntIn(std::string_view s, int lo, int hi) {
@@ -23,8 +26,9 @@ std::optional<int> parseIntIn(std::string_view s, int lo, int hi) {
 
 Error badUrl(std::string_view url, const std::string& what) {
   return invalidArgument("bad Redis URL '" + redactRedisUrl(url) + "': " + what +
-                         " (expected redis://[user:password@]host:port[/db] or "
-                         "redis+cluster://[user:password@]host:port[,host:port...])");
+                         " (expected redis://[user:password@]host:port[/db], "
+                         "redis+cluster://[user:password@]host:port[,host:port...] or "
+                         "redis+sentinel://[user:password@]host:port[,host:port...]/service_name[/db])");
 }
 
 std::string hostPort(const std::string& host, int port) {
@@ -58,6 +62,11 @@ std::string RedisEndpoint::address() const { return hostPort(host, port); }
 
 std::string RedisEndpoint::toString() const {
   const std::string user_ = user.empty() ? std::string() : user + "@";
+  if (viaSentinel()) {
+    std::string s = "redis+sentinel://" + user_;
+    for (std::size_t i = 0; i < sentinels.size(); ++i) s += (i ? "," : "") + hostPort(sentinels[i].first, sentinels[i].second);
+    return s + "/" + sentinelService + "/" + std::to_string(db);
+  }
   if (!cluster) return "redis://" + user_ + address() + "/" + std::to_string(db);
   std::string s = "redis+cluster://" + user_ + address();
   for (const auto& [h, p] : moreSeeds) s += "," + hostPort(h, p);
@@ -71,6 +80,8 @@ RedisEndpoint RedisEndpoint::node(std::string h, int p) const {
   ep.db = 0;
   ep.cluster = false;
   ep.moreSeeds.clear();
+  ep.sentinelService.clear();
+  ep.sentinels.clear();
   return ep;
 }
 
@@ -163,9 +174,12 @@ Result<RedisEndpoint> parseRedisUrl(std::string_view url) {
   } else if (url.starts_with(kClusterScheme)) {
     rest = url.substr(kClusterScheme.size());
     ep.cluster = true;
+  } else if (url.starts_with(kSentinelScheme)) {
+    rest = url.substr(kSentinelScheme.size());
   } else {
-    return badUrl(url, "the scheme must be redis:// or redis+cluster://");
+    return badUrl(url, "the scheme must be redis://, redis+cluster:// or redis+sentinel://");
   }
+  const bool sentinel = url.starts_with(kSentinelScheme);
   if (auto at = rest.rfind('@'); at != std::string_view::npos) {
     const std::string_view cred = rest.substr(0, at);
     rest = rest.substr(at + 1);
@@ -183,15 +197,34 @@ Result<RedisEndpoint> parseRedisUrl(std::string_view url) {
     }
   }
   std::string_view hosts = rest;
-  if (auto slash = rest.find('/'); slash != std::string_view::npos) {
+  if (sentinel) {
+    const auto slash = rest.find('/');
+    if (slash == std::string_view::npos || slash + 1 >= rest.size())
+      return badUrl(url, "the service name is missing: a Sentinel URL ends in /service_name[/db]");
+    hosts = rest.substr(0, slash);
+    std::string_view path = rest.substr(slash + 1);
+    const auto dbSlash = path.find('/');
+    const std::string_view service = path.substr(0, dbSlash);
+    if (service.empty() || service.size() > kMaxServiceName ||
+        service.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
+            std::string_view::npos)
+      return badUrl(url, "service name '" + std::string(service.substr(0, kMaxServiceName)) +
+                             "' must be 1 to 128 of A-Z a-z 0-9 . _ -");
+    ep.sentinelService = std::string(service);
+    if (dbSlash != std::string_view::npos) {
+      const auto db = parseIntIn(path.substr(dbSlash + 1), 0, 1'000'000);
+      if (!db) return badUrl(url, "db '" + std::string(path.substr(dbSlash + 1)) + "' must be a number >= 0");
+      ep.db = *db;
+    }
+  } else if (auto slash = rest.find('/'); slash != std::string_view::npos) {
     hosts = rest.substr(0, slash);
     if (ep.cluster) return badUrl(url, "a cluster URL has no /db (Redis Cluster has database 0 only)");
     const auto db = parseIntIn(rest.substr(slash + 1), 0, 1'000'000);
     if (!db) return badUrl(url, "db '" + std::string(rest.substr(slash + 1)) + "' must be a number >= 0");
     ep.db = *db;
   }
-  if (!ep.cluster && hosts.find(',') != std::string_view::npos)
-    return badUrl(url, "several hosts need the redis+cluster:// scheme");
+  if (!ep.cluster && !sentinel && hosts.find(',') != std::string_view::npos)
+    return badUrl(url, "several hosts need the redis+cluster:// or redis+sentinel:// scheme");
   bool first = true;
   while (true) {
     const auto comma = hosts.find(',');
@@ -204,9 +237,13 @@ Result<RedisEndpoint> parseRedisUrl(std::string_view url) {
     } else {
       ep.moreSeeds.push_back(*hp);
     }
+    if (sentinel) ep.sentinels.push_back(*hp);
     if (comma == std::string_view::npos) break;
     hosts = hosts.substr(comma + 1);
   }
+  if (sentinel) ep.moreSeeds.clear();
+  if (ep.sentinels.size() > kMaxSentinels)
+    return badUrl(url, std::to_string(ep.sentinels.size()) + " Sentinels: allowed at most " + std::to_string(kMaxSentinels));
   return ep;
 }
 

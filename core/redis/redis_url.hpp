@@ -1,7 +1,11 @@
 #pragma once
-// RedisEndpoint: where a Redis server (or a Redis Cluster) is and how to talk
-// to it, parsed from `redis://[user:password@]host:port[/db]` or
-// `redis+cluster://[user:password@]host:port[,host:port...]`.
+// RedisEndpoint: where a Redis server (or a Redis Cluster, or the master a set
+// of Sentinels names) is and how to talk to it, parsed from
+// `redis://[user:password@]host:port[/db]`,
+// `redis+cluster://[user:password@]host:port[,host:port...]` or
+// `redis+sentinel://[user:password@]host:port[,host:port...]/service[/db]`
+// (the form Python `limits` takes; the credentials and db are the master's,
+// the Sentinels are asked without AUTH).
 //
 // Passwords. User and password are percent-decoded (`p%40ss` is `p@ss`). No
 // message, log or saved setting ever holds a password: errors show the URL
@@ -31,9 +35,14 @@ struct RedisEndpoint {
   Micros commandTimeout{100'000};     ///< socket read/write timeout per command (default 100 ms)
   bool cluster = false;               ///< a Redis Cluster: host:port is its first seed node
   std::vector<std::pair<std::string, int>> moreSeeds;  ///< cluster: further seed nodes (host, port)
+  std::string sentinelService;        ///< redis+sentinel://: the master's name at the Sentinels; empty = no Sentinel
+  std::vector<std::pair<std::string, int>> sentinels;  ///< redis+sentinel://: the Sentinels (host, port), asked in turn
 
-  /// `redis://[user@]host:port/db` or `redis+cluster://[user@]host:port[,host:port...]`:
-  /// never shows the password (safe for logs and errors).
+  /// True for a redis+sentinel:// endpoint (host:port is then the master last resolved, or the first Sentinel).
+  bool viaSentinel() const { return !sentinelService.empty(); }
+
+  /// `redis://[user@]host:port/db`, `redis+cluster://[user@]host:port[,host:port...]` or
+  /// `redis+sentinel://[user@]host:port[,...]/service/db`: never shows the password (safe for logs and errors).
   std::string toString() const;
   /// `host:port`, as error messages name the address.
   std::string address() const;
@@ -42,7 +51,9 @@ struct RedisEndpoint {
 };
 
 /// Parses `redis://[user:password@ | user@ | :password@]host:port[/db]` (IPv6 hosts in brackets) or
-/// `redis+cluster://[credentials@]host:port[,host:port...]` (no db: a cluster has db 0 only).
+/// `redis+cluster://[credentials@]host:port[,host:port...]` (no db: a cluster has db 0 only) or
+/// `redis+sentinel://[credentials@]host:port[,host:port...]/service[/db]` (service: 1 to 128 of
+/// A-Z a-z 0-9 . _ -).
 /// Errors are InvalidArgument naming the bad part (scheme, host, port, db) and
 /// what is allowed; they quote the URL redacted, never the password.
 Result<RedisEndpoint> parseRedisUrl(std::string_view url);

@@ -8,31 +8,14 @@
 #include "redis/cluster/key_slot.hpp"
 #include "redis/cluster/slot_map.hpp"
 #include "redis/redis_connection.hpp"
-#include "redis/value_codec.hpp"
+#include "storm/admits_in_state.hpp"
 
 namespace rl {
 
 namespace {
 Micros elapsedOf(const StormRunner& r) { return r.progress().elapsed; }
 
-// Sleeps until the run's elapsed time reaches `at` (or it finished), letting the caller watch.
-void waitUntil(StormRunner& runner, Micros at, const FailoverWatch& watch) {
-  using Clock = std::chrono::steady_clock;
-  auto lastReport = Clock::now();
-  auto lastPoll = Clock::now();
-  while (!runner.finished() && elapsedOf(runner) < at) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    const auto now = Clock::now();
-    if (watch.onPoll && now - lastPoll > std::chrono::milliseconds(20)) {
-      watch.onPoll(runner);
-      lastPoll = now;
-    }
-    if (watch.onProgress && now - lastReport > std::chrono::milliseconds(200)) {
-      watch.onProgress(runner.progress());
-      lastReport = now;
-    }
-  }
-}
+void waitUntil(StormRunner& runner, Micros at, const FailoverWatch& watch) { (void)waitForRun(runner, at, watch); }
 
 Result<RedisReply> runOn(const RedisEndpoint& ep, std::initializer_list<std::string_view> a,
                          std::initializer_list<std::string_view> b = {}) {
@@ -49,23 +32,8 @@ Result<RedisReply> runOn(const RedisEndpoint& ep, std::initializer_list<std::str
 std::int64_t admittedInState(const RedisEndpoint& replica, Algorithm a, const std::string& base) {
   auto c = RedisConnection::connect(replica);
   if (!c || !c->command({"READONLY"})) return -1;
-  if (a == Algorithm::SlidingLog) {
-    auto log = c->command({"GET", base});
-    if (!log) return -1;
-    if (log->isNil()) return 0;
-    auto entries = decodeSlidingLog(log->str());
-    return entries ? static_cast<std::int64_t>(entries->size()) : -1;
-  }
-  if (a != Algorithm::FixedWindow) return -1;
-  auto keys = c->command({"KEYS", base + ":*"});
-  if (!keys) return -1;
-  std::int64_t sum = 0;
-  for (std::size_t i = 0; i < keys->size(); ++i) {
-    auto v = c->command({"GET", (*keys)[i].str()});
-    if (!v || !v->toInt()) return -1;
-    sum += *v->toInt();
-  }
-  return sum;
+  auto n = admitsInState(*c, a, base);
+  return n ? *n : -1;
 }
 
 bool becameMaster(const RedisEndpoint& node, Micros timeout) {
@@ -85,13 +53,7 @@ void summarize(const std::vector<DecisionRecord>& records, FailoverReport& r) {
     if (d.error() && d.atUs() >= r.breakAt.count()) ++r.errorsDuringFailover;
     if (d.algorithm() == 0 && d.client() == 0 && d.error() && d.atUs() < r.killAt.count()) ++r.errorsBeforeKill;
   }
-  std::int64_t firstServed = -1;
-  for (const DecisionRecord& d : records) {
-    const std::int64_t answeredAt = d.intendedUs() + d.latencyUs();  // real clocks: latency runs from the intended send
-    if (!d.error() && d.atUs() > r.killAt.count() && (firstServed < 0 || answeredAt < firstServed))
-      firstServed = answeredAt;
-  }
-  r.unserved = firstServed >= 0 ? Micros{firstServed - r.killAt.count()} : Micros{-1};
+  r.unserved = firstServedAfter(records, r.killAt);
   if (r.stateOnNewMaster >= 0) r.lostWrites = r.admittedBeforeKill - r.stateOnNewMaster;
 }
 }  // namespace

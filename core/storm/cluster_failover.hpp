@@ -22,6 +22,7 @@
 #include "common/result.hpp"
 #include "redis/cluster/managed_redis_cluster.hpp"
 #include "storm/failover_report.hpp"
+#include "storm/failover_watch.hpp"
 #include "storm/storm_runner.hpp"
 
 namespace rl {
@@ -30,12 +31,6 @@ namespace rl {
 struct FailoverRun {
   StormOutcome outcome;   ///< every decision, as runStorm returns it
   FailoverReport report;  ///< the failover's cost
-};
-
-/// What the caller watches while the failover storm runs (called on the caller's thread).
-struct FailoverWatch {
-  std::function<void(const StormProgress&)> onProgress;  ///< about every 200 ms (the CLI's progress line)
-  std::function<void(StormRunner&)> onPoll;              ///< about every 20 ms, and once after the run ended (the window takes records)
 };
 
 /// Runs `spec` (spec.failover set, a Redis backend) with `factory` on

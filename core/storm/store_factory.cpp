@@ -2,6 +2,7 @@
 
 #include "redis/redis_store.hpp"
 #include "redis/script_store.hpp"
+#include "redis/sentinel/sentinel_discovery.hpp"
 #include "store/memory_store.hpp"
 
 namespace rl {
@@ -29,8 +30,10 @@ StoreFactory memoryStoreFactory(int replicas) {
   };
 }
 
-StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint) {
+StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint,
+                               std::shared_ptr<std::atomic<std::int64_t>> reloadTally) {
   RedisStoreOptions options;
+  options.reloadTally = std::move(reloadTally);
   options.endpoint = endpoint;
   options.prefix = spec.prefix;
   options.serverClock = spec.clock == ClockMode::Server;
@@ -38,7 +41,16 @@ StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpo
   options.waitReplicas = spec.waitReplicas;
   options.waitTimeout = spec.waitTimeout;
   const Backend backend = spec.backend;
-  return [options, backend](int, int) { return makeRedisBackendStore(backend, options, ScriptSettings{}); };
+  const bool fromReplica = spec.readFromReplica;
+  return [options, backend, fromReplica](int, int) -> Result<std::unique_ptr<Store>> {
+    RedisStoreOptions o = options;
+    if (fromReplica) {  // each store asks the Sentinels for a replica that is up now
+      auto replica = sentinelReplica(o.endpoint);
+      if (!replica) return replica.error();
+      o.readReplica = std::move(replica).value();
+    }
+    return makeRedisBackendStore(backend, o, ScriptSettings{});
+  };
 }
 
 ScriptSettings scriptSettingsOf(const StormSpec& spec) {

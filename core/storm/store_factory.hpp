@@ -2,6 +2,9 @@
 // Store factories for the storm runner, one per backend family. Redis-backed
 // factories live with the Redis store (core/redis); HTTP ones in rl_http.
 
+#include <atomic>
+#include <memory>
+
 #include "redis/redis_url.hpp"
 #include "redis/script_store.hpp"
 #include "storm/storm_runner.hpp"
@@ -15,7 +18,9 @@ StoreFactory memoryStoreFactory(int replicas);
 /// Redis stores of `spec.backend` (redis-lua, redis-naive, redis-watch), one
 /// per (replica, worker), each with its own connection to `endpoint`. The
 /// server clock is used when spec.clock is server; otherwise the runner's now.
-StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint);
+/// With `reloadTally`, redis-lua stores also count their NOSCRIPT reloads there.
+StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint,
+                               std::shared_ptr<std::atomic<std::int64_t>> reloadTally = {});
 
 /// The script settings of a storm spec (--script, --script-keys, --script-argv, --script-reply).
 ScriptSettings scriptSettingsOf(const StormSpec& spec);

@@ -12,14 +12,14 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 45> kNames = {
+constexpr std::array<std::string_view, 46> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
     "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
     "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
-    "wait_replicas", "wait_timeout_ms", "failover", "fault", "quota_change"};
+    "wait_replicas", "wait_timeout_ms", "read_from", "failover", "fault", "quota_change"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
 constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
@@ -173,6 +173,11 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "wait_replicas")
     return setNumber(s.waitReplicas, t, shownAs, "an integer 0 to " + std::to_string(kMaxWaitReplicas));
   if (key == "wait_timeout_ms") return setMillis(s.waitTimeout, t, shownAs, "an integer 1 to 10000 (ms)");
+  if (key == "read_from") {
+    if (t != "master" && t != "replica") return bad(shownAs, t, "master or replica");
+    s.readFromReplica = t == "replica";
+    return {};
+  }
   if (key == "failover") {
     if (t.empty() || t == "none") { s.failover.reset(); return {}; }
     auto plan = parseFailoverPlan(t);
@@ -314,6 +319,7 @@ Json specToJson(const StormSpec& s) {
     doc["wait_replicas"] = s.waitReplicas;
     doc["wait_timeout_ms"] = static_cast<std::int64_t>(s.waitTimeout.count() / 1000);
   }
+  if (s.readFromReplica) doc["read_from"] = "replica";
   if (s.failover) doc["failover"] = failoverPlanText(*s.failover);
   if (!s.trace.path.empty()) {
     doc["trace"] = s.trace.path;

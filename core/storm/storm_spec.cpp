@@ -155,7 +155,21 @@ Result<void> validateTopology(const StormSpec& s) {
     return fail("--wait-timeout-ms is out of range: allowed 1 to 10000 ms (0 would make WAIT block forever)");
   if (s.failover && s.backend != Backend::RedisLua && s.backend != Backend::RedisNaive &&
       s.backend != Backend::RedisWatch)
-    return fail("--failover needs a Redis backend (redis-lua, redis-naive or redis-watch) on --redis cluster");
+    return fail("--failover needs a Redis backend (redis-lua, redis-naive or redis-watch) on --redis cluster "
+                "(natural:kill@MS also on --redis sentinel; sentinel-failover@MS on any redis+sentinel://)");
+  if (s.failover && s.failover->kind != FailoverPlan::Kind::Scripted && s.clock == ClockMode::Virtual)
+    return fail("--failover " + failoverPlanText(*s.failover) + " happens on the wall clock: allowed with --clock "
+                "client or server (the virtual clock runs as fast as possible)");
+  if (s.failover && s.failover->kind != FailoverPlan::Kind::Scripted && plannedSpan(s) <= s.failover->killAt)
+    return fail("--failover " + failoverPlanText(*s.failover) + " is at or after the run's last send (" +
+                std::to_string(plannedSpan(s).count() / 1000) + " ms): allowed a time within the run (raise "
+                "--requests or --duration-ms, with --pattern constant, ramp or poisson)");
+  if (s.readFromReplica && s.backend != Backend::RedisNaive)
+    return fail("--read-from replica needs --backend redis-naive (read the count, decide, write it to the master, "
+                "as Python limits does with use_replicas=True)");
+  if (s.readFromReplica && s.redisUrl != "sentinel" && !s.redisUrl.starts_with("redis+sentinel://"))
+    return fail("--read-from replica finds its replica through Sentinels: allowed with --redis sentinel or a "
+                "redis+sentinel:// URL");
   if (s.backend == Backend::Http && s.httpTargets.empty())
     return fail("--http-target is required by --backend http: allowed http://host:port[/path], comma-separated");
   if (s.backend == Backend::RedisScript && s.scriptFile.empty())
@@ -216,9 +230,37 @@ std::optional<Pattern> parsePattern(std::string_view s) { return enumFromName(kP
 std::string_view clockModeName(ClockMode c) { return enumName(kClocks, c); }
 std::optional<ClockMode> parseClockMode(std::string_view s) { return enumFromName(kClocks, s); }
 
+namespace {
+// `natural:kill@MS` or `sentinel-failover@MS`; nullopt when `text` is neither form's start.
+std::optional<Result<FailoverPlan>> parseNaturalFailover(std::string_view text, const std::string& allowed) {
+  FailoverPlan plan;
+  std::string_view ms = text;
+  if (ms.starts_with("natural:kill@")) {
+    plan.kind = FailoverPlan::Kind::NaturalKill;
+    ms.remove_prefix(13);
+  } else if (ms.starts_with("sentinel-failover@")) {
+    plan.kind = FailoverPlan::Kind::SentinelFailover;
+    ms.remove_prefix(18);
+  } else if (ms.starts_with("natural") || ms.starts_with("sentinel")) {
+    return Result<FailoverPlan>(invalidArgument("--failover '" + std::string(text) + "': not a failover" + allowed));
+  } else {
+    return std::nullopt;
+  }
+  std::int64_t t = -1;
+  auto [p, ec] = std::from_chars(ms.data(), ms.data() + ms.size(), t);
+  if (ms.empty() || ec != std::errc{} || p != ms.data() + ms.size() || t < 0 || t > 86'400'000)
+    return Result<FailoverPlan>(invalidArgument("--failover '" + std::string(text) + "': '" + std::string(ms) +
+                                                "' is not a number of milliseconds 0 to 86400000" + allowed));
+  plan.killAt = Micros{t * 1000};
+  return Result<FailoverPlan>(plan);
+}
+}  // namespace
+
 Result<FailoverPlan> parseFailoverPlan(std::string_view text) {
   const std::string allowed =
-      " (allowed break@MS,kill@MS,promote@MS[,rejoin@MS] with times increasing)";
+      " (allowed break@MS,kill@MS,promote@MS[,rejoin@MS] with times increasing, natural:kill@MS or "
+      "sentinel-failover@MS)";
+  if (auto natural = parseNaturalFailover(text, allowed)) return std::move(*natural);
   const std::string_view names[] = {"break@", "kill@", "promote@", "rejoin@"};
   FailoverPlan plan;
   Micros* fields[] = {&plan.breakAt, &plan.killAt, &plan.promoteAt, &plan.rejoinAt};
@@ -246,6 +288,8 @@ Result<FailoverPlan> parseFailoverPlan(std::string_view text) {
 }
 
 std::string failoverPlanText(const FailoverPlan& p) {
+  if (p.kind == FailoverPlan::Kind::NaturalKill) return "natural:kill@" + std::to_string(p.killAt.count() / 1000);
+  if (p.kind == FailoverPlan::Kind::SentinelFailover) return "sentinel-failover@" + std::to_string(p.killAt.count() / 1000);
   std::string s = "break@" + std::to_string(p.breakAt.count() / 1000) + ",kill@" + std::to_string(p.killAt.count() / 1000) +
                   ",promote@" + std::to_string(p.promoteAt.count() / 1000);
   if (p.rejoinAt.count() > 0) s += ",rejoin@" + std::to_string(p.rejoinAt.count() / 1000);

@@ -42,11 +42,22 @@ enum class ClockMode {
 /// killed, so the replica lags), the master is killed at `killAt`, and the
 /// replica is promoted (CLUSTER FAILOVER TAKEOVER) at `promoteAt`; optionally
 /// the old master is restarted at `rejoinAt` and rejoins as the new master's replica.
+///
+/// Natural failovers are Redis's own (storm/natural_failover.hpp): `natural:kill@MS`
+/// SIGKILLs the master holding the storm's first key at `killAt` and lets the
+/// Sentinels or the Cluster elect a successor; `sentinel-failover@MS` sends
+/// `SENTINEL FAILOVER` at `killAt` (the old master stays up and is demoted).
 struct FailoverPlan {
   Micros breakAt{0};    ///< replication broken
   Micros killAt{0};     ///< master killed (writes since breakAt are lost)
   Micros promoteAt{0};  ///< replica promoted; decisions are served again
   Micros rejoinAt{0};   ///< old master restarted as a replica; 0 = it stays down
+  /// Who performs the failover.
+  enum class Kind {
+    Scripted,          ///< break, kill, promote (CLUSTER FAILOVER TAKEOVER), on a schedule
+    NaturalKill,       ///< SIGKILL the master; Sentinel or the Cluster elects
+    SentinelFailover,  ///< SENTINEL FAILOVER
+  } kind = Kind::Scripted;  ///< the plan's kind
 };
 
 /// The most replicas `--wait-replicas` (scenario key "wait_replicas") may wait for.
@@ -92,6 +103,7 @@ struct StormSpec {
   std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
   int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
   Micros waitTimeout{50'000};        ///< WAIT's timeout
+  bool readFromReplica = false;      ///< redis-naive: read the count from a replica (Python limits' use_replicas=True)
   std::optional<FailoverPlan> failover;  ///< a failover on a managed cluster during the storm
   std::vector<FaultEvent> faults;        ///< --fault: done to the managed redis-server during the run (time order)
 };
@@ -108,9 +120,10 @@ double replaySpeed(const StormSpec& spec);
 Result<void> loadStormTrace(StormSpec& spec, const std::function<void(std::int64_t)>& progress = {},
                             const std::atomic<bool>* cancel = nullptr);
 
-/// Parses `break@MS,kill@MS,promote@MS[,rejoin@MS]` (times increasing). InvalidArgument names the part.
+/// Parses `break@MS,kill@MS,promote@MS[,rejoin@MS]` (times increasing), `natural:kill@MS` or
+/// `sentinel-failover@MS`. InvalidArgument names the part and what is allowed.
 Result<FailoverPlan> parseFailoverPlan(std::string_view text);
-/// `break@MS,kill@MS,promote@MS[,rejoin@MS]`.
+/// `break@MS,kill@MS,promote@MS[,rejoin@MS]`, `natural:kill@MS` or `sentinel-failover@MS`.
 std::string failoverPlanText(const FailoverPlan& plan);
 
 std::string_view patternName(Pattern p);        ///< "burst", "constant", ...

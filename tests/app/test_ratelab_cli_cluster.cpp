@@ -149,26 +149,10 @@ void RatelabCliClusterTest::serveAdmitsThenLimits() {
                          "5", "--window-ms", "60000", "--replicas", "2", "--front", "builtin", "--port", "0",
                          "--prefix", "cserve:"});
   QVERIFY(serve.waitForStarted(10'000));
-  QByteArray seen, front;
-  QElapsedTimer t;
-  t.start();
-  while (front.isEmpty() && t.elapsed() < 30'000) {
-    serve.waitForReadyRead(200);
-    while (serve.canReadLine()) {
-      const QByteArray line = serve.readLine();
-      seen += line;
-      if (line.startsWith("front ")) front = line.mid(6).trimmed();
-    }
-  }
+  QByteArray seen;
+  const QByteArray front = test::waitForServeFront(serve, seen);
   QVERIFY2(front.startsWith("http://127.0.0.1:"), (seen + serve.readAllStandardError()).constData());
-  std::vector<int> codes;
-  for (int i = 0; i < 8; ++i) {
-    QProcess curl;
-    curl.start("/usr/bin/curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "x-api-key: curl-client",
-                                 QString::fromUtf8(front) + "/ping"});
-    QVERIFY(curl.waitForFinished(30'000));
-    codes.push_back(curl.readAllStandardOutput().toInt());
-  }
+  const std::vector<int> codes = test::curlCodes(QString::fromUtf8(front) + "/ping", "curl-client", 8);
   QCOMPARE(codes, (std::vector<int>{200, 200, 200, 200, 200, 429, 429, 429}));
   ::kill(static_cast<pid_t>(serve.processId()), SIGTERM);
   QVERIFY(serve.waitForFinished(10'000));

@@ -6,7 +6,10 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QElapsedTimer>
 #include <QProcess>
+
+#include <vector>
 
 namespace rl::test {
 
@@ -35,6 +38,34 @@ inline CliRun runCli(const QStringList& args, int timeoutMs = 120'000) {
   c.out = p.readAllStandardOutput();
   c.err = p.readAllStandardError();
   return c;
+}
+
+/// `ratelab-cli serve`'s front URL, read from its "front http://..." line (empty after `timeoutMs`);
+/// every line read is appended to `seen`.
+inline QByteArray waitForServeFront(QProcess& serve, QByteArray& seen, int timeoutMs = 30'000) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < timeoutMs) {
+    serve.waitForReadyRead(200);
+    while (serve.canReadLine()) {
+      const QByteArray line = serve.readLine();
+      seen += line;
+      if (line.startsWith("front ")) return line.mid(6).trimmed();
+    }
+  }
+  return {};
+}
+
+/// The status codes of `n` curl GETs of `url` with `x-api-key: key`, one after the other.
+inline std::vector<int> curlCodes(const QString& url, const QString& key, int n) {
+  std::vector<int> codes;
+  for (int i = 0; i < n; ++i) {
+    QProcess curl;
+    curl.start("/usr/bin/curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "x-api-key: " + key, url});
+    if (!curl.waitForFinished(30'000)) return codes;
+    codes.push_back(curl.readAllStandardOutput().toInt());
+  }
+  return codes;
 }
 
 }  // namespace rl::test

@@ -216,9 +216,9 @@ void UiPanelsTest::presetsAreTheScenarioFiles() {
     QVERIFY(file.open(QIODevice::ReadOnly));
     if (file.readAll().contains("\"window\"")) withWindow << f.chopped(5);
   }
-  QCOMPARE(withWindow.size(), 8);
+  QCOMPARE(withWindow.size(), 9);
   QCOMPARE(presetIds(), (QStringList{"boundary", "replica_leak", "race", "clock_skew", "outage", "burst_tolerance",
-                                     "failover", "gcra_rate_raise"}));
+                                     "failover", "gcra_rate_raise", "sentinel_failover"}));
   for (const QString& id : withWindow) {
     const Preset* p = findPreset(id);
     QVERIFY2(p, qPrintable(id));

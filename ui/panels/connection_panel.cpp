@@ -34,11 +34,14 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
   url_->setObjectName(QStringLiteral("redisUrl"));
   connect_->setObjectName(QStringLiteral("connectRedis"));
   startServer_->setObjectName(QStringLiteral("startServer"));
-  url_->setPlaceholderText(tr("redis://127.0.0.1:6379/0, redis+cluster://host:port,… or cluster"));
+  url_->setPlaceholderText(tr("redis://127.0.0.1:6379/0, redis+cluster://…, redis+sentinel://…, cluster or sentinel"));
   url_->setToolTip(tr("redis://[user:password@]host:port[/db]: one server.\n"
                       "redis+cluster://[user:password@]host:port[,host:port…]: a Redis Cluster by its seed nodes.\n"
                       "cluster: a private Redis Cluster (3 masters + 3 replicas on free loopback ports, ~3 s to form),\n"
-                      "stopped and removed when the window closes; its seed URL replaces the word."));
+                      "stopped and removed when the window closes; its seed URL replaces the word.\n"
+                      "redis+sentinel://[user:password@]host:port[,host:port…]/service_name[/db]: the master the\n"
+                      "Sentinels name, asked again on every reconnect.\n"
+                      "sentinel: a private Sentinel set (1 master, 2 replicas, 3 Sentinels), likewise."));
   status_->setObjectName(QStringLiteral("redisStatus"));
   status_->setWordWrap(true);
   status_->setMinimumHeight(2 * status_->fontMetrics().lineSpacing() + 4);

@@ -103,6 +103,11 @@ QString SummaryPanel::overLimitLine(const AlgorithmResult& r) {
 
 QString SummaryPanel::failoverLine(const AlgorithmResult& r) {
   const FailoverReport& f = *r.failover;
+  if (f.kind != "scripted") {  // a natural failover: core's sentences (as ratelab-cli run prints them)
+    QStringList lines;
+    for (const std::string& s : failoverSentences(f)) lines << qs(s).trimmed();
+    return r.label + QStringLiteral(": ") + lines.join(QLatin1Char('\n'));
+  }
   // Countable when the promoted replica's state could be read (stateOnNewMaster >= 0); then
   // lost = admitted before the kill - held by the promoted replica, which is <= 0 when nothing was
   // lost (< 0: writes whose WAIT timed out, counted as errors, reached the replica anyway).

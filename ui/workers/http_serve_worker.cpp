@@ -38,7 +38,7 @@ void HttpServeWorker::start(const StormSpec& spec, const QString& front) {
     options.replicas = spec.replicas;
     const auto endpoint = spec.backend == Backend::Memory ? Result<RedisEndpoint>(RedisEndpoint{})
                                                            : resolveRedisUrl(spec.redisUrl);
-    options.replicaThreads = defaultReplicaThreads(spec.backend, endpoint && endpoint->cluster, spec.replicas);
+    options.replicaThreads = defaultReplicaThreads(spec.backend, endpoint && (endpoint->cluster || endpoint->viaSentinel()), spec.replicas);
     options.onStoreError = spec.onRedisError;
     options.front = *kind;
     options.observer = [this](const HttpDecisionEvent& e) {

@@ -10,6 +10,7 @@
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_link.hpp"
 #include "redis/redis_url.hpp"
+#include "redis/sentinel/managed_redis_sentinel.hpp"
 #include "redis/server_status.hpp"
 #include "ui/qt_text.hpp"
 
@@ -150,6 +151,7 @@ void RedisWorker::useEndpoint(const RedisEndpoint& endpoint) {
 void RedisWorker::setUrl(const QString& url) {
   guarded("Redis URL", [&] {
     if (url.trimmed() == qs(kPrivateClusterWord)) return startCluster();
+    if (url.trimmed() == qs(kPrivateSentinelWord)) return startSentinel();
     auto ep = resolveRedisUrl(url.toStdString());
     if (!ep) {
       emit errorOccurred(errorText(ep.error()));
@@ -160,32 +162,44 @@ void RedisWorker::setUrl(const QString& url) {
   });
 }
 
+// Starts `owned` (Set::start()) unless it runs, then talks to it; `what` names it for the user.
+template <class Set>
+void RedisWorker::startPrivate(std::unique_ptr<Set>& owned, const QString& word, const QString& what) {
+  if (!owned) {
+    RedisStatus starting;
+    starting.url = word;
+    starting.starting = true;
+    starting.error = tr("starting a %1…").arg(what);
+    emit statusReady(starting);
+    auto c = Set::start();
+    if (!c) {
+      RedisStatus failed;
+      failed.url = starting.url;
+      failed.error = tr("cannot start a %1: %2").arg(what, errorText(c.error()));
+      emit statusReady(failed);
+      emit errorOccurred(failed.error);
+      return;
+    }
+    owned = std::make_unique<Set>(std::move(*c));
+  }
+  useEndpoint(owned->endpoint());
+  ServerState st = serverState(tr("%1 on loopback, stopped when the window closes").arg(what));
+  st.url = qs(endpoint_->toString());
+  emit serverChanged(st);
+  checkStatus();
+}
+
 void RedisWorker::startCluster() {
   guarded("Starting a Redis Cluster", [&] {
     const ManagedClusterOptions options;
     const QString shape = tr("%1 masters + %2 replicas").arg(options.masters).arg(options.masters * options.replicasPerMaster);
-    if (!cluster_) {
-      RedisStatus starting;
-      starting.url = qs(kPrivateClusterWord);
-      starting.starting = true;
-      starting.error = tr("starting a private Redis Cluster (%1)…").arg(shape);
-      emit statusReady(starting);
-      auto c = ManagedRedisCluster::start(options);
-      if (!c) {
-        RedisStatus failed;
-        failed.url = starting.url;
-        failed.error = tr("cannot start a private Redis Cluster: %1").arg(errorText(c.error()));
-        emit statusReady(failed);
-        emit errorOccurred(failed.error);
-        return;
-      }
-      cluster_ = std::make_unique<ManagedRedisCluster>(std::move(*c));
-    }
-    useEndpoint(cluster_->endpoint());
-    ServerState st = serverState(tr("private Redis Cluster (%1) on loopback, stopped when the window closes").arg(shape));
-    st.url = qs(endpoint_->toString());
-    emit serverChanged(st);
-    checkStatus();
+    startPrivate(cluster_, qs(kPrivateClusterWord), tr("private Redis Cluster (%1)").arg(shape));
+  });
+}
+
+void RedisWorker::startSentinel() {
+  guarded("Starting a Sentinel set", [&] {
+    startPrivate(sentinel_, qs(kPrivateSentinelWord), tr("private Sentinel set (1 master, 2 replicas, 3 Sentinels)"));
   });
 }
 

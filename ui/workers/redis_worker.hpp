@@ -6,7 +6,8 @@
 // queued connections (or QMetaObject::invokeMethod); results come back as
 // signals. It owns one RedisLink (one connection to a server, or one per
 // master of a Redis Cluster; a redisContext belongs to one thread), the
-// managed redis-server and the private Redis Cluster (the URL word `cluster`),
+// managed redis-server, the private Redis Cluster (the URL word `cluster`) and
+// the private Sentinel set (the URL word `sentinel`),
 // which it starts on its own long-lived thread and which are stopped (their
 // dirs removed) when it is destroyed. Every slot catches and reports through
 // errorOccurred; nothing throws out.
@@ -24,6 +25,7 @@ namespace rl {
 class RedisLink;
 class ManagedRedisServer;
 class ManagedRedisCluster;
+class ManagedRedisSentinel;
 struct RedisEndpoint;
 }  // namespace rl
 
@@ -43,6 +45,9 @@ class RedisWorker : public QObject {
   /// Starts a private Redis Cluster (3 masters + 3 replicas; reused when one
   /// runs) and talks to it: serverChanged carries its redis+cluster:// seed URL.
   void startCluster();
+  /// Starts a private Sentinel set (1 master, 2 replicas, 3 Sentinels; reused when one
+  /// runs) and talks to it: serverChanged carries its redis+sentinel:// URL.
+  void startSentinel();
   /// Starts a private redis-server on a free loopback port (or restarts the stopped one, or
   /// keeps the running one) and talks to it: serverChanged carries its URL.
   void startServer();
@@ -98,6 +103,8 @@ class RedisWorker : public QObject {
   ServerState serverState(const QString& message) const;
   void useManagedServer(const QString& message);
   void useEndpoint(const RedisEndpoint& endpoint);
+  template <class Set>
+  void startPrivate(std::unique_ptr<Set>& owned, const QString& word, const QString& what);
 
   std::unique_ptr<RedisEndpoint> endpoint_;       ///< where to talk; null until set
   std::unique_ptr<RedisLink> link_;               ///< lazily connected (server or cluster)
@@ -105,6 +112,7 @@ class RedisWorker : public QObject {
   QString ttlUrl_;                                ///< where ttlLink_ goes
   std::unique_ptr<ManagedRedisServer> server_;    ///< the private server, if started
   std::unique_ptr<ManagedRedisCluster> cluster_;  ///< the private cluster, if started
+  std::unique_ptr<ManagedRedisSentinel> sentinel_;  ///< the private Sentinel set, if started
   std::unique_ptr<FaultInjector> faults_;         ///< the running fault schedule, if any
   QString connError_;                             ///< why the last connect failed
 };
