@@ -80,6 +80,7 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
   setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.png")));
   setCentralWidget(lanes_);
   addToolBar(Qt::TopToolBarArea, toolbar_);
+  toolbar_->letSpaceStartIn(storm_);  // Space starts the storm from the form's number fields too
   buildDocks();
   buildMenus();
   wireController();

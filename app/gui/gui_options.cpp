@@ -91,7 +91,8 @@ bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QStr
 QString guiUsage() {
   QCommandLineParser p;
   Flags().addTo(p);
-  return p.helpText();
+  // Before QApplication exists Qt cannot name the program: it is always `ratelab`.
+  return p.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("ratelab"));
 }
 
 ParsedOptions parseGuiOptions(const QStringList& args) {

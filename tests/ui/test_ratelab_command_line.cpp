@@ -81,6 +81,7 @@ void RatelabCommandLineTest::helpAndVersionNeedNoDisplay() {
     const QString out = QString::fromUtf8(p.readAllStandardOutput());
     if (flag == QStringLiteral("--help")) {
       QVERIFY2(out.contains(QStringLiteral("--preset <NAME>")) && out.contains(QStringLiteral("burst_tolerance")), qPrintable(out));
+      QVERIFY2(out.startsWith(QStringLiteral("Usage: ratelab [options]")), qPrintable(out));
     } else {
       QVERIFY2(out.startsWith(QStringLiteral("ratelab ")), qPrintable(out));
     }

@@ -1,5 +1,8 @@
 #include "ui/panels/run_toolbar.hpp"
 
+#include <QAbstractSpinBox>
+#include <QKeyEvent>
+
 #include <QAction>
 #include <QComboBox>
 #include <QSignalBlocker>
@@ -46,6 +49,18 @@ void RunToolBar::setRunning(bool running) {
 void RunToolBar::showPreset(const QString& id) {
   const QSignalBlocker block(presets_);
   presets_->setCurrentIndex(std::max(0, presets_->findData(id)));
+}
+
+void RunToolBar::letSpaceStartIn(QWidget* root) {
+  for (QAbstractSpinBox* box : root->findChildren<QAbstractSpinBox*>()) box->installEventFilter(this);
+}
+
+bool RunToolBar::eventFilter(QObject* watched, QEvent* event) {
+  // Not overriding the shortcut lets Space reach the Start/Stop action; the key press never reaches the box.
+  if (event->type() == QEvent::ShortcutOverride && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Space &&
+      static_cast<QKeyEvent*>(event)->modifiers() == Qt::NoModifier)
+    return true;
+  return QToolBar::eventFilter(watched, event);
 }
 
 }  // namespace rl::ui

@@ -23,6 +23,12 @@ class RunToolBar : public QToolBar {
   QAction* startAction() const { return start_; }
   /// The preset picker (tests).
   QComboBox* presetBox() const { return presets_; }
+  /// Space starts or stops the storm from the number fields under `root` too (a spin box
+  /// would otherwise take the key as text and blank its value).
+  void letSpaceStartIn(QWidget* root);
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  signals:
   /// Start/Stop was triggered.

@@ -1,12 +1,14 @@
-// No stale state in the window (issue "the window tells the truth", item 4):
-// loading a preset clears the previous storm's lanes and Summary, a running
-// storm's Summary shows its own counts live, and the tab that matters is raised.
+// The window tells the truth in the small things: loading a preset clears the
+// previous storm's lanes and Summary, a running storm's Summary shows its own
+// counts live, the tab that matters is raised, and Space in a number field
+// starts the storm instead of blanking the field.
 
 #include <QtTest>
 
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTableWidget>
 
 #include "ui/charts/chart_lane.hpp"
@@ -21,7 +23,7 @@
 using namespace rl;
 using namespace rl::ui;
 
-class UiNoStaleStateTest : public QObject {
+class UiWindowTruthTest : public QObject {
   Q_OBJECT
  private slots:
   void init();
@@ -29,13 +31,14 @@ class UiNoStaleStateTest : public QObject {
   void presetClearsTheLastStorm();
   void summaryFollowsTheRunLive();
   void presetRaisesItsTab();
+  void spaceInANumberFieldStartsTheStorm();
 
  private:
   std::unique_ptr<StormController> controller_;
   std::unique_ptr<MainWindow> window_;
 };
 
-void UiNoStaleStateTest::init() {
+void UiWindowTruthTest::init() {
   QStandardPaths::setTestModeEnabled(true);
   QSettings().clear();  // the default layout: Summary, Race lab, inspector and Tune tabbed
   controller_ = std::make_unique<StormController>();
@@ -45,12 +48,12 @@ void UiNoStaleStateTest::init() {
   QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
 }
 
-void UiNoStaleStateTest::cleanup() {
+void UiWindowTruthTest::cleanup() {
   window_.reset();
   controller_.reset();
 }
 
-void UiNoStaleStateTest::presetClearsTheLastStorm() {
+void UiWindowTruthTest::presetClearsTheLastStorm() {
   window_->applyPreset(*findPreset(QStringLiteral("burst_tolerance")));  // memory, two algorithms
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
   QVERIFY(window_->startStorm());
@@ -66,7 +69,7 @@ void UiNoStaleStateTest::presetClearsTheLastStorm() {
   QCOMPARE(lanes[0]->admittedPoints(), 0);
 }
 
-void UiNoStaleStateTest::summaryFollowsTheRunLive() {
+void UiWindowTruthTest::summaryFollowsTheRunLive() {
   // A real-clock storm of 3 s: while it runs, the Summary shows its rows with counts
   // that grow, and nothing of a previous run.
   StormSpec spec;
@@ -93,7 +96,7 @@ void UiNoStaleStateTest::summaryFollowsTheRunLive() {
   QVERIFY(window_->summaryPanel()->caption()->text().startsWith(QStringLiteral("Run took")));
 }
 
-void UiNoStaleStateTest::presetRaisesItsTab() {
+void UiWindowTruthTest::presetRaisesItsTab() {
   // Summary, Race lab, Key inspector and Tune share one tab group: the raised one is the
   // one on screen (Qt keeps the others "visible", covered).
   const auto shown = [this](const char* dock) {
@@ -107,5 +110,20 @@ void UiNoStaleStateTest::presetRaisesItsTab() {
   QVERIFY(!shown("raceDock"));
 }
 
-QTEST_MAIN(UiNoStaleStateTest)
-#include "test_ui_no_stale_state.moc"
+void UiWindowTruthTest::spaceInANumberFieldStartsTheStorm() {
+  window_->applyPreset(*findPreset(QStringLiteral("burst_tolerance")));
+  QSpinBox* box = window_->stormPanel()->findChildren<QSpinBox*>().first();
+  QVERIFY(box->isEnabled());
+  const int before = box->value();
+  window_->activateWindow();
+  box->setFocus();
+  QTRY_VERIFY(box->hasFocus());
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QTest::keyClick(box, Qt::Key_Space);
+  QVERIFY(done.wait(30'000));  // the storm ran
+  QCOMPARE(box->value(), before);
+  QCOMPARE(box->text(), QString::number(before));  // not blanked
+}
+
+QTEST_MAIN(UiWindowTruthTest)
+#include "test_ui_window_truth.moc"
