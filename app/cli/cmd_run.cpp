@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli_flags.hpp"
+#include "common/printable_text.hpp"
 #include "commands.hpp"
 #include "fault_report.hpp"
 #include "interrupt.hpp"
@@ -221,7 +222,7 @@ int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTar
   endProgressLine();
   if (!run) {
     if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());
-    std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
+    std::fprintf(stderr, "ratelab-cli run: %s\n", printableText(run.error().message).c_str());
     return kExitFailed;
   }
   return reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
@@ -285,12 +286,12 @@ int cmdRun(const Args& args) {
       const bool bad = outcome.error().code == ErrorCode::InvalidArgument;
       std::fprintf(stderr, "ratelab-cli run: %s%s\n",
                    down && redis ? ("cannot reach Redis at " + redis->endpoint.address() + ": ").c_str() : "",
-                   outcome.error().message.c_str());
+                   printableText(outcome.error().message).c_str());
       return down ? kExitNoRedis : bad ? kExitBadInput : kExitFailed;
     }
     if (outcome->firstDecisionError)
       std::fprintf(stderr, "ratelab-cli run: %s: first error: %s\n", std::string(backendName(s.backend)).c_str(),
-                   outcome->firstDecisionError->message.c_str());
+                   printableText(outcome->firstDecisionError->message).c_str());
     const bool cancelled = outcome->cancelled;
     ran.push_back({std::move(s), std::move(outcome).value(), std::move(faults)});
     if (cancelled) break;
