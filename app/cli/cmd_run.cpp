@@ -44,7 +44,7 @@ constexpr const char* kRunHelp =
     "                       (default: detected from the first lines when unambiguous)\n"
     "  --trace-key K        addr | header:NAME (e.g. header:x-api-key) | field:NAME   (default addr)\n"
     "  --trace-time FIELD[:s|ms|us]  jsonl: the time field (default time, seconds; strings ISO 8601)\n"
-    "  --trace-filter F     path=/exact | path=/prefix* | a regex on the request line\n"
+    "  --trace-filter F     path=/exact | path=/prefix* | an RE2 regex on the request line\n"
     "  --trace-burst        keep one-second log times ($time_local) as same-instant bursts\n"
     "                       (the worst case); by default the requests logged in one second\n"
     "                       are spread evenly within it. $msec and fractional times are exact.\n"
