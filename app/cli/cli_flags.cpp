@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "common/printable_text.hpp"
 #include "storm/storm_settings.hpp"
 
 namespace rl::cli {
@@ -95,7 +96,7 @@ ScriptSettings scriptSettingsFrom(const Flags& flags) {
 
 int badInput(std::string_view command, const Error& error) {
   std::fprintf(stderr, "ratelab-cli %.*s: %s\n", static_cast<int>(command.size()), command.data(),
-               error.message.c_str());
+               printableText(error.message).c_str());  // may quote trace keys, Redis names and values
   return kExitBadInput;
 }
 

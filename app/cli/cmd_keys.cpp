@@ -7,6 +7,7 @@
 #include "cli_flags.hpp"
 #include "commands.hpp"
 #include "common/json.hpp"
+#include "common/printable_text.hpp"
 #include "redis/foreign_keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis_target.hpp"
@@ -53,12 +54,13 @@ Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   return j;
 }
 
+// Key names and values come from Redis as bytes: printed through printableText.
 std::string keyDetail(const KeyInfo& k) {
-  if (k.type == "string" && k.fields.empty()) return k.value;
+  if (k.type == "string" && k.fields.empty()) return printableText(k.value);
   if (k.type == "zset") return "size " + std::to_string(k.zsetSize);
   if (k.type == "list") return "length " + std::to_string(k.listSize);
   std::string out;
-  for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + f + "=" + v;
+  for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + printableText(f) + "=" + printableText(v);
   return out;
 }
 }  // namespace
@@ -85,11 +87,11 @@ int cmdKeys(const Args& args) {
   auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
   if (!keys && keys.error().code == ErrorCode::Unavailable) {
     std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.toString().c_str(),
-                 keys.error().message.c_str());
+                 printableText(keys.error().message).c_str());
     return kExitNoRedis;
   }
   if (!keys) {
-    std::fprintf(stderr, "ratelab-cli keys: %s\n", keys.error().message.c_str());
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(keys.error().message).c_str());
     return kExitFailed;
   }
   // The time the readings are taken at: one node's clock (cluster: the first seed).
@@ -97,7 +99,7 @@ int cmdKeys(const Args& args) {
   auto conn = RedisConnection::connect(ep.cluster ? ep.node(ep.host, ep.port) : ep);
   auto now = conn ? serverTimeUs(conn.value()) : Result<std::int64_t>(conn.error());
   if (!now) {
-    std::fprintf(stderr, "ratelab-cli keys: %s\n", now.error().message.c_str());
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(now.error().message).c_str());
     return kExitFailed;
   }
   std::vector<std::optional<KeyReading>> readings;
@@ -120,15 +122,15 @@ int cmdKeys(const Args& args) {
     const auto& r = readings[i];
     char where[96] = "";
     if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
-    std::printf("%-48s %-7s %10lld  %s%-22s %s\n", k.name.c_str(), k.type.c_str(), static_cast<long long>(k.pttlMs),
-                where, r ? r->library.c_str() : "-", keyDetail(k).c_str());
-    if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), explained(*r).c_str());
+    std::printf("%-48s %-7s %10lld  %s%-22s %s\n", printableText(k.name).c_str(), printableText(k.type).c_str(),
+                static_cast<long long>(k.pttlMs), where, r ? r->library.c_str() : "-", keyDetail(k).c_str());
+    if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), printableText(explained(*r)).c_str());
     if (r)
-      for (const std::string& w : r->warnings) std::printf("    warning: %s\n", w.c_str());
+      for (const std::string& w : r->warnings) std::printf("    warning: %s\n", printableText(w).c_str());
     if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
     if (cluster) ++perNode.back().second;
   }
-  std::printf("%zu key(s) under '%s'", keys->size(), prefix.c_str());
+  std::printf("%zu key(s) under '%s'", keys->size(), printableText(prefix).c_str());
   for (const auto& [node, n] : perNode) std::printf("%s %s: %d", &node == &perNode.front().first ? ";" : ",", node.c_str(), n);
   std::printf("\n");
   return kExitOk;

@@ -6,6 +6,7 @@
 #include "storm/storm_settings.hpp"
 #include "commands.hpp"
 #include "common/json.hpp"
+#include "common/printable_text.hpp"
 #include "redis_target.hpp"
 #include "storm/race_lab.hpp"
 #include "storm/key_tag.hpp"
@@ -117,7 +118,7 @@ int cmdRace(const Args& args) {
   if (int rc = resolveRedisTarget(flags->get("redis"), "race", redis); rc != kExitOk) return rc;
   auto results = runRace(spec.value(), redis->endpoint);
   if (!results) {
-    std::fprintf(stderr, "ratelab-cli race: %s\n", results.error().message.c_str());
+    std::fprintf(stderr, "ratelab-cli race: %s\n", printableText(results.error().message).c_str());
     return results.error().code == ErrorCode::Unavailable ? kExitNoRedis : kExitFailed;
   }
   if (flags->has("json")) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli_flags.hpp"
+#include "common/printable_text.hpp"
 #include "commands.hpp"
 #include "fault_report.hpp"
 #include "interrupt.hpp"
@@ -46,7 +47,7 @@ constexpr const char* kRunHelp =
     "                       (default: detected from the first lines when unambiguous)\n"
     "  --trace-key K        addr | header:NAME (e.g. header:x-api-key) | field:NAME   (default addr)\n"
     "  --trace-time FIELD[:s|ms|us]  jsonl: the time field (default time, seconds; strings ISO 8601)\n"
-    "  --trace-filter F     path=/exact | path=/prefix* | a regex on the request line\n"
+    "  --trace-filter F     path=/exact | path=/prefix* | an RE2 regex on the request line\n"
     "  --trace-burst        keep one-second log times ($time_local) as same-instant bursts\n"
     "                       (the worst case); by default the requests logged in one second\n"
     "                       are spread evenly within it. $msec and fractional times are exact.\n"
@@ -230,7 +231,7 @@ int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTar
   endProgressLine();
   if (!run) {
     if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());
-    std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
+    std::fprintf(stderr, "ratelab-cli run: %s\n", printableText(run.error().message).c_str());
     return kExitFailed;
   }
   return reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
@@ -317,12 +318,12 @@ int cmdRun(const Args& args) {
       const bool bad = outcome.error().code == ErrorCode::InvalidArgument;
       std::fprintf(stderr, "ratelab-cli run: %s%s\n",
                    down && redis ? ("cannot reach Redis at " + redis->endpoint.address() + ": ").c_str() : "",
-                   outcome.error().message.c_str());
+                   printableText(outcome.error().message).c_str());
       return down ? kExitNoRedis : bad ? kExitBadInput : kExitFailed;
     }
     if (outcome->firstDecisionError)
       std::fprintf(stderr, "ratelab-cli run: %s: first error: %s\n", std::string(backendName(s.backend)).c_str(),
-                   outcome->firstDecisionError->message.c_str());
+                   printableText(outcome->firstDecisionError->message).c_str());
     const bool cancelled = outcome->cancelled;
     ran.push_back({std::move(s), std::move(outcome).value(), std::move(faults)});
     if (cancelled) break;

@@ -10,6 +10,7 @@
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
+#include "common/printable_text.hpp"
 #include "http/serve_cluster.hpp"
 #include "redis/redis_store.hpp"
 #include "redis/script_store.hpp"
@@ -200,7 +201,7 @@ int cmdServe(const Args& args) {
   auto cluster = ServeCluster::start(options, factoryFor(*spec, redis));
   if (!cluster) {
     const auto& e = cluster.error();
-    std::fprintf(stderr, "ratelab-cli serve: %s\n", e.message.c_str());
+    std::fprintf(stderr, "ratelab-cli serve: %s\n", printableText(e.message).c_str());
     if (e.code == ErrorCode::InvalidArgument) return kExitBadInput;
     return e.code == ErrorCode::Unavailable && redis && e.message.find("cannot listen") == std::string::npos
                ? kExitNoRedis : kExitFailed;

@@ -12,6 +12,7 @@
 namespace rl::cli {
 
 namespace {
+constexpr std::int64_t kMaxTuneRequests = 100'000'000;  // --max-requests: 1.6 GB of requests at most
 constexpr const char* kTuneHelp =
     "usage: ratelab-cli tune --trace FILE [options]\n"
     "Replays the trace through every quota of the grid (virtual clock, the pure limiter\n"
@@ -21,6 +22,7 @@ constexpr const char* kTuneHelp =
     "the worst burst still admitted to one client.\n"
     "  --trace FILE --trace-format F --trace-key K --trace-time FIELD --trace-filter F\n"
     "  --trace-burst --strict   read the trace as `run --trace` does (see `run --help`)\n"
+    "  --max-requests N     stop reading with an error past N requests (1 to 100000000, default 20000000)\n"
     "  --algorithm A[,A..]  algorithms to sweep, or all                      (default token_bucket)\n"
     "  --limit 5:200:5      limits (capacity / burst): start:stop:step or a,b,c (required)\n"
     "  --refill-rate 0.5:20:0.5   rate algorithms: refill rates per second (else limit / window)\n"
@@ -41,7 +43,8 @@ std::vector<FlagSpec> tuneFlags() {
           {"trace-filter", true}, {"trace-burst", false},  {"strict", false},    {"algorithm", true},
           {"limit", true},       {"refill-rate", true},   {"window-ms", true},  {"target-denied", true},
           {"legit", true},       {"legit-file", true},    {"peak-window-ms", true}, {"top", true},
-          {"threads", true},     {"json", false},         {"csv", true},       {"help", false}};
+          {"threads", true},     {"json", false},         {"csv", true},       {"help", false},
+          {"max-requests", true}};
 }
 
 // The trace flags and --algorithm go through the storm settings table (one parser for run and tune).
@@ -55,6 +58,11 @@ Result<StormSpec> traceSettings(const Flags& flags) {
       if (auto ok = applyStormSetting(s, key, value, "--" + name); !ok) return ok.error();
   }
   if (s.trace.path.empty()) return invalidArgument("--trace is missing: allowed an access log, JSONL or CSV file");
+  auto cap = intFlag(flags, "max-requests", kDefaultMaxTraceRequests, 1, kMaxTuneRequests);
+  if (!cap) return cap.error();
+  s.trace.maxRequests = cap.value();
+  s.trace.maxRequestsRule = "--max-requests " + std::to_string(cap.value()) + ": allowed 1 to " +
+                            std::to_string(kMaxTuneRequests) + " (16 bytes each)";
   return s;
 }
 

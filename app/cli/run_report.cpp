@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/printable_text.hpp"
 #include "metrics/over_limit.hpp"
 #include "storm/compared_runs.hpp"
 
@@ -31,6 +32,7 @@ Json traceJson(const Trace& t) {
   j["first_us"] = t.requests.empty() ? std::int64_t{0} : t.requests.front().timeUs;
   j["lines"] = t.stats.lines;
   j["bad_lines"] = t.stats.bad;
+  j["bytes_read"] = t.stats.bytes;
   Json bad = Json::array();
   for (auto n : t.stats.firstBadLines) bad.push_back(n);
   j["first_bad_lines"] = std::move(bad);
@@ -145,7 +147,7 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
   std::fprintf(out, "wall %.1f ms; late %lld, dropped %lld%s\n", static_cast<double>(o.wallDuration.count()) / 1000.0,
                static_cast<long long>(o.progress.late), static_cast<long long>(o.progress.dropped),
                o.cancelled ? "; CANCELLED" : "");
-  if (o.firstDecisionError) std::fprintf(out, "first error: %s\n", o.firstDecisionError->message.c_str());
+  if (o.firstDecisionError) std::fprintf(out, "first error: %s\n", printableText(o.firstDecisionError->message).c_str());
 }
 
 void printFailover(std::FILE* out, const FailoverReport& r) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/printable_text.hpp"
 #include "run_report.hpp"
 
 namespace rl::cli {
@@ -60,7 +61,7 @@ void printPeaks(std::FILE* out, const Trace& trace, const TuneResult& r) {
     for (const auto& [pct, v] : w.percentiles) std::fprintf(out, " %7lld", static_cast<long long>(v));
     std::fputs("  ", out);
     for (std::size_t i = 0; i < w.top.size() && i < 3; ++i)
-      std::fprintf(out, " %s (%lld)", trace.keys[w.top[i]].c_str(), static_cast<long long>(w.peaks[w.top[i]]));
+      std::fprintf(out, " %s (%lld)", printableText(trace.keys[w.top[i]]).c_str(), static_cast<long long>(w.peaks[w.top[i]]));
     std::fputc('\n', out);
   }
 }

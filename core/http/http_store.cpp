@@ -25,14 +25,19 @@ std::int64_t number(std::string_view s) {  // -1 unless the whole text is a non-
   return ec == std::errc{} && p == s.data() + s.size() && v >= 0 ? v : -1;
 }
 
+// Header seconds to milliseconds, saturated at 2^52 us (about 142 years) so
+// that no later sum in ms or us can wrap (Retry-After: 99999999999999).
+constexpr std::int64_t kMaxHeaderSeconds = (std::int64_t{1} << 52) / 1'000'000;
+std::int64_t headerSecondsToMs(std::int64_t s) { return std::min(s, kMaxHeaderSeconds) * 1000; }
+
 // Retry-After: delta-seconds or an IMF-fixdate ("Wed, 21 Oct 2015 07:28:00 GMT").
 std::int64_t retryAfterMs(std::string_view v, std::int64_t nowS) {
-  if (const auto s = number(v); s >= 0) return s * 1000;
+  if (const auto s = number(v); s >= 0) return headerSecondsToMs(s);
   std::tm tm{};
   const std::string text(trim(v));
   const char* end = ::strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
   if (end == nullptr || *end != '\0') return -1;
-  return std::max<std::int64_t>(0, static_cast<std::int64_t>(::timegm(&tm)) - nowS) * 1000;
+  return headerSecondsToMs(std::max<std::int64_t>(0, static_cast<std::int64_t>(::timegm(&tm)) - nowS));
 }
 
 // The first item of a RateLimit / RateLimit-Policy field, in either draft form:
@@ -52,7 +57,7 @@ void readRateLimitField(std::string_view v, LimitHeaders& out, bool policy) {
     if (n < 0) continue;
     if (k == "q" || k == "limit") out.limit = n;
     else if (!policy && (k == "r" || k == "remaining")) out.remaining = n;
-    else if (!policy && (k == "t" || k == "reset")) out.resetMs = n * 1000;
+    else if (!policy && (k == "t" || k == "reset")) out.resetMs = headerSecondsToMs(n);
   }
 }
 
@@ -99,7 +104,7 @@ LimitHeaders readLimitHeaders(const HttpResponse& r, std::int64_t nowS) {
   std::int64_t reset = -1;
   pick(reset, "RateLimit-Reset", "X-RateLimit-Reset");
   if (reset >= 0 && h.resetMs < 0)  // seconds from now, or (GitHub style) an epoch time
-    h.resetMs = (reset > 1'000'000'000 ? std::max<std::int64_t>(0, reset - nowS) : reset) * 1000;
+    h.resetMs = headerSecondsToMs(reset > 1'000'000'000 ? std::max<std::int64_t>(0, reset - nowS) : reset);
   if (const auto* v = findHeader(r.headers, "Retry-After")) h.retryAfterMs = retryAfterMs(*v, nowS);
   return h;
 }

@@ -47,6 +47,11 @@ Result<void> Quota::validate(Algorithm algorithm) const {
   if (limit < 1 || limit > kMaxLimit)
     return invalidArgument("limit " + std::to_string(limit) +
                            " is out of range: allowed 1 to 1000000000000");
+  if (algorithm == Algorithm::SlidingLog && limit > kMaxSlidingLogLimit)
+    return invalidArgument("limit " + std::to_string(limit) +
+                           " is too large for sliding_log, which keeps one timestamp per admitted unit of cost "
+                           "(8 bytes each in memory, 17 in Redis): allowed 1 to 1000000 (sliding_counter or "
+                           "fixed_window for larger limits)");
   if (window < kMinWindow || window > kMaxWindow)
     return invalidArgument("window " + std::to_string(window.count() / 1000) + " ms" +
                            " is out of range: allowed 1 ms to 31536000000 ms (one year)");

@@ -23,6 +23,9 @@ namespace rl {
 /// Limits accepted by validate(): large enough for any real API, small enough
 /// that every product of limit and interval fits in 64-bit microseconds.
 inline constexpr std::int64_t kMaxLimit = 1'000'000'000'000;  // 10^12
+/// sliding_log keeps one timestamp per admitted unit of cost, so its limit is
+/// the entries one key can hold: at most 10^6 (8 MB in memory, 17 MB in Redis).
+inline constexpr std::int64_t kMaxSlidingLogLimit = 1'000'000;
 inline constexpr Micros kMinWindow = kMillisecond;
 inline constexpr Micros kMaxWindow = kYear;
 inline constexpr double kMaxRefillPerSecond = 1'000'000.0;  // one token per microsecond

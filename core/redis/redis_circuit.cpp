@@ -80,6 +80,14 @@ void RedisConnection::openCircuit(std::string why) {
 }
 
 Error RedisConnection::ioError(std::string_view what) {
+  if (ctx_ && ctx_->err == REDIS_ERR_PROTOCOL) {
+    // The server answered, but with a reply hiredis cannot read (e.g. nested deeper than 7 levels):
+    // not an outage. The connection is out of step and is dropped; the next command reconnects.
+    Error e{ErrorCode::Protocol, std::string(what) + " on " + endpoint_.address() +
+                                     ": the reply could not be read (" + detail::contextError(ctx_) + ")"};
+    free();
+    return e;
+  }
   const bool timedOut = detail::isTimeout(ctx_);
   const std::string why = detail::contextError(ctx_);
   Error e{timedOut ? ErrorCode::Timeout : ErrorCode::Unavailable,

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+
+#include "common/file_read.hpp"
+#include "store/failure_policy.hpp"
 
 namespace rl {
 
@@ -39,12 +40,10 @@ static std::string replyText(ReplyView v, int depth = 0) {
 }
 
 Result<std::string> readScriptFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return invalidArgument("--script: cannot read '" + path + "': allowed a readable Lua file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  if (buf.str().empty()) return invalidArgument("--script: '" + path + "' is empty: allowed a Lua limiter script");
-  return buf.str();
+  auto text = readWholeFile(path, "--script");  // capped: /dev/zero is refused, not read
+  if (!text) return text.error();
+  if (text->empty()) return invalidArgument("--script: '" + path + "' is empty: allowed a Lua limiter script");
+  return text;
 }
 
 Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptStoreOptions& o) {
@@ -162,8 +161,11 @@ Result<Decision> RedisScriptStore::decide(const DecisionRequest& req) {
     return reply;
   });
   if (!r) {
-    if (r.error().code == ErrorCode::Unavailable) return r.error();
-    return protocolError("script " + scriptName_ + " failed: " + r.error().message);
+    // The one classifier decides: an outage (down, timeout, OOM, READONLY, BUSY) keeps its code and goes
+    // through the failure policy; anything else (a Lua error, an unreadable reply) is this script's fault.
+    const std::string why = "script " + scriptName_ + " failed: " + r.error().message;
+    if (classifyStoreError(r.error()) == StoreErrorClass::Outage) return Error{r.error().code, why};
+    return protocolError(why);
   }
   return parseReply(*r, req.quota);
 }

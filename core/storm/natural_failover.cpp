@@ -180,6 +180,9 @@ Result<FailoverRun> runNaturalFailoverStorm(const StormSpec& spec, const Natural
   if (run.outcome.failure) return *run.outcome.failure;
   if (!triggered)
     return Error{triggered.error().code, "--failover " + failoverPlanText(plan) + ": " + triggered.error().message};
+  // The master at the end: a second election (the first successor failing to take
+  // over in time) moves it again, and the keys are counted where they now live.
+  if (auto last = masterOf(ep, *base); last && *last != *master) report.promoted = *last;
   report.scriptReloads = reloads->load();
   summarize(run.outcome, report);
   countKeys(spec, ep, run.outcome, startWall, endWall, report);

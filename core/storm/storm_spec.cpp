@@ -304,7 +304,13 @@ Result<void> loadStormTrace(StormSpec& spec, const std::function<void(std::int64
     spec.traceData.reset();
     return {};
   }
-  auto t = loadTrace(spec.trace, progress, cancel);
+  // The decision cap holds while reading: the read stops at the first request past it.
+  TraceOptions capped = spec.trace;
+  const auto perRun = kMaxDecisions / static_cast<std::int64_t>(std::max<std::size_t>(1, spec.algorithms.size()));
+  capped.maxRequests = std::min(capped.maxRequests, perRun);
+  capped.maxRequestsRule = "a run makes at most 20000000 decisions: requests x " +
+                           std::to_string(std::max<std::size_t>(1, spec.algorithms.size())) + " algorithms";
+  auto t = loadTrace(capped, progress, cancel);
   if (!t) return t.error();
   spec.traceData = std::make_shared<const Trace>(std::move(t.value()));
   // The counts the reports show: the trace's clients and requests.

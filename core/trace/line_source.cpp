@@ -31,6 +31,10 @@ std::int64_t LineSource::bytesRead() const {
   return file_ != nullptr ? static_cast<std::int64_t>(gzoffset(static_cast<gzFile>(file_))) : 0;
 }
 
+std::int64_t LineSource::bytesDecompressed() const {
+  return file_ != nullptr ? static_cast<std::int64_t>(gztell(static_cast<gzFile>(file_))) : 0;
+}
+
 // Moves the unread tail to the front and reads more; false at the end or on error.
 bool LineSource::refill() {
   if (eof_) return false;

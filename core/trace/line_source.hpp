@@ -34,6 +34,8 @@ class LineSource {
   Status next(std::string_view& line);
   /// Bytes of the file consumed so far (compressed bytes for gzip).
   std::int64_t bytesRead() const;
+  /// Bytes of content read so far (after decompression for gzip).
+  std::int64_t bytesDecompressed() const;
   /// Why next() returned Error.
   const std::string& error() const { return error_; }
 

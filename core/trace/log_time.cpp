@@ -109,8 +109,8 @@ std::optional<std::int64_t> parseDecimalTime(std::string_view s, std::int64_t un
   std::int64_t w = 0;
   auto [p, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), w);
   if (whole.empty() || ec != std::errc{} || p != whole.data() + whole.size() || w < 0) return std::nullopt;
-  if (w > INT64_MAX / unitUs) return std::nullopt;
-  std::int64_t us = w * unitUs;
+  if (w > kMaxTraceTimeUs / unitUs) return std::nullopt;
+  const std::int64_t us = w * unitUs;  // <= 2^52: the fraction (< one unit) cannot wrap it
   if (dot == std::string_view::npos) return us;
   const std::string_view frac = s.substr(dot + 1);
   if (frac.empty() || frac.size() > 9) return std::nullopt;
@@ -121,7 +121,9 @@ std::optional<std::int64_t> parseDecimalTime(std::string_view s, std::int64_t un
     nanos += (c - '0') * scale;
     scale /= 10;
   }
-  return us + nanos * unitUs / 1'000'000'000;
+  const std::int64_t total = us + nanos * unitUs / 1'000'000'000;
+  if (total > kMaxTraceTimeUs) return std::nullopt;
+  return total;
 }
 
 }  // namespace rl

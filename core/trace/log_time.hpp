@@ -9,6 +9,10 @@
 
 namespace rl {
 
+/// The latest trace time accepted: 2^52 us (about the year 2112). Every later
+/// sum (spreading, windows, retry times) stays far from int64 overflow.
+inline constexpr std::int64_t kMaxTraceTimeUs = std::int64_t{1} << 52;
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (month 1..12).
 std::int64_t daysFromCivil(std::int64_t year, unsigned month, unsigned day);
 
@@ -27,7 +31,8 @@ std::optional<IsoTime> parseIso8601(std::string_view s);
 
 /// Decimal seconds "1700000000.123" (up to 9 fraction digits, cut to
 /// microseconds) scaled by `unitUs` (1'000'000 for seconds, 1000 for ms, 1 for
-/// us; a fraction finer than 1 us is cut). Negative values are rejected.
+/// us; a fraction finer than 1 us is cut). Negative values and values past
+/// kMaxTraceTimeUs are rejected (so the sum never wraps).
 std::optional<std::int64_t> parseDecimalTime(std::string_view s, std::int64_t unitUs = 1'000'000);
 
 }  // namespace rl

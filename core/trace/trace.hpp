@@ -33,6 +33,7 @@ struct TraceStats {
   std::int64_t bad = 0;       ///< lines that did not parse
   std::int64_t filtered = 0;  ///< valid lines left out by --trace-filter
   std::int64_t spread = 0;    ///< requests whose one-second time was spread within its second
+  std::int64_t bytes = 0;     ///< bytes read after decompression (the file's size when plain)
   std::vector<std::int64_t> firstBadLines;  ///< line numbers (1-based) of the first few bad lines
   std::string firstBadReason;               ///< why the first bad line was bad
 };

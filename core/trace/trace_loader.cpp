@@ -7,6 +7,7 @@
 
 #include "trace/line_parser.hpp"
 #include "trace/line_source.hpp"
+#include "trace/log_time.hpp"
 #include "trace/trace.hpp"
 #include "trace/trace_filter.hpp"
 
@@ -45,7 +46,10 @@ Result<TraceFormat> detectFormat(const TraceOptions& o) {
   std::array<std::size_t, 4> score{};
   for (std::size_t c = 0; c < kCandidates.size(); ++c) {
     TraceOptions probe = o;
-    if (kCandidates[c] != TraceFormatKind::Jsonl) probe = TraceOptions{o.path, {}, {}, "time", TimeUnit::Seconds, {}, false, false};
+    if (kCandidates[c] != TraceFormatKind::Jsonl) {
+      probe = TraceOptions{};
+      probe.path = o.path;
+    }
     auto parser = makeLineParser(TraceFormat{kCandidates[c], {}}, probe);
     if (!parser) continue;
     ParsedLine p;
@@ -156,10 +160,20 @@ Result<Trace> loadTrace(const TraceOptions& o, const std::function<void(std::int
       noteBad(t.stats, lineNo, outcome == LineParser::Outcome::Bad ? why : "has a cost over 2^31");
       continue;
     }
+    if (p.timeUs < 0 || p.timeUs > kMaxTraceTimeUs) {
+      noteBad(t.stats, lineNo, "has a time outside 0 to 2^52 us (1970 to about 2112)");
+      continue;
+    }
     if (!filter->keep(p)) {
       ++t.stats.filtered;
       continue;
     }
+    if (static_cast<std::int64_t>(t.requests.size()) >= o.maxRequests)
+      return invalidArgument("--trace: '" + o.path + "' has more than " + std::to_string(o.maxRequests) +
+                             " requests (reading stopped at line " + std::to_string(lineNo) + ", " +
+                             std::to_string(src->bytesDecompressed()) + " bytes decompressed): allowed at most " +
+                             std::to_string(o.maxRequests) + " requests" +
+                             (o.maxRequestsRule.empty() ? std::string() : " (" + o.maxRequestsRule + ")"));
     auto it = index.find(p.key);
     if (it == index.end()) {
       it = index.emplace(std::string(p.key), static_cast<std::uint32_t>(t.keys.size())).first;
@@ -168,6 +182,7 @@ Result<Trace> loadTrace(const TraceOptions& o, const std::function<void(std::int
     t.requests.push_back({p.timeUs, it->second, p.cost | (p.wholeSecond ? kWholeSecondBit : 0u)});
   }
   t.stats.accepted = static_cast<std::int64_t>(t.requests.size());
+  t.stats.bytes = src->bytesDecompressed();
   if (auto ok = finish(t, o); !ok) return ok.error();
   return t;
 }

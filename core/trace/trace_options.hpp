@@ -2,6 +2,7 @@
 // How to read a trace: format, which field is the client, which is the time,
 // which lines count. Parsed from `--trace-*` flags and scenario keys.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,9 @@ struct TraceKey {
   bool operator==(const TraceKey&) const = default;
 };
 
+/// The requests one trace read keeps at most unless told otherwise (16 B each: 320 MB).
+inline constexpr std::int64_t kDefaultMaxTraceRequests = 20'000'000;
+
 /// Units of a numeric JSONL time field (`--trace-time FIELD[:s|ms|us]`).
 enum class TimeUnit { Seconds, Millis, Micros };
 
@@ -53,6 +57,8 @@ struct TraceOptions {
   std::string filter;                     ///< --trace-filter: "path=/x" (x* = prefix) or a regex on the request line
   bool burst = false;                     ///< --trace-burst: keep one-second times as same-instant bursts
   bool strict = false;                    ///< --strict: any bad line is an error
+  std::int64_t maxRequests = kDefaultMaxTraceRequests;  ///< reading stops with an error past this many requests
+  std::string maxRequestsRule;            ///< what sets maxRequests, for that error ("--max-requests 1 to ...")
   bool operator==(const TraceOptions&) const = default;
 };
 

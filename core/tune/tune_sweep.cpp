@@ -4,9 +4,11 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <fstream>
+#include <sstream>
 #include <thread>
 #include <unordered_set>
+
+#include "common/file_read.hpp"
 
 namespace rl {
 
@@ -64,8 +66,9 @@ Result<LegitSpec> parseLegit(std::string_view t) {
 }
 
 Result<LegitSpec> readLegitFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return invalidArgument("--legit-file: cannot read '" + path + "': allowed a file with one client key per line");
+  auto text = readWholeFile(path, "--legit-file");  // capped: /dev/zero is refused, not read
+  if (!text) return text.error();
+  std::istringstream in(text.value());
   LegitSpec l;
   l.kind = LegitSpec::Kind::Keys;
   for (std::string line; std::getline(in, line);) {

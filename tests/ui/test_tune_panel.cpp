@@ -48,6 +48,7 @@ class TunePanelTest : public QObject {
   void distributionLineSaysWhatItCuts();
   void sweepMarksTheRecommendationAndCellsReplay();
   void badGridIsOneVisibleMessage();
+  void regexFilterOnA70KbUrl();
 
  private:
   QTemporaryDir dir_;
@@ -127,6 +128,26 @@ void TunePanelTest::badGridIsOneVisibleMessage() {
   QVERIFY2(panel.statusText().startsWith("Limits:"), qPrintable(panel.statusText()));
   panel.openTrace(dir_.filePath("missing.log"));
   QTRY_VERIFY(panel.statusText().startsWith("--trace: cannot read"));
+}
+
+void TunePanelTest::regexFilterOnA70KbUrl() {
+  // The panel reads through loadTrace like run and tune: with std::regex this segfaulted the window (issue 25).
+  const QString path = dir_.filePath("long.log");
+  {
+    std::ofstream out(path.toStdString());
+    const auto line = [](const std::string& target) {
+      return "127.0.0.1 - - [10/Oct/2023:13:55:36 +0000] \"GET " + target + " HTTP/1.1\" 200 2 \"-\" \"curl\"\n";
+    };
+    out << line("/api/login") << line("/home") << line("/x?pad=" + std::string(70'000, 'a') + "&next=/login")
+        << line("/y?pad=" + std::string(70'000, 'b')) << line("/api/login?next=/home");
+  }
+  TunePanel panel;
+  panel.findChild<QLineEdit*>("traceFilter")->setText(".*login");
+  QSignalSpy opened(&panel, &TunePanel::traceOpened);
+  panel.openTrace(path);
+  QVERIFY(opened.wait(10'000));
+  QCOMPARE(panel.trace()->requests.size(), std::size_t(3));
+  QCOMPARE(panel.trace()->stats.filtered, std::int64_t(2));
 }
 
 QTEST_MAIN(TunePanelTest)

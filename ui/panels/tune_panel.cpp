@@ -86,7 +86,7 @@ QWidget* TunePanel::buildForm() {
   traceText_->setWordWrap(true);
   format_ = edit(QStringLiteral("auto"), QStringLiteral("traceFormat"), tr("combined | common | nginx:'<log_format>' | jsonl | csv | auto"), box);
   key_ = edit(QStringLiteral("addr"), QStringLiteral("traceKey"), tr("addr | header:NAME (e.g. header:x-api-key) | field:NAME"), box);
-  filter_ = edit({}, QStringLiteral("traceFilter"), tr("path=/exact, path=/prefix* or a regex on the request line"), box);
+  filter_ = edit({}, QStringLiteral("traceFilter"), tr("path=/exact, path=/prefix* or an RE2 regex on the request line"), box);
   burst_ = new QCheckBox(tr("one-second times as bursts"), box);
   burst_->setToolTip(tr("Keep $time_local times as same-instant bursts (worst case); by default requests logged "
                         "in one second are spread evenly within it"));

@@ -39,6 +39,11 @@ void LimitHeadersTest::read_data() {
   QTest::newRow("x-ratelimit epoch") << Fields{{"X-RateLimit-Limit", "60"}, {"X-RateLimit-Remaining", "59"},
                                                {"X-RateLimit-Reset", "1445412540"}}
                                      << 60LL << 59LL << -1LL << 60'000LL;
+  // Absurd seconds saturate at 2^52 us (4503599627 s) instead of wrapping in ms or us.
+  QTest::newRow("retry-after absurd") << Fields{{"Retry-After", "99999999999999"}} << -1LL << -1LL
+                                      << 4'503'599'627'000LL << -1LL;
+  QTest::newRow("reset absurd") << Fields{{"RateLimit", "limit=5, remaining=0, reset=99999999999999"}} << 5LL << 0LL
+                                << -1LL << 4'503'599'627'000LL;
   QTest::newRow("x-ratelimit negative") << Fields{{"X-RateLimit-Remaining", "-3"}} << -1LL << -1LL << -1LL << -1LL;
 }
 

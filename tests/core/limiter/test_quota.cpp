@@ -35,6 +35,13 @@ void QuotaTest::invalid_data() {
                                   << "limit -5 is out of range: allowed 1 to 1000000000000";
   QTest::newRow("limit too big") << "sliding_log" << 1'000'000'000'001LL << 1'000'000LL << unset
                                  << "limit 1000000000001 is out of range: allowed 1 to 1000000000000";
+  // Issue 25 item 10: one timestamp per unit of cost; --cost 1000000000 or a trace cost of 2^31-1 needed 4 GB.
+  QTest::newRow("sliding_log limit over 10^6") << "sliding_log" << 1'000'001LL << 1'000'000LL << unset
+      << "limit 1000001 is too large for sliding_log, which keeps one timestamp per admitted unit of cost (8 bytes "
+         "each in memory, 17 in Redis): allowed 1 to 1000000 (sliding_counter or fixed_window for larger limits)";
+  QTest::newRow("sliding_log cost 2^31-1") << "sliding_log" << 2'147'483'647LL << 60'000'000LL << unset
+      << "limit 2147483647 is too large for sliding_log, which keeps one timestamp per admitted unit of cost (8 bytes "
+         "each in memory, 17 in Redis): allowed 1 to 1000000 (sliding_counter or fixed_window for larger limits)";
   QTest::newRow("window 0") << "fixed_window" << 10LL << 0LL << unset
                             << "window 0 ms is out of range: allowed 1 ms to 31536000000 ms (one year)";
   QTest::newRow("window > year") << "sliding_counter" << 10LL << 31'536'000'001'000LL << unset
@@ -77,9 +84,9 @@ void QuotaTest::invalid() {
 }
 
 void QuotaTest::validExtremes() {
-  // 10^12 per year and 1 per ms are valid for every algorithm, no overflow.
+  // 10^12 per year (sliding_log: 10^6) and 1 per ms are valid for every algorithm, no overflow.
   for (Algorithm a : kAllAlgorithms) {
-    QVERIFY(Quota::perWindow(kMaxLimit, kMaxWindow).validate(a).ok());
+    QVERIFY(Quota::perWindow(a == Algorithm::SlidingLog ? kMaxSlidingLogLimit : kMaxLimit, kMaxWindow).validate(a).ok());
     QVERIFY(Quota::perWindow(1, kMillisecond).validate(a).ok());
     QVERIFY(Quota::perSecond(1).withRefill(1e6).validate(a).ok());
   }

@@ -142,7 +142,10 @@ void ScriptStoreTest::badFilesAndRepliesAreBadInput() {
   auto missing = RedisScriptStore::make(options("/nonexistent/x.lua", "bad:"));
   QVERIFY(!missing);
   QCOMPARE(QString::fromStdString(missing.error().message),
-           QString("--script: cannot read '/nonexistent/x.lua': allowed a readable Lua file"));
+           QString("--script '/nonexistent/x.lua': cannot read it (No such file or directory): allowed a readable file"));
+  auto zero = RedisScriptStore::make(options("/dev/zero", "bad:"));  // the whole-file cap (issue 25 item 11)
+  QVERIFY(!zero);
+  QVERIFY2(zero.error().message.rfind("--script '/dev/zero' is larger than the 4 MB cap", 0) == 0, zero.error().message.c_str());
   auto syntax = RedisScriptStore::make(options(write("syntax.lua", "return {1,"), "bad:"));
   QVERIFY(!syntax);
   QCOMPARE(syntax.error().code, ErrorCode::InvalidArgument);
