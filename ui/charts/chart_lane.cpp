@@ -203,13 +203,13 @@ void showInLegend(QChart* chart, QAbstractSeries* series, bool visible) {
 QString LaneChart::clientText(const LanePoints& p) {
   if (p.clients <= 1 && !p.picked) return {};
   return p.picked ? tr(" \u2014 client %1 of %2").arg(p.client).arg(p.clients)
-                  : tr(" \u2014 client %1 (the worst of %2)").arg(p.client).arg(p.clients);
+                  : tr(" \u2014 client %1 (worst of %2)").arg(p.client).arg(p.clients);
 }
 
 QString LaneChart::overText(const LanePoints& p) {
   if (p.overAdmittedAll == 0) return {};
   if (p.clients <= 1) return tr("   over limit %1").arg(p.overAdmitted);
-  return tr("   over limit %1 (all clients %2)").arg(p.overAdmitted).arg(p.overAdmittedAll);
+  return tr("   over limit %1 (all %2)").arg(p.overAdmitted).arg(p.overAdmittedAll);
 }
 
 void LaneChart::setPolicy(FailurePolicy policy) {

@@ -70,7 +70,7 @@ class LaneChart : public QChartView {
 
  private:
   void styleSeries();
-  /// " - client 17 (the worst of 200)" when the lane shows one client of several.
+  /// " - client 17 (worst of 200)" when the lane shows one client of several.
   static QString clientText(const LanePoints& p);
   /// "   over limit 3" when admissions broke the algorithm's own limit.
   static QString overText(const LanePoints& p);
