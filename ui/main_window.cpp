@@ -181,6 +181,7 @@ void MainWindow::wireController() {
     setWindowTitle(tr("RateLab"));
     updateHint();
   });
+  connect(storm_, &StormPanel::whatChanged, this, &MainWindow::updateHint);
   connect(c, &StormController::redisStatus, this, [this](const RedisStatus& s) {
     redisUp_ = s.ok;
     if (s.ok) storm_->setDefaultBackend(Backend::RedisLua);  // only while nobody chose another
@@ -254,9 +255,11 @@ void MainWindow::updateHint() {
   const QString where = spec->backend == Backend::Memory ? tr("the in-memory store")
                         : redisUp_ ? tr("Redis (%1)").arg(QString::fromUtf8(backendName(spec->backend).data()))
                                    : tr("Redis, once it answers");
+  QStringList names;
+  for (Algorithm a : spec->algorithms) names << QString::fromUtf8(algorithmName(a).data());
   lanes_->setHint(tr("Pick a preset above, or press Space to fire %L1 requests at %2 on %3")
                       .arg(spec->requests)
-                      .arg(QString::fromUtf8(algorithmName(spec->algorithms.front()).data()), where));
+                      .arg(names.join(QStringLiteral(", ")), where));
 }
 
 void MainWindow::onStormFinished() {

@@ -5,6 +5,7 @@
 
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QSettings>
@@ -32,6 +33,7 @@ class UiWindowTruthTest : public QObject {
   void summaryFollowsTheRunLive();
   void presetRaisesItsTab();
   void spaceInANumberFieldStartsTheStorm();
+  void hintNamesWhatAStormWouldFireAt();
 
  private:
   std::unique_ptr<StormController> controller_;
@@ -123,6 +125,18 @@ void UiWindowTruthTest::spaceInANumberFieldStartsTheStorm() {
   QVERIFY(done.wait(30'000));  // the storm ran
   QCOMPARE(box->value(), before);
   QCOMPARE(box->text(), QString::number(before));  // not blanked
+}
+
+void UiWindowTruthTest::hintNamesWhatAStormWouldFireAt() {
+  // Before any storm the lanes' hint says what Space fires at, and follows the form.
+  QLabel* hint = window_->lanesPanel()->hint();
+  for (const char* name : {"sliding_log", "gcra"})
+    window_->stormPanel()->findChild<QCheckBox*>(QLatin1String(name))->setChecked(true);
+  QVERIFY2(hint->text().contains(QStringLiteral("sliding_log")) && hint->text().contains(QStringLiteral("gcra")),
+           qPrintable(hint->text()));
+  QVERIFY(hint->text().contains(QStringLiteral("the in-memory store")));
+  window_->stormPanel()->findChild<QCheckBox*>(QStringLiteral("gcra"))->setChecked(false);
+  QVERIFY2(!hint->text().contains(QStringLiteral("gcra")), qPrintable(hint->text()));
 }
 
 QTEST_MAIN(UiWindowTruthTest)

@@ -162,14 +162,17 @@ QWidget* StormPanel::buildAlgorithms() {
   grid->addWidget(new QLabel(tr("Backend"), box), 0, 0);
   grid->addWidget(backend_, 0, 1, 1, 2);
   grid->addWidget(buildScript(box), 5, 0, 1, 3);
-  connect(backend_, &QComboBox::currentIndexChanged, this,
-          [this] { scriptBox_->setVisible(comboValue<Backend>(backend_) == Backend::RedisScript); });
+  connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
+    scriptBox_->setVisible(comboValue<Backend>(backend_) == Backend::RedisScript);
+    emit whatChanged();
+  });
   int i = 0;
   for (Algorithm a : kAllAlgorithms) {
     auto* check = new QCheckBox(qs(algorithmName(a)), box);
     check->setObjectName(qs(algorithmName(a)));
     check->setToolTip(qs(algorithmSummary(a)));
     algorithms_[a] = check;
+    connect(check, &QCheckBox::toggled, this, &StormPanel::whatChanged);
     grid->addWidget(check, 1 + i / 2, i % 2 == 0 ? 0 : 1, 1, i % 2 == 0 ? 1 : 2);
     ++i;
   }

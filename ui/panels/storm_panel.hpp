@@ -82,6 +82,8 @@ class StormPanel : public QWidget {
   void serveStopRequested();
   /// Limit, window or refill changed while a storm runs (already validated).
   void quotaTuned(const rl::Quota& quota);
+  /// The backend or the algorithms ticked changed (what a storm would fire at).
+  void whatChanged();
 
  private:
   QWidget* buildAlgorithms();
