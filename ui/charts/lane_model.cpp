@@ -161,7 +161,7 @@ bool LaneModel::absorb() {
       lane.dirtyFrom = std::min(lane.dirtyFrom, static_cast<std::size_t>(at - lane.samples.begin()));
     }
     const std::size_t from = lane.dirtyFrom;
-    if (lane.dirtyFrom < lane.samples.size()) derive(lane, algorithms_[i], marks);
+    if (lane.dirtyFrom < lane.samples.size()) derive(lane, marks);
     judge(lane, algorithms_[i], from, marks, origins.at(i), markedAt >= 0 || originChanged.at(i) != 0);
   }
   return !taken.empty() || markedAt >= 0;
@@ -201,7 +201,7 @@ void LaneModel::judge(Lane& lane, Algorithm algorithm, std::size_t from, const s
   lane.judged = s.size();
 }
 
-void LaneModel::derive(Lane& lane, Algorithm, const std::vector<QuotaMark>& marks) const {
+void LaneModel::derive(Lane& lane, const std::vector<QuotaMark>& marks) const {
   const auto& s = lane.samples;
   auto& d = lane.derived;
   d.resize(s.size());
@@ -256,7 +256,7 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client
     one.over.push_back(l.over[i]);
     one.errors += l.samples[i].error;
   }
-  derive(one, algorithms_.at(static_cast<std::size_t>(lane)), marks);
+  derive(one, marks);
   one.judged = one.samples.size();
   LanePoints out = buildFrom(one, columns, span, marks);
   out.client = shown;

@@ -141,7 +141,7 @@ class LaneModel {
     std::size_t clients = 0;           ///< clients with samples
     LaneTotals totals;                 ///< counts of every sample
   };
-  void derive(Lane& lane, Algorithm algorithm, const std::vector<QuotaMark>& marks) const;
+  void derive(Lane& lane, const std::vector<QuotaMark>& marks) const;
   void judge(Lane& lane, Algorithm algorithm, std::size_t from, const std::vector<QuotaMark>& marks,
              std::int64_t origin, bool rebuild);
   LanePoints buildFrom(const Lane& l, int columns, std::int64_t span, const std::vector<QuotaMark>& marks) const;
