@@ -108,6 +108,14 @@ void DemoRun::finish(bool timedOut) {
   if (auto* keys = window_.findChild<QDockWidget*>(QStringLiteral("inspectorDock")); keys && options_.dock == QLatin1String("inspector"))
     window_.resizeDocks({keys}, {window_.height() / 2}, Qt::Vertical);  // room for a screenful of keys
   QApplication::processEvents();
+  if (!options_.jsonOut.isEmpty()) {
+    if (auto ok = window_.exportJson(options_.jsonOut); !ok) {
+      say(QString::fromStdString(ok.error().message));
+      failed_ = true;
+    } else {
+      say(QStringLiteral("wrote %1").arg(options_.jsonOut));
+    }
+  }
   if (!options_.screenshot.isEmpty()) {
     if (auto ok = window_.exportWindowPng(options_.screenshot); !ok) {
       say(QString::fromStdString(ok.error().message));

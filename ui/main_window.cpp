@@ -1,5 +1,7 @@
 #include "ui/main_window.hpp"
 
+#include "metrics/run_document.hpp"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -222,22 +224,18 @@ bool MainWindow::startStorm() {
     storm_->showError(QString::fromStdString(spec.error().message));
     return false;
   }
-  if (spec->backend != Backend::Memory && spec->redisUrl.empty() && !spec->failover) {  // a failover makes its cluster
+  if (isRedisBackend(spec->backend) && spec->redisUrl.empty() && !spec->failover) {  // a failover makes its cluster
     storm_->showError(tr("Redis: no server to use; start the managed server or enter a redis:// URL in the "
                          "Connection panel (or choose the memory backend)"));
     return false;
   }
-  std::optional<OutagePlan> outage;
-  std::vector<FailurePolicy> policies;  // the outage preset shows every policy side by side
-  if (preset_ && preset_->outage && spec->backend != Backend::Memory) outage = preset_->outage;
-  if (preset_ && spec->backend != Backend::Memory) policies = preset_->policies;
   // Never run a fault schedule without its faults.
-  if (const QString refused = controller_.faultRefusal(*spec, outage.has_value(), !policies.empty()); !refused.isEmpty()) {
+  if (const QString refused = controller_.faultRefusal(*spec); !refused.isEmpty()) {
     storm_->showError(refused);
     return false;
   }
   storm_->showError({});
-  controller_.startStorm(*spec, outage, policies, preset_ ? preset_->waitReplicas : std::vector<int>{});
+  controller_.startStorm(*spec);
   if (preset_ && preset_->runRace) startRace();
   return true;
 }
@@ -324,21 +322,28 @@ Result<void> MainWindow::exportPng(const QString& path) { return savePixmap(lane
 
 Result<void> MainWindow::exportWindowPng(const QString& path) { return savePixmap(grab(), path); }
 
+QByteArray MainWindow::runDocumentText() const {
+  const auto experiment = controller_.lastResult().experiment;
+  return experiment ? QByteArray::fromStdString(dumpJson(runDocument(*experiment), 2) + "\n") : QByteArray();
+}
+
 Result<void> MainWindow::exportJson(const QString& path) {
+  const QByteArray text = runDocumentText();
+  if (text.isEmpty()) return fromError(tr("No storm has finished yet: nothing to export"));
   QSaveFile file(path);
   if (!file.open(QIODevice::WriteOnly)) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
-  file.write(summary_->toJson().toJson());
+  file.write(text);
   if (!file.commit()) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
   return {};
 }
 
 void MainWindow::exportCsv(const QString& path) {
-  const auto records = controller_.lastResult().records;
-  if (!records) return showError(tr("No storm has finished yet: nothing to export"));
-  const StormSpec spec = controller_.spec();
-  QThread* writer = QThread::create([window = QPointer<MainWindow>(this), path, spec, records] {
-    auto ok = writeDecisionsCsv(path, spec, *records);
-    const QString text = ok ? tr("Wrote %1 decisions to %2").arg(records->size()).arg(path)
+  const auto experiment = controller_.lastResult().experiment;
+  if (!experiment || experiment->runs.empty()) return showError(tr("No storm has finished yet: nothing to export"));
+  QThread* writer = QThread::create([window = QPointer<MainWindow>(this), path, experiment] {
+    const ExperimentRun& first = experiment->runs.front();  // the storm itself, as ratelab-cli run --csv writes
+    auto ok = writeDecisionsCsv(path.toStdString(), first.spec, first.outcome);
+    const QString text = ok ? tr("Wrote %1 decisions to %2").arg(first.outcome.records.size()).arg(path)
                             : QString::fromStdString(ok.error().message);
     if (window) QMetaObject::invokeMethod(window, [window, text] { if (window) window->showError(text); }, Qt::QueuedConnection);
   });

@@ -55,6 +55,8 @@ class MainWindow : public QMainWindow {
   Result<void> exportWindowPng(const QString& path);
   /// Saves the summary as JSON.
   Result<void> exportJson(const QString& path);
+  /// The last finished storm's run document (`ratelab-cli run --json`'s), empty when none finished.
+  QByteArray runDocumentText() const;
   /// Writes every decision of the last storm as CSV (off the GUI thread).
   void exportCsv(const QString& path);
 

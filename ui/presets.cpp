@@ -26,30 +26,10 @@ Result<void> readWindowKeys(const Json& w, Preset& p, const std::string& where) 
   p.order = w.value("order", 0);
   p.runRace = w.value("race", false);
   p.show = qs(w.value("show", std::string()));
-  if (const auto o = w.find("outage"); o != w.end()) {
-    const int stop = o->value("stop_at_ms", -1), restart = o->value("restart_at_ms", -1);
-    if (stop < 0 || restart <= stop)
-      return invalidArgument(where + " 'window.outage': allowed {\"stop_at_ms\": A, \"restart_at_ms\": B} with 0 <= A < B");
-    p.outage = OutagePlan{stop, restart};
-  }
-  if (const auto c = w.find("compare_policies"); c != w.end()) {
-    const std::string allowed = " 'window.compare_policies': allowed an array of " + failurePolicyChoices();
-    if (!c->is_array() || c->empty()) return invalidArgument(where + allowed);
-    for (const Json& v : *c) {
-      const auto policy = v.is_string() ? parseFailurePolicy(v.get<std::string>()) : std::nullopt;
-      if (!policy) return invalidArgument(where + allowed);
-      p.policies.push_back(*policy);
-    }
-  }
-  if (const auto c = w.find("compare_wait_replicas"); c != w.end()) {
-    const std::string allowed =
-        " 'window.compare_wait_replicas': allowed an array of replica counts 0 to " + std::to_string(kMaxWaitReplicas);
-    if (!c->is_array() || c->empty()) return invalidArgument(where + allowed);
-    for (const Json& v : *c) {
-      if (!v.is_number_integer() || v.get<int>() < 0 || v.get<int>() > kMaxWaitReplicas) return invalidArgument(where + allowed);
-      p.waitReplicas.push_back(v.get<int>());
-    }
-  }
+  for (const char* moved : {"outage", "compare_policies", "compare_wait_replicas"})
+    if (w.contains(moved))
+      return invalidArgument(where + " 'window." + moved + "' is no longer read: the experiment's keys are top-level "
+                             "(\"fault\": \"kill@A,restart@B\", \"compare_policies\", \"compare_wait_replicas\")");
   return {};
 }
 }  // namespace

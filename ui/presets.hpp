@@ -2,7 +2,7 @@
 // Presets: each demo of the window set up in one click, with the sentence
 // that explains what to look at. A preset IS a scenario file: every
 // resources/scenarios/<id>.json with a "window" key (title, explanation,
-// order, and the optional outage plan, race and panel to show) is a preset,
+// order, and the optional race and panel to show) is a preset,
 // read from the copy embedded in rl_storm, so the window and `ratelab-cli run
 // --scenario` run the same storm.
 
@@ -16,23 +16,14 @@
 
 namespace rl::ui {
 
-/// The Redis outage of a preset: the managed server stops, then restarts, mid-storm.
-struct OutagePlan {
-  int stopAtMs = 0;     ///< ms after the storm started
-  int restartAtMs = 0;  ///< ms after the storm started (> stopAtMs)
-};
-
 /// One demo: a storm, what it shows, and anything it does during the run.
 struct Preset {
   QString id;                         ///< "boundary", "replica_leak", ...
   QString title;                      ///< menu text
   QString explanation;                ///< what to look at, two or three sentences
-  StormSpec spec;                     ///< the storm
-  std::optional<OutagePlan> outage;   ///< Redis outage preset only
-  std::vector<FailurePolicy> policies;  ///< run once per failure policy, side by side (empty = the panel's)
+  StormSpec spec;                     ///< the experiment: the storm, its variants and its fault schedule
   /// The scenario's own "on_redis_error": its runs use it, the Connection panel's choice stays (unset: the panel's).
   std::optional<FailurePolicy> policy;
-  std::vector<int> waitReplicas;      ///< failover preset: run once per WAIT setting, one after the other
   bool runRace = false;               ///< also run the race lab (race preset)
   QString show;                       ///< the dock to raise ("raceDock"), or empty
   int order = 0;                      ///< position in the menu

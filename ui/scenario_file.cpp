@@ -30,22 +30,4 @@ Result<void> writeScenarioFile(const QString& path, const StormSpec& spec, const
   return {};
 }
 
-Result<void> writeDecisionsCsv(const QString& path, const StormSpec& spec, const std::vector<DecisionRecord>& records) {
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Text))
-    return fileError(QStringLiteral("cannot write CSV"), path, file.errorString());
-  QTextStream out(&file);
-  out << "intended_us,at_us,algorithm,client,replica,allowed,error,late,remaining,retry_after_us,latency_us,level\n";
-  for (const DecisionRecord& r : records) {
-    const auto name = r.algorithm() < spec.algorithms.size() ? algorithmName(spec.algorithms[r.algorithm()])
-                                                           : std::string_view("unknown");
-    out << r.intendedUs() << ',' << r.atUs() << ',' << QLatin1String(name.data(), static_cast<qsizetype>(name.size()))
-        << ',' << r.client() << ',' << r.replica() << ',' << int(r.allowed()) << ',' << int(r.error()) << ','
-        << int(r.late()) << ',' << r.remaining() << ',' << r.retryAfterUs() << ',' << r.latencyUs() << ',' << r.level() << '\n';
-  }
-  out.flush();
-  if (!file.commit()) return fileError(QStringLiteral("cannot write CSV"), path, file.errorString());
-  return {};
-}
-
 }  // namespace rl::ui

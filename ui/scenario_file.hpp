@@ -1,7 +1,7 @@
 #pragma once
-// Files the window reads and writes: scenarios (JSON, the same keys as the
-// CLI's flags, via rl::specToJson / rl::loadScenario) and every decision of a
-// storm as CSV.
+// Scenario files the window reads and writes (JSON, the same keys as the
+// CLI's flags, via rl::specToJson / rl::loadScenario). The decisions' CSV is
+// core's (metrics/run_document.hpp).
 
 #include <QString>
 #include <vector>
@@ -17,7 +17,5 @@ Result<StormSpec> readScenarioFile(const QString& path);
 /// Writes `spec` as a scenario file (with an optional name and description).
 Result<void> writeScenarioFile(const QString& path, const StormSpec& spec, const QString& name = {},
                                const QString& description = {});
-/// Writes one CSV row per decision (header first). Slow for millions: call off the GUI thread.
-Result<void> writeDecisionsCsv(const QString& path, const StormSpec& spec, const std::vector<DecisionRecord>& records);
 
 }  // namespace rl::ui

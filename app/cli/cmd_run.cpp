@@ -13,12 +13,10 @@
 #include "redis_target.hpp"
 #include "run_report.hpp"
 #include "storm/compared_runs.hpp"
+#include "storm/experiment.hpp"
 #include "storm/key_tag.hpp"
 #include "storm/natural_failover.hpp"
 #include "storm/store_factory.hpp"
-#if RATELAB_HAVE_HTTP
-#include "http/http_store.hpp"
-#endif
 
 namespace rl::cli {
 
@@ -58,6 +56,10 @@ constexpr const char* kRunHelp =
     "                       --clock server is given. Without it: virtual clock, as fast as\n"
     "                       possible, decisions on the logged times exactly.\n"
     "  --compare-backend B[,B..]  the same storm again on these backends, reported beside it\n"
+    "  --compare-policies P[,P..]  open,closed,local: the same storm once per --on-redis-error policy, all\n"
+    "                       at the same time (one --fault schedule hits them all)\n"
+    "  --compare-wait-replicas N[,N..]  with --failover on redis-lua: the failover storm once per WAIT\n"
+    "                       setting, one after the other, each on a fresh private cluster\n"
     "  --http-target URL[,URL..]  --backend http: RateLab replicas (see `serve`) or any HTTP limiter:\n"
     "                       2xx admitted, --http-deny-status (default 429) denied, anything else an error\n"
     "  --http-method M --http-header 'Name: value' (repeatable) --http-body TEXT\n"
@@ -99,25 +101,14 @@ void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
 }
 
 
-Result<StoreFactory> makeFactory(const StormSpec& spec, const std::optional<RedisTarget>& redis) {
-#if RATELAB_HAVE_HTTP
-  if (spec.backend == Backend::Http) return httpStoreFactory(spec.httpTargets, httpStoreOptions(spec));
-#endif
-  return storeFactoryFor(spec, redis ? redis->endpoint : RedisEndpoint{});
-}
-
 // Reachability of the HTTP target(s) at start: exit 3 when down.
 int checkHttp(const StormSpec& spec) {
-#if RATELAB_HAVE_HTTP
   if (spec.backend != Backend::Http) return kExitOk;
   if (auto ok = checkHttpTargets(spec.httpTargets); !ok) {
     if (ok.error().code != ErrorCode::Unavailable) return badInput("run", ok.error());
     std::fprintf(stderr, "ratelab-cli run: cannot reach the HTTP target: %s\n", ok.error().message.c_str());
     return kExitNoRedis;
   }
-#else
-  (void)spec;
-#endif
   return kExitOk;
 }
 
@@ -138,45 +129,8 @@ int resolveRunTarget(const StormSpec& spec, std::optional<RedisTarget>& redis) {
   return resolveRedisTarget(url, "run", redis, managed);
 }
 
-struct Ran {
-  StormSpec spec;        ///< what ran
-  StormOutcome outcome;  ///< what it recorded
-  std::optional<FaultRun> faults;  ///< --fault: what the injector did
-};
-
-// Decisions of `b` that differ from `a` (same plan, same order), and the first few times.
-struct Differences {
-  std::int64_t count = 0;                 ///< decisions with a different allowed bit
-  std::int64_t compared = 0;              ///< decisions compared
-  std::vector<std::int64_t> firstAtUs;    ///< intended times of the first few
-};
-
-// Lane by lane: the decisions of each of a's algorithms beside the same
-// algorithm's decisions in b (a script run has one lane; the built-ins beside it may have six).
-Differences differences(const Ran& a, const Ran& b) {
-  Differences d;
-  for (std::size_t la = 0; la < a.spec.algorithms.size(); ++la) {
-    const auto it = std::find(b.spec.algorithms.begin(), b.spec.algorithms.end(), a.spec.algorithms[la]);
-    if (it == b.spec.algorithms.end()) continue;
-    const auto lb = static_cast<std::size_t>(it - b.spec.algorithms.begin());
-    std::vector<const DecisionRecord*> theirs;
-    for (const DecisionRecord& r : b.outcome.records)
-      if (r.algorithm() == lb) theirs.push_back(&r);
-    std::size_t i = 0;
-    for (const DecisionRecord& r : a.outcome.records) {
-      if (r.algorithm() != la) continue;
-      if (i >= theirs.size()) break;
-      ++d.compared;
-      if (r.allowed() != theirs[i++]->allowed()) {
-        if (d.firstAtUs.size() < 6) d.firstAtUs.push_back(r.intendedUs());
-        ++d.count;
-      }
-    }
-  }
-  return d;
-}
-
-std::string differenceLine(const Ran& first, const Ran& other, const Differences& d) {
+std::string differenceLine(const ExperimentRun& first, const ExperimentRun& other) {
+  const DecisionDifferences d = decisionDifferences(first, other);
   std::string line = "decisions that differ between " + std::string(backendName(first.spec.backend)) + " and " +
                      std::string(backendName(other.spec.backend)) + ": " + std::to_string(d.count) + " of " +
                      std::to_string(d.compared);
@@ -185,74 +139,81 @@ std::string differenceLine(const Ran& first, const Ran& other, const Differences
   return line + (d.firstAtUs.empty() ? "" : d.count > 6 ? ", ...)" : ")");
 }
 
-int reportRuns(const std::vector<Ran>& ran, const Flags& flags, const FailoverReport* failover = nullptr) {
-  Json runs = Json::array();
-  for (std::size_t i = 0; i < ran.size(); ++i) {
-    const auto& [spec, outcome, faults] = ran[i];
-    const auto metrics = computeMetrics(spec, outcome);
-    if (auto csv = flags.get("csv"); csv && i == 0) {
-      if (auto ok = writeDecisionsCsv(*csv, spec, outcome); !ok) return badInput("run", ok.error());
-    }
-    if (flags.has("json")) {
-      const Json doc = runJson(spec, outcome, metrics);
-      int algo = 0;
-      for (Json r : doc["runs"]) {
-        if (i > 0) r["decisions_differing_from_first_run"] = differences(ran[0], ran[i]).count;
-        if (faults) {
-          r["faults"] = faultsJson(spec, outcome, *faults, algo);
-          r["fault_actions"] = faultActionsJson(*faults);
-        }
-        ++algo;
-        runs.push_back(std::move(r));
-      }
-    } else {
-      if (i > 0) std::printf("\n");
-      printRunTable(stdout, spec, outcome, metrics);
-      if (failover) printFailover(stdout, *failover);
-      if (faults) printFaultReport(stdout, spec, outcome, *faults);
-    }
+int reportRuns(const ExperimentResult& result, const Flags& flags) {
+  const auto& runs = result.runs;
+  if (auto csv = flags.get("csv"); csv && !runs.empty()) {
+    if (auto ok = writeDecisionsCsv(*csv, runs.front().spec, runs.front().outcome); !ok)
+      return badInput("run", invalidArgument("--csv: " + ok.error().message));
   }
-  if (!flags.has("json"))
-    for (std::size_t i = 1; i < ran.size(); ++i)
-      std::printf("%s\n", differenceLine(ran[0], ran[i], differences(ran[0], ran[i])).c_str());
   if (flags.has("json")) {
-    Json doc;
-    doc["runs"] = std::move(runs);
-    if (failover) doc["failover"] = failoverJson(*failover);
-    if (ran.front().spec.traceData) doc["trace"] = traceJson(*ran.front().spec.traceData);
-    std::printf("%s\n", dumpJson(doc, 2).c_str());
+    std::printf("%s\n", dumpJson(runDocument(result), 2).c_str());
+    return kExitOk;
   }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const ExperimentRun& run = runs[i];
+    if (i > 0) std::printf("\n");
+    if (runs.size() > 1)
+      std::printf("run %zu of %zu: %s, --on-redis-error %s\n", i + 1, runs.size(), backendLabel(run.spec).c_str(),
+                  std::string(failurePolicyName(run.spec.onRedisError)).c_str());
+    printRunTable(stdout, run.spec, run.outcome, computeMetrics(run.spec, run.outcome));
+    if (run.failover) printFailover(stdout, failoverWithOvershoot(run));
+    if (run.faults) printFaultReport(stdout, run.spec, run.outcome, *run.faults);
+  }
+  if (runs.size() > 1 && runs[0].spec.backend != runs[1].spec.backend)
+    for (std::size_t i = 1; i < runs.size(); ++i) std::printf("%s\n", differenceLine(runs[0], runs[i]).c_str());
   return kExitOk;
 }
 
-// --failover: the storm on the private cluster, with its nodes killed and promoted.
-int runWithFailover(const StormSpec& spec, const StoreFactory& factory, RedisTarget& redis, const Flags& flags) {
-  auto run = runFailoverStorm(spec, factory, *redis.cluster, FailoverWatch{progressLine(), {}}, storeRetries);
+// The CLI's face of the experiment: the progress line, and what a failed start means.
+class CliObserver final : public ExperimentObserver {
+ public:
+  void progressed(const StormProgress& p) override {
+    if (progress_) progress_(p);
+  }
+  void records(int, const StormRunner&, std::vector<DecisionRecord>&) override {}
+
+ private:
+  std::function<void(const StormProgress&)> progress_ = progressLine();
+};
+
+int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const Flags& flags) {
+  ExperimentTarget target;
+  if (redis)
+    target = {redis->endpoint, redis->server ? &*redis->server : nullptr, redis->cluster ? &*redis->cluster : nullptr,
+              redis->sentinel ? &*redis->sentinel : nullptr, false};
+  CliObserver observer;
+  auto result = runExperiment(spec, target, observer, &interruptFlag(), storeRetries);
   endProgressLine();
-  if (!run) {
-    if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());
-    std::fprintf(stderr, "ratelab-cli run: %s\n", printableText(run.error().message).c_str());
+  if (!result) {
+    if (result.error().code == ErrorCode::InvalidArgument) return badInput("run", result.error());
+    std::fprintf(stderr, "ratelab-cli run: %s\n", printableText(result.error().message).c_str());
     return kExitFailed;
   }
-  return reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
-}
-// --failover natural:kill@MS | sentinel-failover@MS: Redis elects; the report is core's.
-int runWithNaturalFailover(const StormSpec& spec, RedisTarget& redis, const Flags& flags) {
-  const NaturalFailoverTarget target{redis.endpoint, redis.cluster ? &*redis.cluster : nullptr,
-                                     redis.sentinel ? &*redis.sentinel : nullptr};
-  auto run = runNaturalFailoverStorm(spec, target, FailoverWatch{progressLine(), {}}, storeRetries);
-  endProgressLine();
-  if (!run) {
-    if (run.error().code == ErrorCode::InvalidArgument) return badInput("run", run.error());
-    std::fprintf(stderr, "ratelab-cli run: %s\n", run.error().message.c_str());
-    return kExitFailed;
+  for (const ExperimentRun& run : result->runs) {
+    const StormOutcome& o = run.outcome;
+    if (o.failure) {
+      const bool down = o.failure->code == ErrorCode::Unavailable;
+      const bool bad = o.failure->code == ErrorCode::InvalidArgument;
+      std::fprintf(stderr, "ratelab-cli run: %s%s\n",
+                   down && redis ? ("cannot reach Redis at " + redis->endpoint.address() + ": ").c_str() : "",
+                   printableText(o.failure->message).c_str());
+      return down ? kExitNoRedis : bad ? kExitBadInput : kExitFailed;
+    }
+    if (o.firstDecisionError)
+      std::fprintf(stderr, "ratelab-cli run: %s: first error: %s\n", std::string(backendName(run.spec.backend)).c_str(),
+                   printableText(o.firstDecisionError->message).c_str());
   }
-  const auto metrics = computeMetrics(spec, run->outcome.records, run->outcome.wallDuration);
-  for (std::size_t i = 0; i < run->report.keys.size() && i < metrics.size(); ++i)
-    run->report.keys[i].overshoot = metrics[i].overshoot;
-  const bool elected = run->report.electedAt.count() >= 0;
-  const int rc = reportRuns({Ran{spec, std::move(run->outcome), std::nullopt}}, flags, &run->report);
-  return rc != kExitOk ? rc : elected ? kExitOk : kExitFailed;
+  if (const int rc = reportRuns(*result, flags); rc != kExitOk) return rc;
+  if (result->cancelled) return interruptedExitCode();  // Ctrl-C: what was recorded, then 130
+  // A decision error that no failure policy covers (a wrong script reply, an
+  // unexpected HTTP status, a target that stopped answering) fails the run.
+  for (const ExperimentRun& r : result->runs) {
+    if (r.faults && !faultActionsOk(*r.faults)) return kExitFailed;  // the faults asked for did not all happen
+    if (r.outcome.firstDecisionError && r.outcome.firstDecisionError->code != ErrorCode::Unavailable) return kExitFailed;
+    if (r.failover && r.spec.failover->kind != FailoverPlan::Kind::Scripted && r.failover->electedAt.count() < 0)
+      return kExitFailed;  // nobody was elected
+  }
+  return kExitOk;
 }
 }  // namespace
 
@@ -277,67 +238,21 @@ int cmdRun(const Args& args) {
 
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
-  const auto specs = comparedRuns(spec);
+  const auto specs = experimentRuns(spec);
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
     if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
-    if (int rc = resolveRunTarget(spec, redis); rc != kExitOk) return rc;
+    const bool freshSets = spec.failover && !spec.compareWaitReplicas.empty();  // each run starts its own
+    if (!freshSets)
+      if (int rc = resolveRunTarget(spec, redis); rc != kExitOk) return rc;
   }
-  if (spec.failover && spec.failover->kind != FailoverPlan::Kind::Scripted) {
-    if (!spec.compareBackends.empty())
-      return badInput("run", invalidArgument("--failover runs one storm: allowed without --compare-backend"));
-    return runWithNaturalFailover(spec, *redis, flags.value());
-  }
-  if (spec.failover && !(redis && redis->cluster))
+  if (spec.failover && !spec.compareBackends.empty())
+    return badInput("run", invalidArgument("--failover runs one storm: allowed without --compare-backend"));
+  if (spec.failover && spec.failover->kind == FailoverPlan::Kind::Scripted && spec.compareWaitReplicas.empty() &&
+      !(redis && redis->cluster))
     return badInput("run", invalidArgument("--failover needs --redis cluster (a private cluster whose nodes RateLab "
                                            "may kill): allowed with a Redis backend only"));
-  if (spec.failover) {
-    if (!spec.compareBackends.empty())
-      return badInput("run", invalidArgument("--failover runs one storm: allowed without --compare-backend"));
-    auto factory = makeFactory(spec, redis);
-    if (!factory) return badInput("run", factory.error());
-    return runWithFailover(spec, factory.value(), *redis, flags.value());
-  }
   cancelOnInterrupt(redis);
-  std::vector<Ran> ran;
-  for (const StormSpec& s : comparedRuns(spec)) {
-    auto factory = makeFactory(s, redis);
-    if (!factory) return badInput("run", factory.error());
-    std::optional<FaultInjector> injector;  // --fault: timed from the storm's start
-    if (!s.faults.empty()) injector.emplace(*redis->server, s.faults);
-    std::function<void(std::int64_t)> onStart;
-    if (injector) onStart = [&injector](std::int64_t origin) { injector->start(origin); };
-    auto outcome = runStorm(s, factory.value(), progressLine(), storeRetries, &interruptFlag(), onStart);
-    std::optional<FaultRun> faults;
-    if (injector) {
-      injector->stop();
-      faults = FaultRun{injector->windows(), injector->actions(), redis->endpoint.commandTimeout};
-    }
-    endProgressLine();
-    if (!outcome) {
-      const bool down = outcome.error().code == ErrorCode::Unavailable;
-      const bool bad = outcome.error().code == ErrorCode::InvalidArgument;
-      std::fprintf(stderr, "ratelab-cli run: %s%s\n",
-                   down && redis ? ("cannot reach Redis at " + redis->endpoint.address() + ": ").c_str() : "",
-                   printableText(outcome.error().message).c_str());
-      return down ? kExitNoRedis : bad ? kExitBadInput : kExitFailed;
-    }
-    if (outcome->firstDecisionError)
-      std::fprintf(stderr, "ratelab-cli run: %s: first error: %s\n", std::string(backendName(s.backend)).c_str(),
-                   printableText(outcome->firstDecisionError->message).c_str());
-    const bool cancelled = outcome->cancelled;
-    ran.push_back({std::move(s), std::move(outcome).value(), std::move(faults)});
-    if (cancelled) break;
-  }
-  const int rc = reportRuns(ran, flags.value());
-  if (rc != kExitOk) return rc;
-  if (ran.back().outcome.cancelled) return interruptedExitCode();  // Ctrl-C: what was recorded, then 130
-  // A decision error that no failure policy covers (a wrong script reply, an
-  // unexpected HTTP status, a target that stopped answering) fails the run.
-  for (const Ran& r : ran) {
-    if (r.faults && !faultActionsOk(*r.faults)) return kExitFailed;  // the faults asked for did not all happen
-    if (r.outcome.firstDecisionError && r.outcome.firstDecisionError->code != ErrorCode::Unavailable) return kExitFailed;
-  }
-  return kExitOk;
+  return runAndReport(spec, redis, flags.value());
 }
 
 }  // namespace rl::cli

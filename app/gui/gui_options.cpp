@@ -15,6 +15,7 @@ struct Flags {
   QCommandLineOption scenario{QStringLiteral("scenario"), QStringLiteral("Load a scenario (JSON, the keys of ratelab-cli's flags)."), QStringLiteral("FILE")};
   QCommandLineOption autostart{QStringLiteral("autostart"), QStringLiteral("Start the storm once Redis is ready.")};
   QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG after the run, then exit."), QStringLiteral("PATH")};
+  QCommandLineOption jsonOut{QStringLiteral("json-out"), QStringLiteral("Write the run document (ratelab-cli run --json's) to FILE when the run ends, then exit."), QStringLiteral("FILE")};
   QCommandLineOption exitAfter{QStringLiteral("exit-after-ms"), QStringLiteral("Exit after N ms at the latest (screenshot first if asked)."), QStringLiteral("N")};
   QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db], redis+cluster://host:port[,host:port...], or cluster (a private 3 masters + 3 replicas Redis Cluster, removed on exit)."), QStringLiteral("URL")};
   QCommandLineOption passwordFile{QStringLiteral("redis-password-file"), QStringLiteral("The Redis password (first line) when the URL has none; else $REDISCLI_AUTH. The window never saves a password."), QStringLiteral("FILE")};
@@ -31,7 +32,7 @@ struct Flags {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addHelpOption();
     p.addVersionOption();
-    p.addOptions({preset, scenario, autostart, screenshot, exitAfter, redis, passwordFile, maxFileMb, managed, theme, show, trace, size, measure});
+    p.addOptions({preset, scenario, autostart, screenshot, jsonOut, exitAfter, redis, passwordFile, maxFileMb, managed, theme, show, trace, size, measure});
   }
 };
 
@@ -69,6 +70,7 @@ bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QStr
   o.measure = p.isSet(f.measure);
   o.scenario = p.value(f.scenario);
   o.screenshot = p.value(f.screenshot);
+  o.jsonOut = p.value(f.jsonOut);
   o.redisUrl = p.value(f.redis);
   o.preset = p.value(f.preset);
   o.theme = p.value(f.theme);

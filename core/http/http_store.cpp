@@ -176,20 +176,6 @@ Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOpti
   return std::unique_ptr<Store>(std::make_unique<HttpStore>(std::move(*target), std::move(options), pathGiven));
 }
 
-HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
-  HttpStoreOptions o;
-  o.method = spec.httpMethod;
-  for (const std::string& h : spec.httpHeaders) {
-    const auto colon = h.find(':');
-    o.headers.push_back({std::string(trim(h.substr(0, colon))),
-                         colon == std::string::npos ? std::string() : std::string(trim(h.substr(colon + 1)))});
-  }
-  o.body = spec.httpBody;
-  o.keyHeader = spec.httpKey.starts_with("header:") ? spec.httpKey.substr(7) : std::string();
-  o.denyStatus = spec.httpDenyStatus;
-  return o;
-}
-
 Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout) {
   for (const auto& url : urls) {
     auto target = parseHttpUrl(url);

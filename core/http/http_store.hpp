@@ -39,7 +39,6 @@
 
 #include "http/http_client.hpp"
 #include "store/store.hpp"
-#include "storm/storm_runner.hpp"
 
 namespace rl {
 
@@ -88,9 +87,6 @@ class HttpStore final : public Store {
 
 /// Parses `url` (`http://host:port[/path]`; no path = RateLab's /ping) and makes a store for one thread.
 Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options = {});
-
-/// The store options of `spec` (http_method, http_header, http_body, http_key, http_deny_status).
-HttpStoreOptions httpStoreOptions(const StormSpec& spec);
 
 /// Connects once to every URL: Unavailable naming the first that cannot be reached.
 Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout = Micros{2'000'000});

@@ -4,6 +4,8 @@
 // algorithm never knows whether its state is in memory or in Redis.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -40,5 +42,11 @@ class Store {
 
 /// The hash-tagged base key of one client: `<prefix>{<algorithm>:<client>}`.
 std::string limiterKey(std::string_view prefix, Algorithm a, std::string_view client);
+
+/// Makes the store one worker uses for one replica. Called on that worker's
+/// thread, once per (replica, worker). A memory factory returns views of one
+/// shared store per replica; a Redis factory returns a new connection; an
+/// HTTP factory a client of one target.
+using StoreFactory = std::function<Result<std::unique_ptr<Store>>(int replica, int worker)>;
 
 }  // namespace rl

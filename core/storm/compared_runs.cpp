@@ -7,6 +7,8 @@ namespace {
 StormSpec besideRun(const StormSpec& spec, std::string_view tag) {
   StormSpec run = spec;
   run.compareBackends.clear();
+  run.comparePolicies.clear();
+  run.compareWaitReplicas.clear();
   run.keyTag += std::string(tag) + "-";
   return run;
 }

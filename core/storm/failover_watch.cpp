@@ -1,32 +1,45 @@
 #include "storm/failover_watch.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 namespace rl {
 
-bool waitForRun(StormRunner& runner, Micros at, const FailoverWatch& watch, const std::function<bool()>& done) {
+bool waitForRuns(std::span<StormRunner* const> runners, Micros at, const FailoverWatch& watch,
+                 const std::function<bool()>& done) {
   using Clock = std::chrono::steady_clock;
+  const auto allFinished = [&] { return std::all_of(runners.begin(), runners.end(), [](StormRunner* r) { return r->finished(); }); };
   auto lastReport = Clock::now();
   auto lastPoll = Clock::now();
   auto lastCheck = Clock::now() - std::chrono::seconds(1);
-  while (!runner.finished() && runner.progress().elapsed < at) {
+  bool cancelled = false;
+  while (!runners.empty() && !allFinished() && runners.front()->progress().elapsed < at) {
     const auto now = Clock::now();
+    if (!cancelled && watch.cancel && watch.cancel->load()) {
+      cancelled = true;
+      for (StormRunner* r : runners) r->cancel();
+    }
     if (done && now - lastCheck >= std::chrono::milliseconds(20)) {
       lastCheck = now;
       if (done()) return true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (watch.onPoll && now - lastPoll > std::chrono::milliseconds(20)) {
-      watch.onPoll(runner);
+      for (StormRunner* r : runners) watch.onPoll(*r);
       lastPoll = now;
     }
     if (watch.onProgress && now - lastReport > std::chrono::milliseconds(200)) {
-      watch.onProgress(runner.progress());
+      watch.onProgress(runners.front()->progress());
       lastReport = now;
     }
   }
   return false;
+}
+
+bool waitForRun(StormRunner& runner, Micros at, const FailoverWatch& watch, const std::function<bool()>& done) {
+  StormRunner* one[] = {&runner};
+  return waitForRuns(one, at, watch, done);
 }
 
 }  // namespace rl

@@ -1,10 +1,12 @@
 #pragma once
-// Waiting through a failover storm: the caller's thread sleeps in short steps
-// until the run reaches a time (or a condition holds), and lets its watcher
-// take records and print progress meanwhile. Shared by the scripted and the
-// natural failover runs.
+// The one poll loop of a storm: the caller's thread sleeps in short steps
+// until the runs reach a time, finish, or a condition holds, and lets its
+// watcher take records and print progress meanwhile. Used by the experiment
+// runner (experiment.hpp), runStorm, and the scripted and natural failovers.
 
+#include <atomic>
 #include <functional>
+#include <span>
 
 #include "storm/storm_runner.hpp"
 
@@ -13,8 +15,14 @@ namespace rl {
 /// What the caller watches while a failover storm runs (called on the caller's thread).
 struct FailoverWatch {
   std::function<void(const StormProgress&)> onProgress;  ///< about every 200 ms (the CLI's progress line)
-  std::function<void(StormRunner&)> onPoll;              ///< about every 20 ms, and once after the run ended (the window takes records)
+  std::function<void(StormRunner&)> onPoll;              ///< about every 20 ms per run, and once after the run ended (the window takes records)
+  const std::atomic<bool>* cancel = nullptr;             ///< when it turns true, every run watched is cancelled
 };
+
+/// Returns once every run finished, the first run's elapsed time reaches `at`, or `done`
+/// (checked about every 20 ms, when given) is true; true when `done` ended the wait.
+bool waitForRuns(std::span<StormRunner* const> runners, Micros at, const FailoverWatch& watch,
+                 const std::function<bool()>& done = {});
 
 /// Returns once the run's elapsed time reaches `at`, the run finished, or `done` (checked
 /// about every 20 ms, when given) is true; true when `done` ended the wait.

@@ -37,6 +37,13 @@ struct FaultAction {
   std::string error;           ///< why it failed ("" = done)
 };
 
+/// What the injector did during one run.
+struct FaultRun {
+  std::vector<FaultWindow> windows;  ///< measured windows (FaultInjector::windows)
+  std::vector<FaultAction> actions;  ///< every step (FaultInjector::actions)
+  Micros commandTimeout{100'000};    ///< the stores' command timeout
+};
+
 /// Runs a fault schedule against a managed server; see the file comment.
 class FaultInjector {
  public:

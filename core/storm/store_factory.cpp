@@ -1,5 +1,6 @@
 #include "storm/store_factory.hpp"
 
+#include "http/http_store.hpp"
 #include "redis/redis_store.hpp"
 #include "redis/script_store.hpp"
 #include "redis/sentinel/sentinel_discovery.hpp"
@@ -53,6 +54,29 @@ StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpo
   };
 }
 
+namespace {
+std::string trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return std::string(s);
+}
+}  // namespace
+
+HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
+  HttpStoreOptions o;
+  o.method = spec.httpMethod;
+  for (const std::string& h : spec.httpHeaders) {
+    const auto colon = h.find(':');
+    const std::string_view field(h);
+    o.headers.push_back({trimmed(field.substr(0, colon)),
+                         colon == std::string::npos ? std::string() : trimmed(field.substr(colon + 1))});
+  }
+  o.body = spec.httpBody;
+  o.keyHeader = spec.httpKey.starts_with("header:") ? spec.httpKey.substr(7) : std::string();
+  o.denyStatus = spec.httpDenyStatus;
+  return o;
+}
+
 ScriptSettings scriptSettingsOf(const StormSpec& spec) {
   return ScriptSettings{spec.scriptFile, spec.scriptKeys, spec.scriptArgv, spec.scriptReply};
 }
@@ -73,9 +97,16 @@ Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint&
     case Backend::RedisNaive:
     case Backend::RedisWatch: return redisStoreFactory(spec, endpoint);
     case Backend::RedisScript: return scriptStoreFactory(spec, endpoint);
-    case Backend::Http: break;
+    case Backend::Http: return httpStoreFactory(spec.httpTargets, httpStoreOptions(spec));
   }
-  return invalidArgument("--backend http needs the HTTP store factory of rl_http");
+  return invalidArgument("--backend: unknown backend");
+}
+
+Result<StoreFactory> storeFactoryFor(const StormSpec& spec) {
+  if (!isRedisBackend(spec.backend)) return storeFactoryFor(spec, RedisEndpoint{});
+  auto endpoint = resolveRedisUrl(spec.redisUrl);
+  if (!endpoint) return endpoint.error();
+  return storeFactoryFor(spec, *endpoint);
 }
 
 std::int64_t storeRetries(const Store& store) { return redisRetries(store); }

@@ -1,10 +1,11 @@
 #pragma once
-// Store factories for the storm runner, one per backend family. Redis-backed
-// factories live with the Redis store (core/redis); HTTP ones in rl_http.
+// Store factories for the storm runner: storeFactoryFor() builds every
+// backend (memory, the Redis ones, http), for the CLI and the window alike.
 
 #include <atomic>
 #include <memory>
 
+#include "http/http_store.hpp"
 #include "redis/redis_url.hpp"
 #include "redis/script_store.hpp"
 #include "storm/storm_runner.hpp"
@@ -28,9 +29,15 @@ ScriptSettings scriptSettingsOf(const StormSpec& spec);
 /// redis-script stores (spec.scriptFile and templates), one per (replica, worker).
 StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint);
 
-/// The factory for spec.backend: memory or Redis (`endpoint` used by Redis
-/// backends only). InvalidArgument for http: rl_http supplies that factory.
+/// The HTTP client settings of a storm spec (--http-method, --http-header, --http-body, --http-key, --http-deny-status).
+HttpStoreOptions httpStoreOptions(const StormSpec& spec);
+
+/// The factory for spec.backend: memory, Redis (`endpoint` used by Redis
+/// backends only) or http (spec.httpTargets). InvalidArgument for a bad target list.
 Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint& endpoint);
+
+/// The same, with the Redis of spec.redisUrl (resolved: redis://, redis+cluster://, redis+sentinel://).
+Result<StoreFactory> storeFactoryFor(const StormSpec& spec);
 
 /// WATCH retries of a store from these factories (0 for memory and redis-lua).
 std::int64_t storeRetries(const Store& store);

@@ -39,11 +39,6 @@
 
 namespace rl {
 
-/// Makes the store one worker uses for one replica. Called on that worker's
-/// thread, once per (replica, worker). A memory factory returns views of one
-/// shared store per replica; a Redis factory returns a new connection.
-using StoreFactory = std::function<Result<std::unique_ptr<Store>>(int replica, int worker)>;
-
 /// Reads a store's optimistic-transaction retry count (redis-watch); may be empty.
 using RetryCounter = std::function<std::int64_t(const Store&)>;
 

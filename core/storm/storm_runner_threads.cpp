@@ -7,6 +7,7 @@
 
 #include "clock/clock.hpp"
 #include "storm/storm_runner.hpp"
+#include "storm/failover_watch.hpp"
 #include "storm/storm_runner_detail.hpp"
 
 namespace rl {
@@ -239,15 +240,7 @@ Result<StormOutcome> runStorm(const StormSpec& spec, StoreFactory factory,
   if (retries) runner.setRetryCounter(std::move(retries));
   if (onStart) runner.setOnStart(std::move(onStart));
   if (auto ok = runner.start(); !ok) return ok.error();
-  auto last = std::chrono::steady_clock::now();
-  while ((onProgress || cancel) && !runner.finished()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (cancel && cancel->load()) runner.cancel();
-    if (onProgress && std::chrono::steady_clock::now() - last >= std::chrono::milliseconds(200) && !runner.finished()) {
-      last = std::chrono::steady_clock::now();
-      onProgress(runner.progress());
-    }
-  }
+  if (onProgress || cancel) waitForRun(runner, Micros::max(), FailoverWatch{onProgress, {}, cancel});
   runner.wait();
   StormOutcome o = runner.outcome();
   if (o.failure) return *o.failure;

@@ -12,12 +12,12 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 46> kNames = {
+constexpr std::array<std::string_view, 48> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
     "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
-    "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "trace",
+    "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "compare_policies", "compare_wait_replicas", "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
     "wait_replicas", "wait_timeout_ms", "read_from", "failover", "fault", "quota_change"};
 
@@ -211,6 +211,25 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
     }
     return {};
   }
+  if (key == "compare_policies") {
+    s.comparePolicies.clear();
+    for (std::string_view v : splitList(t)) {
+      auto p = parseFailurePolicy(v);
+      if (!p) return bad(shownAs, v, "comma-separated failure policies: " + failurePolicyChoices());
+      s.comparePolicies.push_back(*p);
+    }
+    return {};
+  }
+  if (key == "compare_wait_replicas") {
+    s.compareWaitReplicas.clear();
+    for (std::string_view v : splitList(t)) {
+      int n = -1;
+      if (!parseWholeText(v, n) || n < 0 || n > kMaxWaitReplicas)
+        return bad(shownAs, v, "comma-separated replica counts 0 to " + std::to_string(kMaxWaitReplicas));
+      s.compareWaitReplicas.push_back(n);
+    }
+    return {};
+  }
   if (key == "http_target") {
     s.httpTargets.clear();
     for (std::string_view v : splitList(t)) s.httpTargets.emplace_back(v);
@@ -358,6 +377,12 @@ Json specToJson(const StormSpec& s) {
     for (Backend b : s.compareBackends) compare.push_back(backendName(b));
     doc["compare_backend"] = std::move(compare);
   }
+  if (!s.comparePolicies.empty()) {
+    Json policies = Json::array();
+    for (FailurePolicy p : s.comparePolicies) policies.push_back(failurePolicyName(p));
+    doc["compare_policies"] = std::move(policies);
+  }
+  if (!s.compareWaitReplicas.empty()) doc["compare_wait_replicas"] = s.compareWaitReplicas;
   return doc;
 }
 

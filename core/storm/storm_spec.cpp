@@ -214,6 +214,24 @@ Result<void> validateQuotaChanges(const StormSpec& spec) {
   return {};
 }
 
+// --compare-policies runs the storm once per policy at the same time; --compare-wait-replicas a
+// failover storm once per WAIT setting. Each is one kind of variant: never both, nor with backends.
+Result<void> validateVariants(const StormSpec& s) {
+  if (!s.comparePolicies.empty()) {
+    if (!isRedisBackend(s.backend))
+      return fail("--compare-policies decides Redis errors: allowed with --backend redis-lua, redis-naive, "
+                  "redis-watch or redis-script");
+    if (!s.compareBackends.empty() || s.failover)
+      return fail("--compare-policies runs the storm once per policy: not allowed with --compare-backend or --failover");
+  }
+  if (!s.compareWaitReplicas.empty()) {
+    if (!s.failover) return fail("--compare-wait-replicas repeats a failover storm: allowed with --failover only");
+    if (s.backend != Backend::RedisLua)
+      return fail("--compare-wait-replicas sets WAIT after each write: allowed with --backend redis-lua");
+  }
+  return {};
+}
+
 }  // namespace
 
 Micros plannedSpan(const StormSpec& s) {
@@ -336,6 +354,7 @@ Result<void> validate(const StormSpec& spec) {
     if (auto ok = validateTraffic(spec); !ok) return ok;
   }
   if (auto ok = validateTopology(spec); !ok) return ok;
+  if (auto ok = validateVariants(spec); !ok) return ok;
   return validateFaults(spec);
 }
 

@@ -101,6 +101,8 @@ struct StormSpec {
   std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
   std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
   std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
+  std::vector<FailurePolicy> comparePolicies;  ///< the same storm once per failure policy, all at the same time
+  std::vector<int> compareWaitReplicas;  ///< a failover storm once per WAIT setting, one after the other
   int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
   Micros waitTimeout{50'000};        ///< WAIT's timeout
   bool readFromReplica = false;      ///< redis-naive: read the count from a replica (Python limits' use_replicas=True)

@@ -350,7 +350,7 @@ void RatelabCliTest::csvHasEveryDecision() {
   QVERIFY(f.open(QIODevice::ReadOnly));
   const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
   QCOMPARE(lines.size(), 401);
-  QCOMPARE(lines[0], QByteArray("intended_us,actual_us,replica,client,algorithm,allowed,remaining,retry_after_us,latency_us"));
+  QCOMPARE(lines[0], QByteArray("intended_us,actual_us,replica,client,algorithm,allowed,remaining,retry_after_us,latency_us,error,late,level"));
   int allowed = 0;
   for (int i = 1; i < lines.size(); ++i) allowed += lines[i].split(',')[5] == "1";
   QCOMPARE(allowed, 200);  // 2 replicas x 100

@@ -3,6 +3,10 @@
 
 #include <QtTest>
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -54,15 +58,26 @@ void RatelabCommandLineTest::badFlagsExitTwo() {
 
 void RatelabCommandLineTest::presetScreenshotRendersAfterTheRun() {
   const QString png = dir_.filePath(QStringLiteral("boundary.png"));
+  const QString json = dir_.filePath(QStringLiteral("boundary.json"));
   QProcess p;
-  p.start(bin_, {"--preset", "boundary", "--managed-redis", "--autostart", "--screenshot", png, "--exit-after-ms", "60000",
-                 "--size", "1200x800"});
+  p.start(bin_, {"--preset", "boundary", "--managed-redis", "--autostart", "--screenshot", png, "--json-out", json,
+                 "--exit-after-ms", "60000", "--size", "1200x800"});
   QVERIFY(p.waitForFinished(90'000));
   const QString err = QString::fromUtf8(p.readAllStandardError());
   QVERIFY2(p.exitCode() == 0, qPrintable(err));
   QVERIFY2(err.contains(QStringLiteral("saved ") + png), qPrintable(err));
   const QImage image(png);
   QCOMPARE(image.size(), QSize(1200, 800));
+  // --json-out: the run document of ratelab-cli run --json, one entry per algorithm of boundary.json.
+  QVERIFY2(err.contains(QStringLiteral("wrote ") + json), qPrintable(err));
+  QFile f(json);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const QJsonArray runs = QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("runs")].toArray();
+  QCOMPARE(runs.size(), 6);
+  const QJsonObject fixed = runs[0].toObject();
+  QCOMPARE(fixed[QStringLiteral("algorithm")].toString(), QStringLiteral("fixed_window"));
+  QCOMPARE(fixed[QStringLiteral("clock")].toString(), QStringLiteral("virtual"));
+  QCOMPARE(fixed[QStringLiteral("max_admitted_in_window")].toInt(), 2 * fixed[QStringLiteral("limit")].toInt());  // the boundary's 2x
 }
 
 void RatelabCommandLineTest::helpAndVersionNeedNoDisplay() {

@@ -159,8 +159,8 @@ void UiClusterTest::stormOnTheClusterAdmitsWhatMemoryAdmits() {
   FaultEvent kill;
   kill.at = Micros{100'000};
   faulty.faults = {kill};
-  QVERIFY2(controller_->faultRefusal(faulty, false, false).contains(QStringLiteral("would run on a Redis Cluster")),
-           qPrintable(controller_->faultRefusal(faulty, false, false)));
+  QVERIFY2(controller_->faultRefusal(faulty).contains(QStringLiteral("would run on a Redis Cluster")),
+           qPrintable(controller_->faultRefusal(faulty)));
   // The TTL chart sampled client-0's keys, each on the master of its slot.
   TtlChart* ttl = window_->lanesPanel()->ttlChart();
   QTRY_VERIFY_WITH_TIMEOUT(ttl->points(0) > 0 && ttl->points(1) > 0 && ttl->points(2) > 0, 10'000);

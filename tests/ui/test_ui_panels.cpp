@@ -228,21 +228,27 @@ void UiPanelsTest::presetsAreTheScenarioFiles() {
   }
   QVERIFY(findPreset(QStringLiteral("race"))->runRace);
   QCOMPARE(findPreset(QStringLiteral("race"))->show, QStringLiteral("raceDock"));
-  QCOMPARE(findPreset(QStringLiteral("outage"))->outage->restartAtMs, 2000);
-  QVERIFY(findPreset(QStringLiteral("outage"))->policies ==
+  // The outage and the variants are the experiment's own keys, run the same way by ratelab-cli.
+  QCOMPARE(QString::fromStdString(faultScheduleText(findPreset(QStringLiteral("outage"))->spec.faults)),
+           QStringLiteral("kill@1000,restart@2000"));
+  QVERIFY(findPreset(QStringLiteral("outage"))->spec.comparePolicies ==
           (std::vector<FailurePolicy>{FailurePolicy::Open, FailurePolicy::Closed, FailurePolicy::Local}));
-  QVERIFY(findPreset(QStringLiteral("boundary"))->policies.empty());
-  QVERIFY(findPreset(QStringLiteral("failover"))->waitReplicas == (std::vector<int>{0, 1}));
+  QVERIFY(findPreset(QStringLiteral("boundary"))->spec.comparePolicies.empty());
+  QVERIFY(findPreset(QStringLiteral("failover"))->spec.compareWaitReplicas == (std::vector<int>{0, 1}));
   QVERIFY(findPreset(QStringLiteral("failover"))->spec.failover.has_value());
-  QVERIFY(findPreset(QStringLiteral("boundary"))->waitReplicas.empty());
-  auto badWait = presetFromScenario(QStringLiteral("w"), R"({"limit": 5, "window": {"title": "T", "explanation": "E", "compare_wait_replicas": [0, -1]}})");
+  QVERIFY(findPreset(QStringLiteral("boundary"))->spec.compareWaitReplicas.empty());
+  auto badWait = presetFromScenario(QStringLiteral("w"), R"({"limit": 5, "compare_wait_replicas": [0, -1], "window": {"title": "T", "explanation": "E"}})");
   QVERIFY(!badWait.ok());
   QCOMPARE(QString::fromStdString(badWait.error().message),
-           QStringLiteral("scenario 'w' 'window.compare_wait_replicas': allowed an array of replica counts 0 to 100"));
-  auto bad = presetFromScenario(QStringLiteral("z"), R"({"limit": 5, "window": {"title": "T", "explanation": "E", "compare_policies": ["open", "lax"]}})");
+           QStringLiteral("scenario 'w': scenario key 'compare_wait_replicas': '-1' is not valid: allowed comma-separated replica counts 0 to 100"));
+  auto bad = presetFromScenario(QStringLiteral("z"), R"({"limit": 5, "compare_policies": ["open", "lax"], "window": {"title": "T", "explanation": "E"}})");
   QVERIFY(!bad.ok());
   QCOMPARE(QString::fromStdString(bad.error().message),
-           QStringLiteral("scenario 'z' 'window.compare_policies': allowed an array of open, closed or local"));
+           QStringLiteral("scenario 'z': scenario key 'compare_policies': 'lax' is not valid: allowed comma-separated failure policies: open, closed or local"));
+  auto moved = presetFromScenario(QStringLiteral("m"), R"({"limit": 5, "window": {"title": "T", "explanation": "E", "outage": {"stop_at_ms": 1, "restart_at_ms": 2}}})");
+  QVERIFY(!moved.ok());
+  QVERIFY2(QString::fromStdString(moved.error().message).contains(QStringLiteral("'window.outage' is no longer read")),
+           moved.error().message.c_str());
 }
 
 void UiPanelsTest::firstRunShowsWhereToStart() {
@@ -283,7 +289,7 @@ void UiPanelsTest::brokenPresetFilesAreNamed() {
            QStringLiteral("scenario 'x' 'window.explanation' is missing: allowed a non-empty string"));
   p = presetFromScenario(QStringLiteral("y"), R"({"limit": 5, "window": {"title": "T", "explanation": "E", "outage": {"stop_at_ms": 5}}})");
   QVERIFY(!p.ok());
-  QVERIFY(p.error().message.starts_with("scenario 'y' 'window.outage': allowed"));
+  QVERIFY(p.error().message.starts_with("scenario 'y' 'window.outage' is no longer read"));
   p = presetFromScenario(QStringLiteral("z"), R"({"limit": "x", "window": {"title": "T", "explanation": "E"}})");
   QVERIFY(!p.ok());
   QVERIFY(p.error().message.starts_with("scenario 'z': scenario key 'limit'"));

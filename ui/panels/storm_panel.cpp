@@ -1,5 +1,7 @@
 #include "ui/panels/storm_panel.hpp"
 
+#include "ui/panels/http_target_box.hpp"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -26,7 +28,7 @@ namespace rl::ui {
 
 namespace {
 constexpr std::array kBackends = {Backend::Memory, Backend::RedisLua, Backend::RedisNaive,
-                                  Backend::RedisWatch, Backend::RedisScript};
+                                  Backend::RedisWatch, Backend::RedisScript, Backend::Http};
 constexpr std::array kPatterns = {Pattern::Burst, Pattern::Constant, Pattern::Boundary,
                                   Pattern::Ramp, Pattern::Poisson};
 constexpr std::array kClocks = {ClockMode::Virtual, ClockMode::Server, ClockMode::Client};
@@ -159,11 +161,16 @@ QWidget* StormPanel::buildAlgorithms() {
                           "script; redis-naive: read then write (races); redis-watch: optimistic "
                           "transaction with retries"));
   backend_->setItemText(backend_->findData(static_cast<int>(Backend::RedisScript)), tr("Custom script (redis-script)"));
+  backend_->setItemText(backend_->findData(static_cast<int>(Backend::Http)), tr("HTTP limiter (http)"));
   grid->addWidget(new QLabel(tr("Backend"), box), 0, 0);
   grid->addWidget(backend_, 0, 1, 1, 2);
   grid->addWidget(buildScript(box), 5, 0, 1, 3);
+  httpBox_ = new HttpTargetBox(box);
+  httpBox_->setVisible(false);
+  grid->addWidget(httpBox_, 6, 0, 1, 3);
   connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
     scriptBox_->setVisible(comboValue<Backend>(backend_) == Backend::RedisScript);
+    httpBox_->setVisible(comboValue<Backend>(backend_) == Backend::Http);
     emit whatChanged();
   });
   int i = 0;
@@ -356,6 +363,9 @@ Result<StormSpec> StormPanel::spec() const {
   s.scriptReply = scriptReply_->text().toStdString();
   if (s.backend == Backend::RedisScript)
     s.compareBackends = scriptBeside_->isChecked() ? std::vector<Backend>{Backend::RedisLua} : std::vector<Backend>{};
+  if (s.backend == Backend::Http)
+    if (auto ok = httpBox_->applyTo(s); !ok) return ok.error();
+  if (!isRedisBackend(s.backend)) s.comparePolicies.clear();  // the policies decide Redis errors only
   if (auto ok = validate(s); !ok) return ok.error();
   return s;
 }
@@ -370,6 +380,8 @@ void StormPanel::setSpec(const StormSpec& s) {
   scriptBeside_->setChecked(s.backend != Backend::RedisScript ||
                             std::find(s.compareBackends.begin(), s.compareBackends.end(), Backend::RedisLua) != s.compareBackends.end());
   scriptBox_->setVisible(s.backend == Backend::RedisScript);
+  httpBox_->show(s);
+  httpBox_->setVisible(s.backend == Backend::Http);
   for (auto& [a, check] : algorithms_)
     check->setChecked(std::find(s.algorithms.begin(), s.algorithms.end(), a) != s.algorithms.end());
   limit_->setValue(static_cast<double>(s.quota.limit));
@@ -453,7 +465,7 @@ void StormPanel::setRunning(bool running) {
   serve_->setEnabled(!running);
   serveFront_->setEnabled(!running && !serve_->isChecked());
   for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_, concurrency_,
-                                                    replicas_, clients_, clock_, skew_, scriptBox_})
+                                                    replicas_, clients_, clock_, skew_, scriptBox_, httpBox_})
     w->setEnabled(!running);
   if (loaded_.traceData)
     for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_}) w->setEnabled(false);

@@ -23,6 +23,8 @@ class QToolButton;
 
 namespace rl::ui {
 
+class HttpTargetBox;
+
 class LabeledSlider;
 
 /// The storm form; see the file comment.
@@ -110,6 +112,7 @@ class StormPanel : public QWidget {
   QComboBox* clock_;
   QLineEdit* skew_;
   QWidget* scriptBox_;       ///< shown for the "Custom script" backend
+  HttpTargetBox* httpBox_;   ///< shown for the http backend
   QLineEdit* scriptFile_;    ///< the Lua file (picker beside it)
   QLineEdit* scriptKeys_;    ///< KEYS template
   QLineEdit* scriptArgv_;    ///< ARGV template

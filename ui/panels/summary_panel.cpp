@@ -3,8 +3,6 @@
 #include "ui/qt_text.hpp"
 
 #include <QHeaderView>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -139,47 +137,5 @@ QString SummaryPanel::failoverLine(const AlgorithmResult& r) {
       .arg(r.overshoot, 0, 'f', 2);
 }
 
-QJsonDocument SummaryPanel::toJson() const {
-  QJsonArray runs;
-  for (const AlgorithmResult& r : result_.algorithms) {
-    QJsonObject o;
-    o[QStringLiteral("algorithm")] = name(r.algorithm);
-    o[QStringLiteral("backend")] = r.backend;
-    if (r.backend == QStringLiteral("redis-script")) o[QStringLiteral("script")] = r.label;  // as ratelab-cli run --json
-    o[QStringLiteral("limit")] = static_cast<qint64>(r.limit);
-    o[QStringLiteral("offered")] = static_cast<qint64>(r.offered);
-    o[QStringLiteral("admitted")] = static_cast<qint64>(r.admitted);
-    o[QStringLiteral("denied")] = static_cast<qint64>(r.denied);
-    o[QStringLiteral("errors")] = static_cast<qint64>(r.errors);
-    o[QStringLiteral("max_admitted_in_window")] = static_cast<qint64>(r.maxAdmittedInWindow);
-    o[QStringLiteral("overshoot")] = r.overshoot;
-    QJsonObject over{{QStringLiteral("bound"), r.bound},
-                     {QStringLiteral("admitted"), static_cast<qint64>(r.overLimitAdmitted)}};
-    if (r.worstAtUs >= 0) {
-      over[QStringLiteral("worst_client")] = static_cast<qint64>(r.worstClient);
-      over[QStringLiteral("worst_at_ms")] = static_cast<double>(r.worstAtUs) / 1000.0;
-    }
-    o[QStringLiteral("over_limit")] = over;
-    o[QStringLiteral("duration_ms")] = static_cast<qint64>(result_.durationMs);
-    o[QStringLiteral("latency_us")] =
-        QJsonObject{{QStringLiteral("p50"), static_cast<qint64>(r.p50us)},
-                    {QStringLiteral("p99"), static_cast<qint64>(r.p99us)}};
-    if (r.failover)  // the keys of ratelab-cli run --failover --json
-      o[QStringLiteral("failover")] = QJsonObject{
-          {QStringLiteral("wait_replicas"), r.failover->waitReplicas},
-          {QStringLiteral("master"), qs(r.failover->master)},
-          {QStringLiteral("promoted"), qs(r.failover->promoted)},
-          {QStringLiteral("admitted_before_kill"), static_cast<qint64>(r.failover->admittedBeforeKill)},
-          {QStringLiteral("state_on_new_master"), static_cast<qint64>(r.failover->stateOnNewMaster)},
-          {QStringLiteral("lost_writes"), static_cast<qint64>(r.failover->lostWrites)},
-          {QStringLiteral("errors_during_failover"), static_cast<qint64>(r.failover->errorsDuringFailover)},
-          {QStringLiteral("errors_before_kill"), static_cast<qint64>(r.failover->errorsBeforeKill)},
-          {QStringLiteral("unserved_ms"), unservedMs(*r.failover) < 0
-                                              ? QJsonValue()
-                                              : QJsonValue(static_cast<qint64>(unservedMs(*r.failover)))}};
-    runs.append(o);
-  }
-  return QJsonDocument(QJsonObject{{QStringLiteral("runs"), runs}});
-}
 
 }  // namespace rl::ui

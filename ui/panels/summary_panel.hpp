@@ -2,7 +2,6 @@
 // SummaryPanel: per algorithm offered, admitted, denied, errors, worst
 // admitted count in any window, overshoot, p50 and p99 latency.
 
-#include <QJsonDocument>
 #include <QWidget>
 
 #include "ui/workers/storm_types.hpp"
@@ -26,8 +25,6 @@ class SummaryPanel : public QWidget {
   void clear(const QString& caption);
   /// The last result shown.
   const StormResult& result() const { return result_; }
-  /// The summary as JSON: {"runs":[{algorithm, offered, admitted, ...}]} (CLI field names).
-  QJsonDocument toJson() const;
   /// The table (tests read cells).
   QTableWidget* table() const { return table_; }
   /// The caption under the table (tests read it).

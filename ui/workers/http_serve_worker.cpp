@@ -1,5 +1,7 @@
 #include "ui/workers/http_serve_worker.hpp"
 
+#include "storm/store_factory.hpp"
+
 #include <chrono>
 #include <exception>
 
@@ -30,7 +32,7 @@ void HttpServeWorker::start(const StormSpec& spec, const QString& front) {
     stop();
     const auto kind = parseFrontKind(front.toStdString());
     if (!kind) return emit errorOccurred(QString::fromStdString(kind.error().message));
-    auto factory = makeStoreFactory(spec);
+    auto factory = storeFactoryFor(spec);
     if (!factory) return emit errorOccurred(QString::fromStdString(factory.error().message));
     ServeOptions options;
     options.algorithm = spec.algorithms.front();

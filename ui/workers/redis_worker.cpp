@@ -398,31 +398,11 @@ void RedisWorker::sampleTtl(const QStringList& baseKeys, qint64 atUs, const QStr
   });
 }
 
-void RedisWorker::startFaults(const std::vector<FaultEvent>& schedule, qint64 originSteadyUs) {
-  guarded("Fault schedule", [&] {
-    if (!server_ || !server_->running() || (endpoint_ && endpoint_->cluster)) {
-      emit errorOccurred(tr("The fault schedule needs the window's managed redis-server (Start server in the "
-                            "Connection panel); it is never done to a server given by URL"));
-      emit faultsDone({});
-      return;
-    }
-    faults_ = std::make_unique<FaultInjector>(*server_, schedule);
-    faults_->start(originSteadyUs);
-  });
+ManagedRedisServer* RedisWorker::managedServer() {
+  if (!server_ || !server_->running() || (endpoint_ && endpoint_->cluster)) return nullptr;
+  return server_.get();
 }
 
-void RedisWorker::stopFaults() {
-  guarded("Fault schedule", [&] {
-    if (!faults_) return;
-    faults_->stop();
-    QStringList steps;
-    for (const FaultAction& a : faults_->actions())
-      steps << (a.error.empty() ? tr("%1 at %2 ms").arg(QString::fromStdString(a.what)).arg(a.doneUs / 1000)
-                                : tr("%1: %2").arg(QString::fromStdString(a.what), QString::fromStdString(a.error)));
-    faults_.reset();
-    link_.reset();  // a kill or restart broke it
-    emit faultsDone(steps);
-  });
-}
+void RedisWorker::faultsEnded() { link_.reset(); }
 
 }  // namespace rl::ui

@@ -18,7 +18,6 @@
 #include <memory>
 #include <optional>
 
-#include "storm/fault_injector.hpp"
 #include "ui/workers/redis_types.hpp"
 
 namespace rl {
@@ -73,11 +72,13 @@ class RedisWorker : public QObject {
   /// on the server talked to or, with `url`, on that one (a failover run's own cluster):
   /// emits ttlSampled (same order, -2 = none).
   void sampleTtl(const QStringList& baseKeys, qint64 atUs, const QString& url = {});
-  /// Runs a fault schedule (--fault, the scenario key "fault") on the managed
-  /// server, timed from `originSteadyUs` (the storm's start, steady clock us).
-  void startFaults(const std::vector<rl::FaultEvent>& schedule, qint64 originSteadyUs);
-  /// Ends the schedule (a fault in progress is undone): emits faultsDone.
-  void stopFaults();
+  /// The managed server when it runs and the window talks to it (not a cluster), else
+  /// null: lent to a storm's fault schedule (the controller refuses to stop or
+  /// restart it until the storm is over).
+  rl::ManagedRedisServer* managedServer();
+  /// A fault schedule ended: the window's own connection is dropped (a kill or
+  /// restart broke it) and made again on the next command.
+  void faultsEnded();
 
  signals:
   /// A status check finished.
@@ -92,8 +93,6 @@ class RedisWorker : public QObject {
   void ttlSampled(qint64 atUs, const QList<qint64>& pttlMs);
   /// Something failed: one sentence for the user.
   void errorOccurred(const QString& message);
-  /// The fault schedule ended: each step, "pause@100:200 begin at 101 ms" (or its error).
-  void faultsDone(const QStringList& steps);
 
  private:
   template <class Fn>
@@ -113,7 +112,6 @@ class RedisWorker : public QObject {
   std::unique_ptr<ManagedRedisServer> server_;    ///< the private server, if started
   std::unique_ptr<ManagedRedisCluster> cluster_;  ///< the private cluster, if started
   std::unique_ptr<ManagedRedisSentinel> sentinel_;  ///< the private Sentinel set, if started
-  std::unique_ptr<FaultInjector> faults_;         ///< the running fault schedule, if any
   QString connError_;                             ///< why the last connect failed
 };
 

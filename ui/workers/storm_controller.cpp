@@ -5,6 +5,7 @@
 #include "redis/redis_url.hpp"
 #include "store/store.hpp"
 #include "storm/compared_runs.hpp"
+#include "storm/experiment.hpp"
 #include "storm/fault_schedule.hpp"
 #include "storm/key_tag.hpp"
 #include "storm/quota_schedule.hpp"
@@ -74,12 +75,6 @@ void StormController::wireWorkers() {
   });
   connect(&refresh_, &QTimer::timeout, this, &StormController::refreshDue);
   connect(storm_, &StormWorker::started, this, [this](qint64 span) { spanUs_ = span; });
-  connect(storm_, &StormWorker::sendsBegin, this, [this](qint64 originSteadyUs) {
-    if (spec_.faults.empty() || !stormRunning_) return;
-    faultsArmed_ = true;  // timed from the runner's own start, as ratelab-cli run --fault does
-    QMetaObject::invokeMethod(redis_, [w = redis_, f = spec_.faults, originSteadyUs] { w->startFaults(f, originSteadyUs); },
-                              Qt::QueuedConnection);
-  });
   connect(storm_, &StormWorker::failoverRunBegins, this, &StormController::onFailoverRunBegins);
   connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
   connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
@@ -94,9 +89,6 @@ void StormController::wireWorkers() {
   connect(redis_, &RedisWorker::statusReady, this, &StormController::redisStatus);
   connect(redis_, &RedisWorker::serverChanged, this, &StormController::serverChanged);
   connect(redis_, &RedisWorker::serverChanged, this, [this](const ServerState& s) { managedPort_ = s.running ? s.port : 0; });
-  connect(redis_, &RedisWorker::faultsDone, this, [this](const QStringList& steps) {
-    if (!steps.isEmpty()) emit message(tr("Faults done: %1").arg(steps.join(QStringLiteral("; "))));
-  });
   connect(redis_, &RedisWorker::keysReady, this, &StormController::keysReady);
   connect(redis_, &RedisWorker::keysDeleted, this, &StormController::keysDeleted);
   connect(redis_, &RedisWorker::errorOccurred, this, &StormController::errorOccurred);
@@ -126,12 +118,11 @@ bool namesManagedServer(const std::string& url, int port) {
 }
 }  // namespace
 
-QString StormController::faultRefusal(const StormSpec& spec, bool outage, bool sideBySide) const {
-  if (spec.faults.empty() && !outage) return {};
-  const QString what = outage ? tr("The outage preset stops and restarts the window's managed redis-server")
-                              : tr("This scenario has a fault schedule (%1): it is done to the window's managed "
-                                   "redis-server only")
-                                    .arg(QString::fromStdString(faultScheduleText(spec.faults)));
+QString StormController::faultRefusal(const StormSpec& spec) const {
+  if (spec.faults.empty()) return {};
+  const QString what = tr("This scenario has a fault schedule (%1): it is done to the window's managed "
+                          "redis-server only")
+                           .arg(QString::fromStdString(faultScheduleText(spec.faults)));
   const QString headless = tr("ratelab-cli run --redis managed --scenario FILE");
   if (const auto ep = parseRedisUrl(spec.redisUrl); ep && ep->cluster)
     return tr("%1, and this storm would run on a Redis Cluster (connect a single server, or run %2)").arg(what, headless);
@@ -143,8 +134,6 @@ QString StormController::faultRefusal(const StormSpec& spec, bool outage, bool s
         .arg(what)
         .arg(managedPort_)
         .arg(QString::fromStdString(withoutPassword(spec.redisUrl)));
-  if (!spec.faults.empty() && (outage || sideBySide || !spec.compareBackends.empty()))
-    return tr("A fault schedule runs with one storm: not with an outage plan, policies or backends side by side");
   return {};
 }
 
@@ -152,37 +141,37 @@ void StormController::noteRefreshCost(double ms) {
   refresh_.setInterval(std::clamp(static_cast<int>(3 * ms), kRefreshMs, 1000));
 }
 
-void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan> outage,
-                                 const std::vector<FailurePolicy>& policies, const std::vector<int>& waitReplicas) {
+void StormController::startStorm(const StormSpec& spec) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(stormRunning_ ? tr("A storm is already running: stop it first")
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
     return;
   }
-  if (const QString refused = faultRefusal(spec, outage.has_value(), !policies.empty()); !refused.isEmpty()) {
+  if (const QString refused = faultRefusal(spec); !refused.isEmpty()) {
     emit errorOccurred(refused);
     return;
   }
+  ManagedRedisServer* server = nullptr;  // the fault schedule's server: lent for this storm (stop is refused meanwhile)
+  if (!spec.faults.empty()) {
+    QMetaObject::invokeMethod(redis_, [w = redis_, &server] { server = w->managedServer(); }, Qt::BlockingQueuedConnection);
+    if (!server)
+      return emit errorOccurred(tr("The fault schedule needs the window's managed redis-server: Start server in the "
+                                   "Connection panel"));
+  }
   spec_ = spec;
-  faultsArmed_ = false;
   // A fresh key space per run, so a storm never meets the previous run's keys.
   spec_.keyTag = freshKeyTag("r");
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
-  std::vector<int> waits = waitReplicas;  // a failover storm: once per WAIT setting
-  if (spec_.failover && waits.empty()) waits = {spec_.waitReplicas};
-  lanes_ = spec_.failover ? waitLanes(spec_, waits) : policies.empty() ? stormLanes(spec_) : policyLanes(spec_, policies);
+  lanes_ = experimentLanes(spec_);
   std::vector<Algorithm> laneAlgorithms;
   for (const StormLane& lane : lanes_) laneAlgorithms.push_back(lane.algorithm);
   model_.reset(laneAlgorithms, spec_.quota, spec_.cost);
   ttlKeys_.clear();
   const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
-  const std::vector<StormSpec> runs = spec_.failover ? waitRuns(spec_, waits)  // each on its own cluster, sampled there
-                                      : policies.empty() ? std::vector<StormSpec>{spec_}
-                                                         : policyRuns(spec_, policies);
-  if (spec_.backend != Backend::Memory && spec_.backend != Backend::Http)
-    for (const StormSpec& run : runs)
+  if (isRedisBackend(spec_.backend))  // a failover's runs: each on its own set, sampled there
+    for (const StormSpec& run : experimentRuns(spec_))
       for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.keyTag + client));
   ttlUrl_.clear();
   runOriginUs_ = 0;
@@ -191,14 +180,8 @@ void StormController::startStorm(const StormSpec& spec, std::optional<OutagePlan
   clock_.start();
   ttlPending_ = false;
   ttlAskedAt_ = -1;
-  if (!ttlKeys_.isEmpty() && !spec_.failover) ttl_.start();  // a failover's: once its first cluster is up
-  if (outage) armOutage(*outage);
-  if (spec_.failover)
-    QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, waits] { w->runFailovers(spec, waits); },
-                              Qt::QueuedConnection);
-  else
-    QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, policies] { w->run(spec, policies); },
-                              Qt::QueuedConnection);
+  if (!ttlKeys_.isEmpty() && !spec_.failover) ttl_.start();  // a failover's: once its first set is up
+  QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, server] { w->run(spec, server); }, Qt::QueuedConnection);
 }
 
 void StormController::stopStorm() { storm_->requestCancel(); }
@@ -225,9 +208,15 @@ void StormController::rememberRunKeys() {
 void StormController::onStormFinished(const StormResult& result) {
   stormRunning_ = false;
   runWallUs_ = runClockUs();
-  clearOutage();
-  if (faultsArmed_) QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopFaults(); }, Qt::QueuedConnection);
-  faultsArmed_ = false;
+  if (!spec_.faults.empty()) QMetaObject::invokeMethod(redis_, [w = redis_] { w->faultsEnded(); }, Qt::QueuedConnection);
+  if (result.experiment)
+    for (const ExperimentRun& run : result.experiment->runs)
+      if (run.faults && run.firstLane == 0) {
+        QStringList steps;
+        for (const FaultAction& a : run.faults->actions)
+          steps << (a.error.empty() ? tr("%1 at %2 ms").arg(qs(a.what)).arg(a.doneUs / 1000) : tr("%1 failed: %2").arg(qs(a.what), qs(a.error)));
+        emit message(tr("Faults done: %1").arg(steps.join(QStringLiteral("; "))));
+      }
   // TTL sampling goes on (onTtlSampled): the chart shows the keys the storm left counting down.
   lastResult_ = result;
   refresh_.stop();
@@ -270,27 +259,6 @@ void StormController::stopTtlSampling() {
   if (!ttl_.isActive()) return;
   ttl_.stop();
   emit ttlSamplingStopped();
-}
-
-void StormController::armOutage(const OutagePlan& plan) {
-  clearOutage();
-  const auto at = [this](int ms, auto fn, const QString& text) {
-    auto* t = new QTimer(this);
-    t->setSingleShot(true);
-    connect(t, &QTimer::timeout, this, [this, fn, text] {
-      emit message(text);
-      fn();
-    });
-    t->start(ms);
-    outage_.append(t);
-  };
-  at(plan.stopAtMs, [this] { stopServer(); }, tr("Outage: stopping the managed redis-server"));
-  at(plan.restartAtMs, [this] { restartServer(); }, tr("Outage over: restarting the managed redis-server"));
-}
-
-void StormController::clearOutage() {
-  qDeleteAll(outage_);
-  outage_.clear();
 }
 
 bool StormController::startRace(const RaceRequest& request) {
@@ -339,10 +307,14 @@ void StormController::useEmbeddedRedis(int probePort) {
 }
 
 void StormController::restartServer() {
+  if (stormRunning_ && !spec_.faults.empty())
+    return emit errorOccurred(tr("The storm's fault schedule acts on the managed redis-server: stop the storm first"));
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->restartServer(); }, Qt::QueuedConnection);
 }
 
 void StormController::stopServer() {
+  if (stormRunning_ && !spec_.faults.empty())
+    return emit errorOccurred(tr("The storm's fault schedule acts on the managed redis-server: stop the storm first"));
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopServer(); }, Qt::QueuedConnection);
 }
 

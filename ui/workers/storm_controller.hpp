@@ -55,10 +55,10 @@ class StormController : public QObject {
   LaneModel& model() { return model_; }
   /// True while a storm runs.
   bool stormRunning() const { return stormRunning_; }
-  /// Why startStorm() would refuse `spec`'s fault schedule or `outage` plan ("" = it would not):
+  /// Why startStorm() would refuse `spec`'s fault schedule ("" = it would not):
   /// faults are done to the window's managed redis-server only, when the storm runs on it
   /// (its URL names it), and a fault schedule with one storm.
-  QString faultRefusal(const rl::StormSpec& spec, bool outage, bool sideBySide) const;
+  QString faultRefusal(const rl::StormSpec& spec) const;
   /// True while the configuration is served over HTTP.
   bool serving() const { return serving_; }
   /// True while the race lab runs.
@@ -83,12 +83,11 @@ class StormController : public QObject {
   bool ttlSampling() const { return ttl_.isActive(); }
 
  public slots:
-  /// Starts `spec` (already validated); `outage` stops and restarts the managed server mid-storm;
-  /// with `policies`, the storm runs once per failure policy side by side (lanes per policy).
-  /// A failover storm (spec.failover) runs once per `waitReplicas` entry (default: the
-  /// spec's own), one after the other, each on a fresh private Redis Cluster.
-  void startStorm(const rl::StormSpec& spec, std::optional<rl::ui::OutagePlan> outage = std::nullopt,
-                  const std::vector<rl::FailurePolicy>& policies = {}, const std::vector<int>& waitReplicas = {});
+  /// Starts `spec`'s experiment (already validated), as ratelab-cli run would: its
+  /// variants (compare_backend, compare_policies side by side, compare_wait_replicas in
+  /// turn, each failover run on a fresh private set), its fault schedule on the managed
+  /// server, its quota changes.
+  void startStorm(const rl::StormSpec& spec);
   /// Asks the running storm to stop.
   void stopStorm();
   /// Applies a quota to the running storm's next decisions (marked on the timeline).
@@ -161,8 +160,6 @@ class StormController : public QObject {
   void rememberRunKeys();
   void onFailoverRunBegins(int run, const QString& url);
   std::int64_t runClockUs() const;  ///< us since the storm (a failover: its current run) started
-  void armOutage(const OutagePlan& plan);
-  void clearOutage();
 
   LaneModel model_;
   QThread stormThread_;
@@ -175,7 +172,6 @@ class StormController : public QObject {
   HttpServeWorker* http_;
   QTimer refresh_;
   QTimer ttl_;
-  QList<QTimer*> outage_;
   QElapsedTimer clock_;
   QStringList ttlKeys_;
   QString ttlUrl_;               ///< where the TTL samples are taken ("" = the server talked to; a failover: its cluster)
@@ -184,7 +180,6 @@ class StormController : public QObject {
   qint64 ttlAskedAt_ = -1;  ///< `at` of the TTL sample in flight: an answer with another is stale
   bool stormRunning_ = false;
   int managedPort_ = 0;       ///< the window's managed redis-server's port while it runs (faults are done to it only)
-  bool faultsArmed_ = false;  ///< this storm's fault schedule was handed to the Redis worker
   bool raceRunning_ = false;
   bool serving_ = false;
   StormSpec spec_;

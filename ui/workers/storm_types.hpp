@@ -10,6 +10,7 @@
 
 #include "limiter/algorithm.hpp"
 #include "storm/decision_record.hpp"
+#include "storm/experiment.hpp"
 #include "storm/failover_report.hpp"
 #include "storm/storm_runner.hpp"
 #include "storm/storm_spec.hpp"
@@ -43,9 +44,9 @@ struct StormResult {
   std::vector<AlgorithmResult> algorithms;  ///< one row per lane
   std::int64_t durationMs = 0;              ///< wall time of the run
   bool cancelled = false;                   ///< stopped by the user
-  /// Every decision of the first run (the storm itself, not the runs beside
-  /// it), sorted by intended time (CSV export); shared, never copied.
-  std::shared_ptr<const std::vector<DecisionRecord>> records;
+  /// What ran and every decision of every run (the run document, the CSV
+  /// export); shared, never copied. Null when nothing ran.
+  std::shared_ptr<const ExperimentResult> experiment;
 };
 
 }  // namespace rl::ui

@@ -1,65 +1,99 @@
 #include "ui/workers/storm_worker.hpp"
 
-#include <QThread>
 #include <algorithm>
-#include <chrono>
 #include <exception>
 
 #include "metrics/over_limit.hpp"
+#include "metrics/run_document.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "redis/redis_url.hpp"
-#include "storm/compared_runs.hpp"
 #include "storm/store_factory.hpp"
-#include "storm/traffic_plan.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
-Result<StoreFactory> makeStoreFactory(const StormSpec& spec) {
-  if (spec.backend == Backend::Http) return invalidArgument("backend: http storms are started from ratelab-cli; allowed here memory, redis-lua, redis-naive, redis-watch");
-  if (spec.backend == Backend::Memory) return storeFactoryFor(spec, RedisEndpoint{});
-  auto endpoint = resolveRedisUrl(spec.redisUrl);
-  if (!endpoint) return endpoint.error();
-  return storeFactoryFor(spec, *endpoint);
+namespace {
+AlgorithmResult rowOf(const ExperimentRun& run, const AlgorithmMetrics& m, const StormLane* lane) {
+  AlgorithmResult r;
+  StormSpec last = run.spec;  // the quota in force at the end
+  if (!run.outcome.markers.empty()) {
+    last.quota.limit = run.outcome.markers.back().limit;
+    last.quota.window = Micros{run.outcome.markers.back().windowUs};
+  }
+  r.algorithm = m.algorithm;
+  r.label = lane ? qs(lane->label) : qs(algorithmName(m.algorithm));
+  r.backend = qs(backendName(run.spec.backend));
+  r.offered = m.offered;
+  r.admitted = m.admitted;
+  r.denied = m.denied;
+  r.errors = m.errors;
+  r.policy = run.spec.onRedisError;
+  r.limit = last.quota.limit;
+  r.maxAdmittedInWindow = m.maxAdmittedInWindow;
+  r.overshoot = m.overshoot;
+  r.overLimitAdmitted = m.overLimitAdmitted;
+  r.worstClient = m.worstClient;
+  r.worstAtUs = m.worstAtUs;
+  r.bound = qs(overLimitBoundText(m.algorithm, run.spec.quota));
+  r.p50us = m.latency.p50;
+  r.p99us = m.latency.p99;
+  if (run.failover) r.failover = failoverWithOvershoot(run);
+  return r;
 }
+}  // namespace
 
-StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside) {
+StormResult summarize(std::shared_ptr<const ExperimentResult> experiment) {
   StormResult out;
-  out.durationMs = outcome.wallDuration.count() / 1000;
-  out.cancelled = outcome.cancelled;
-  StormSpec last = spec;
-  if (!outcome.markers.empty()) {
-    const QuotaMarker& m = outcome.markers.back();
-    last.quota.limit = m.limit;
-    last.quota.window = Micros{m.windowUs};
+  if (!experiment) return out;
+  out.cancelled = experiment->cancelled;
+  const auto lanes = experimentLanes(experiment->spec);
+  for (const ExperimentRun& run : experiment->runs) {
+    out.durationMs = std::max(out.durationMs, run.outcome.wallDuration.count() / 1000);
+    std::size_t lane = static_cast<std::size_t>(run.firstLane);
+    for (const AlgorithmMetrics& m : computeMetrics(run.spec, run.outcome)) {
+      out.algorithms.push_back(rowOf(run, m, lane < lanes.size() ? &lanes[lane] : nullptr));
+      ++lane;
+    }
   }
-  const auto metrics = computeMetrics(spec, outcome);
-  out.records = std::make_shared<const std::vector<DecisionRecord>>(std::move(outcome.records));
-  const QString backend = qs(backendName(spec.backend));
-  for (const AlgorithmMetrics& m : metrics) {
-    AlgorithmResult r;
-    r.algorithm = m.algorithm;
-    r.label = QString::fromStdString(laneLabel(spec, m.algorithm, beside));
-    r.backend = backend;
-    r.offered = m.offered;
-    r.admitted = m.admitted;
-    r.denied = m.denied;
-    r.errors = m.errors;
-    r.policy = spec.onRedisError;
-    r.limit = last.quota.limit;
-    r.maxAdmittedInWindow = m.maxAdmittedInWindow;
-    r.overshoot = m.overshoot;
-    r.overLimitAdmitted = m.overLimitAdmitted;
-    r.worstClient = m.worstClient;
-    r.worstAtUs = m.worstAtUs;
-    r.bound = qs(overLimitBoundText(m.algorithm, spec.quota));
-    r.p50us = m.latency.p50;
-    r.p99us = m.latency.p99;
-    out.algorithms.push_back(r);
-  }
+  out.experiment = std::move(experiment);
   return out;
 }
+
+// The window's observer: records become lane samples, the rest signals.
+class StormWorker::Observer final : public ExperimentObserver {
+ public:
+  explicit Observer(StormWorker& w) : w_(w) {}
+  void started(Micros span) override { emit w_.started(span.count()); }
+  void sendsBegin(std::int64_t origin) override { emit w_.sendsBegin(origin); }
+  void quotaChanged(const QuotaMarker& m) override {
+    Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
+    if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
+    w_.model_.markQuota(m.atUs, q);
+  }
+  void running(std::span<StormRunner* const> runners) override {
+    std::lock_guard lock(w_.runnerMutex_);
+    w_.runners_.assign(runners.begin(), runners.end());
+  }
+  void records(int firstLane, const StormRunner& runner, std::vector<DecisionRecord>& batch) override {
+    const int algos = static_cast<int>(runner.spec().algorithms.size());
+    w_.model_.setClockOrigin(firstLane, algos, runner.clockOriginUs());
+    const bool exact = runner.spec().clock == ClockMode::Virtual;  // decided at the planned time
+    std::vector<std::vector<LaneSample>> lanes(static_cast<std::size_t>(algos));
+    for (const DecisionRecord& r : batch)
+      if (r.algorithm() < lanes.size())
+        lanes[r.algorithm()].push_back({r.atUs(), r.level(), r.allowed(), r.error(), r.client(), exact ? 0 : r.serviceUs()});
+    for (std::size_t i = 0; i < lanes.size(); ++i) w_.model_.push(firstLane + static_cast<int>(i), std::move(lanes[i]));
+    emit w_.dataReady();
+  }
+  void progressed(const StormProgress& p) override { emit w_.progressed(p); }
+  void failed(const Error& e) override { emit w_.errorOccurred(qs(e.message)); }
+  void notice(const std::string& text) override { emit w_.notice(qs(text)); }
+  void runBegins(int run, const std::string& url) override { emit w_.failoverRunBegins(run, qs(url)); }
+
+ private:
+  StormWorker& w_;
+};
 
 StormWorker::StormWorker(LaneModel& model) : model_(model) {}
 
@@ -71,17 +105,32 @@ Result<void> StormWorker::setQuota(const Quota& quota) {
   return {};
 }
 
-void StormWorker::appendRun(StormResult& total, StormResult part, bool first) {
-  for (AlgorithmResult& r : part.algorithms) total.algorithms.push_back(std::move(r));
-  total.durationMs += part.durationMs;
-  total.cancelled = total.cancelled || part.cancelled;
-  if (first) total.records = std::move(part.records);
-}
-
-template <class Fn>
-void StormWorker::guarded(Fn&& fn) {
+void StormWorker::run(const StormSpec& spec, ManagedRedisServer* server) {
+  cancel_.store(false);
   try {
-    fn();
+    ExperimentTarget target;
+    target.server = server;
+    target.freshFailoverSets = true;  // the window's failover presets start their own private sets
+    if (isRedisBackend(spec.backend) && !spec.failover) {
+      auto endpoint = resolveRedisUrl(spec.redisUrl);
+      if (!endpoint) {
+        emit errorOccurred(qs(endpoint.error().message));
+        return void(emit finished(StormResult{{}, 0, true, {}}));
+      }
+      target.endpoint = std::move(endpoint).value();
+    }
+    Observer observer(*this);
+    auto result = runExperiment(spec, target, observer, &cancel_, storeRetries);
+    {
+      std::lock_guard lock(runnerMutex_);
+      runners_.clear();
+    }
+    emit dataReady();
+    if (!result) {
+      emit errorOccurred(qs(result.error().message));
+      return void(emit finished(StormResult{{}, 0, true, {}}));
+    }
+    emit finished(summarize(std::make_shared<const ExperimentResult>(std::move(result).value())));
   } catch (const std::exception& e) {
     emit errorOccurred(tr("The storm failed: %1").arg(QString::fromUtf8(e.what())));
     emit finished(StormResult{{}, 0, true, {}});
@@ -89,160 +138,6 @@ void StormWorker::guarded(Fn&& fn) {
     emit errorOccurred(tr("The storm failed with an unknown error"));
     emit finished(StormResult{{}, 0, true, {}});
   }
-}
-
-void StormWorker::run(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
-  guarded([&] { policies.empty() ? runGuarded(spec) : runSideBySide(spec, policies); });
-}
-
-void StormWorker::runFailovers(const StormSpec& spec, const std::vector<int>& waitReplicas) {
-  guarded([&] { runFailoverLanes(spec, waitReplicas); });
-}
-
-bool StormWorker::drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen) {
-  buffer.clear();
-  runner.takeRecords(buffer);
-  const auto marks = marksSeen ? runner.markers() : std::vector<QuotaMarker>{};
-  for (; marksSeen && *marksSeen < marks.size(); ++*marksSeen) {
-    const QuotaMarker& m = marks[*marksSeen];
-    Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
-    if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
-    model_.markQuota(m.atUs, q);
-  }
-  if (buffer.empty()) return false;
-  model_.setClockOrigin(laneOffset, static_cast<int>(runner.spec().algorithms.size()), runner.clockOriginUs());
-  const bool exact = runner.spec().clock == ClockMode::Virtual;  // decided at the planned time
-  std::vector<std::vector<LaneSample>> lanes(runner.spec().algorithms.size());
-  for (const DecisionRecord& r : buffer)
-    if (r.algorithm() < lanes.size())
-      lanes[r.algorithm()].push_back({r.atUs(), r.level(), r.allowed(), r.error(), r.client(), exact ? 0 : r.serviceUs()});
-  for (std::size_t i = 0; i < lanes.size(); ++i) model_.push(laneOffset + static_cast<int>(i), std::move(lanes[i]));
-  return true;
-}
-
-void StormWorker::runGuarded(const StormSpec& spec) {
-  cancel_.store(false);
-  StormResult total;
-  int laneOffset = 0;
-  bool first = true;
-  const auto runs = comparedRuns(spec);
-  for (const StormSpec& run : runs) {  // the storm, then the same storm beside it
-    if (!first && cancel_.load()) break;
-    auto result = runOne(run, laneOffset, first, runs.size() > 1);
-    if (!result) {
-      total.cancelled = true;
-      break;
-    }
-    appendRun(total, std::move(*result), first);
-    laneOffset += static_cast<int>(run.algorithms.size());
-    first = false;
-  }
-  emit finished(total);
-}
-
-std::optional<StormResult> StormWorker::runOne(const StormSpec& spec, int laneOffset, bool first, bool beside) {
-  auto factory = makeStoreFactory(spec);
-  if (!factory) {
-    emit errorOccurred(QString::fromStdString(factory.error().message));
-    return std::nullopt;
-  }
-  StormRunner runner(spec, *factory);
-  runner.setRetryCounter(storeRetries);
-  if (first) runner.setOnStart([this](std::int64_t startSteadyUs) { emit sendsBegin(startSteadyUs); });
-  if (auto ok = runner.start(); !ok) {
-    emit errorOccurred(QString::fromStdString(ok.error().message));
-    return std::nullopt;
-  }
-  {
-    std::lock_guard lock(runnerMutex_);
-    runners_ = {&runner};
-  }
-  if (first) emit started(plannedSpan(spec).count());
-  std::vector<DecisionRecord> buffer;
-  std::size_t marksSeen = 0;
-  for (int poll = 0; !runner.finished(); ++poll) {
-    if (cancel_.load()) runner.cancel();
-    QThread::msleep(static_cast<unsigned long>(kPoll.count()));
-    if (drain(runner, laneOffset, buffer, &marksSeen)) emit dataReady();
-    if (poll % kProgressEvery == 0) emit progressed(runner.progress());
-  }
-  runner.wait();
-  {
-    std::lock_guard lock(runnerMutex_);
-    runners_.clear();
-  }
-  drain(runner, laneOffset, buffer, &marksSeen);
-  emit dataReady();
-  StormOutcome outcome = runner.outcome();
-  emit progressed(outcome.progress);
-  if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
-  return summarize(spec, std::move(outcome), beside);
-}
-
-void StormWorker::runSideBySide(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
-  cancel_.store(false);
-  const auto runs = policyRuns(spec, policies);
-  const auto lanes = policyLanes(spec, policies);
-  std::vector<std::unique_ptr<StormRunner>> runners;
-  for (const StormSpec& run : runs) {
-    auto factory = makeStoreFactory(run);
-    if (!factory) {
-      emit errorOccurred(QString::fromStdString(factory.error().message));
-      return void(emit finished(StormResult{{}, 0, true, {}}));
-    }
-    runners.push_back(std::make_unique<StormRunner>(run, *factory));
-    runners.back()->setRetryCounter(storeRetries);
-  }
-  for (auto& r : runners)
-    if (auto ok = r->start(); !ok) {
-      emit errorOccurred(QString::fromStdString(ok.error().message));
-      return void(emit finished(StormResult{{}, 0, true, {}}));
-    }
-  {
-    std::lock_guard lock(runnerMutex_);
-    for (auto& r : runners) runners_.push_back(r.get());
-  }
-  emit started(plannedSpan(spec).count());
-  const int algos = static_cast<int>(spec.algorithms.size());
-  std::vector<DecisionRecord> buffer;
-  std::size_t marksSeen = 0;
-  const auto drainAll = [&] {
-    bool any = false;
-    for (std::size_t i = 0; i < runners.size(); ++i)  // quota marks: the same on every run, taken from the first
-      any = drain(*runners[i], static_cast<int>(i) * algos, buffer, i == 0 ? &marksSeen : nullptr) || any;
-    return any;
-  };
-  const auto allFinished = [&] { return std::all_of(runners.begin(), runners.end(), [](const auto& r) { return r->finished(); }); };
-  for (int poll = 0; !allFinished(); ++poll) {
-    if (cancel_.load())
-      for (auto& r : runners) r->cancel();
-    QThread::msleep(static_cast<unsigned long>(kPoll.count()));
-    if (drainAll()) emit dataReady();
-    if (poll % kProgressEvery == 0) emit progressed(runners.front()->progress());
-  }
-  for (auto& r : runners) r->wait();
-  {
-    std::lock_guard lock(runnerMutex_);
-    runners_.clear();
-  }
-  drainAll();
-  emit dataReady();
-  StormResult total;
-  std::size_t lane = 0;
-  for (std::size_t i = 0; i < runners.size(); ++i) {
-    StormOutcome outcome = runners[i]->outcome();
-    if (i == 0) emit progressed(outcome.progress);
-    if (outcome.failure) emit errorOccurred(QString::fromStdString(outcome.failure->message));
-    StormResult part = summarize(runs[i], std::move(outcome));
-    for (AlgorithmResult& r : part.algorithms) {
-      if (lane < lanes.size()) r.label = QString::fromStdString(lanes[lane++].label);
-      total.algorithms.push_back(std::move(r));
-    }
-    total.durationMs = std::max(total.durationMs, part.durationMs);
-    total.cancelled = total.cancelled || part.cancelled;
-    if (i == 0) total.records = std::move(part.records);
-  }
-  emit finished(total);
 }
 
 }  // namespace rl::ui

@@ -1,12 +1,12 @@
 #pragma once
-// StormWorker: runs one storm (rl::StormRunner) off the GUI thread and feeds
-// the lanes.
+// StormWorker: the window's thin adapter over core's experiment runner
+// (storm/experiment.hpp), as ratelab-cli run is the CLI's: it feeds the lanes.
 //
 // Threading: the controller moves it to a QThread and invokes run() queued.
-// run() starts the runner (which has its own worker threads), then polls it
-// every 20 ms: it takes the new decision records, converts them to lane
-// samples and pushes them into the LaneModel (one short lock per batch), and
-// emits the cheap dataReady() signal; never one signal per decision.
+// run() calls rl::runExperiment on this thread; its one poll loop hands the
+// new decision records to the observer, which converts them to lane samples,
+// pushes them into the LaneModel (one short lock per batch), and emits the
+// cheap dataReady() signal; never one signal per decision.
 // requestCancel() and setQuota() may be called from any thread: cancellation
 // is a std::atomic<bool>. Every slot catches and reports via errorOccurred.
 
@@ -17,6 +17,7 @@
 #include <mutex>
 
 #include "common/result.hpp"
+#include "storm/experiment.hpp"
 #include "storm/storm_runner.hpp"
 #include <optional>
 
@@ -26,12 +27,9 @@ namespace rl::ui {
 
 class LaneModel;
 
-/// The store factory for `spec`'s backend: memory (one store per replica) or Redis (one connection per worker).
-Result<StoreFactory> makeStoreFactory(const StormSpec& spec);
-
-/// Summary rows of a finished storm, from its records; `beside`: other runs
-/// stand beside it, so the rows name their backend.
-StormResult summarize(const StormSpec& spec, StormOutcome outcome, bool beside = false);
+/// Summary rows of a finished experiment, from its records: one per lane
+/// (experimentLanes names them), each failover run's report with its overshoot.
+StormResult summarize(std::shared_ptr<const ExperimentResult> experiment);
 
 /// Runs storms off the GUI thread; see the file comment.
 class StormWorker : public QObject {
@@ -44,15 +42,10 @@ class StormWorker : public QObject {
   Result<void> setQuota(const Quota& quota);
 
  public slots:
-  /// Runs `spec` to completion or cancellation (blocks this worker's thread, not the GUI).
-  /// With `policies`: the storm once per failure policy, all at the same time (one outage
-  /// for all; policyRuns()), lanes in policyLanes() order.
-  void run(const rl::StormSpec& spec, const std::vector<rl::FailurePolicy>& policies = {});
-  /// Runs a failover storm (spec.failover) once per WAIT setting, one after the
-  /// other (waitRuns()), each on a fresh private Redis Cluster of 3 masters + 3
-  /// replicas that is stopped afterwards; lanes in waitLanes() order, each row
-  /// with its FailoverReport.
-  void runFailovers(const rl::StormSpec& spec, const std::vector<int>& waitReplicas);
+  /// Runs `spec`'s experiment (runExperiment: its variants side by side or in turn,
+  /// its fault schedule on `server`, a failover storm on fresh private sets) to
+  /// completion or cancellation; blocks this worker's thread, not the GUI.
+  void run(const rl::StormSpec& spec, rl::ManagedRedisServer* server = nullptr);
 
  signals:
   /// The runner started; `spanUs` is the planned length of the run's timeline (0 = unknown).
@@ -74,28 +67,11 @@ class StormWorker : public QObject {
   void failoverRunBegins(int run, const QString& url);
 
  private:
-  /// How often a running storm is polled for records, and every how many polls progress is sent.
-  static constexpr auto kPoll = std::chrono::milliseconds(20);
-  static constexpr int kProgressEvery = 5;
-  /// Adds a run that followed the previous ones: its rows, its wall time, and (the
-  /// first run's only) its records.
-  static void appendRun(StormResult& total, StormResult part, bool first);
-  /// Runs `fn`; an exception ends the storm with one sentence, never the thread.
-  template <class Fn>
-  void guarded(Fn&& fn);
-  void runGuarded(const StormSpec& spec);
-  void runFailoverLanes(const StormSpec& spec, const std::vector<int>& waitReplicas);
-  /// policyRuns() at the same time; lanes follow each other in run order.
-  void runSideBySide(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
-  /// One run of comparedRuns(); its lanes start at `laneOffset`. Empty when it could not start.
-  std::optional<StormResult> runOne(const StormSpec& spec, int laneOffset, bool first, bool beside);
-  /// Moves the runner's new records into the model; `marksSeen` null: its quota marks are not copied.
-  bool drain(StormRunner& runner, int laneOffset, std::vector<DecisionRecord>& buffer, std::size_t* marksSeen);
-
+  class Observer;
   LaneModel& model_;
   std::atomic<bool> cancel_{false};       ///< set by requestCancel
   std::mutex runnerMutex_;                ///< guards runners_ (setQuota from other threads)
-  std::vector<StormRunner*> runners_;     ///< the running storm(s), owned by run()
+  std::vector<StormRunner*> runners_;     ///< the running storm(s), owned by the experiment
 };
 
 }  // namespace rl::ui
