@@ -35,6 +35,7 @@ class DialectPeersTest : public QObject {
  private slots:
   void explainSaysWhatTheIssueSays();
   void explainRefusesBadInputWithOneLine();
+  void tuneEmitsTheRecommendation();
   void emittedNginxDecidesLikeTheModel();
   void emittedNodeOptionsAdmitLikeTheModel();
 };
@@ -84,6 +85,32 @@ void DialectPeersTest::explainRefusesBadInputWithOneLine() {
   const auto limit = test::runCli({"explain", "--to", "envoy", "--algorithm", "fixed_window", "--limit", "0"});
   QCOMPARE(limit.exitCode, 2);
   QCOMPARE(limit.err.count('\n'), 1);
+}
+
+void DialectPeersTest::tuneEmitsTheRecommendation() {
+  // Two clients at 5 requests/s each: the recommendation, written as Traefik and nginx config, parses back to it.
+  QTemporaryDir dir;
+  QFile trace(dir.filePath("trace.jsonl"));
+  QVERIFY(trace.open(QIODevice::WriteOnly));
+  for (int i = 0; i < 200; ++i)
+    trace.write(QString("{\"time\": %1, \"key\": \"%2\"}\n").arg(1'700'000'000'000LL + i * 100).arg(i % 2 ? "a" : "b").toUtf8());
+  trace.close();
+  const QStringList tune{"tune", "--trace", trace.fileName(), "--trace-format", "jsonl", "--trace-time", "time:ms",
+                         "--trace-key", "field:key", "--limit", "1:10:1", "--refill-rate", "1:10:1", "--json"};
+  for (const char* dialect : {"traefik", "nginx"}) {
+    const auto c = test::runCli(tune + QStringList{"--emit", dialect});
+    QVERIFY2(c.exitCode == 0, c.err.constData());
+    const QJsonObject rec = c.json()["algorithms"].toArray()[0].toObject()["recommended"].toObject();
+    const QJsonObject emitted = c.json()["emitted"].toArray()[0].toObject();
+    QCOMPARE(emitted["dialect"].toString(), QString(dialect));
+    QCOMPARE(emitted["differences"].toArray().size(), 0);
+    const DialectQuota back = parsedBack(dialect, emitted["text"].toString().toUtf8());
+    QCOMPARE(back.quota.limit, rec["limit"].toInteger());
+    QCOMPARE(back.quota.ratePerSecond(), rec["refill_rate"].toDouble());
+  }
+  const auto bad = test::runCli(tune + QStringList{"--emit", "haproxy"});
+  QCOMPARE(bad.exitCode, 2);
+  QVERIFY2(bad.err.startsWith("ratelab-cli tune: --emit 'haproxy' is not a dialect: allowed nginx,"), bad.err.constData());
 }
 
 void DialectPeersTest::emittedNginxDecidesLikeTheModel() {
