@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "http/nginx_front.hpp"
+#include "ui/panels/config_quota_box.hpp"
 #include "ui/panels/labeled_slider.hpp"
 #include "ui/qt_text.hpp"
 
@@ -228,7 +229,7 @@ QWidget* StormPanel::buildQuota() {
   limit_->setToolTip(tr("Window limit, or bucket capacity / burst"));
   window_ = new LabeledSlider(0, 31536000000.0, 10, 600000, 0, box);
   window_->setSuffix(tr(" ms"));
-  refill_ = new LabeledSlider(0, 1e7, 0.1, 100000, 2, box);
+  refill_ = new LabeledSlider(0, 1e7, 0.1, 100000, 3, box);  // 3 decimals: nginx keeps thousandths
   refill_->setSuffix(tr(" /s"));
   refill_->setToolTip(tr("Tokens (or leaks) per second for the buckets and GCRA; 0 = limit per window"));
   limit_->spinBox()->setObjectName(QStringLiteral("limit"));
@@ -237,6 +238,14 @@ QWidget* StormPanel::buildQuota() {
   form->addRow(tr("Limit"), limit_);
   form->addRow(tr("Window"), window_);
   form->addRow(tr("Refill"), refill_);
+  config_ = new ConfigQuotaBox(box);  // the team's config: the fields and the explanation follow it
+  form->addRow(config_);
+  connect(config_, &ConfigQuotaBox::quotaRead, this, [this](Algorithm a, const Quota& q, const QString& text) {
+    setAlgorithmAndQuota(a, q);
+    const double held = quota().refillPerSecond.value_or(0);
+    const bool rounded = q.refillPerSecond && held != *q.refillPerSecond;
+    setExplanation(text + (rounded ? tr("<br><i>The form rounds the refill to %1/s.</i>").arg(held) : QString()));
+  });
   return box;
 }
 

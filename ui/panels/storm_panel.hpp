@@ -23,6 +23,7 @@ class QToolButton;
 
 namespace rl::ui {
 
+class ConfigQuotaBox;
 class LabeledSlider;
 
 /// The storm form; see the file comment.
@@ -70,6 +71,8 @@ class StormPanel : public QWidget {
   void setDefaultBackend(Backend b);
   /// The backend the form shows.
   Backend backend() const;
+  /// The "From config" box of the quota area.
+  ConfigQuotaBox* configBox() const { return config_; }
 
  signals:
   /// The user asked for a storm and the form is valid.
@@ -100,6 +103,7 @@ class StormPanel : public QWidget {
   LabeledSlider* limit_;
   LabeledSlider* window_;
   LabeledSlider* refill_;
+  ConfigQuotaBox* config_;  ///< "From config": the team's limiter config read as the quota
   QComboBox* pattern_;
   QDoubleSpinBox* rate_;
   QSpinBox* requests_;
