@@ -183,13 +183,17 @@ std::string rateText(double perSecond, std::vector<std::string>& differences) {
                           std::to_string(perMinute) + "r/m");
   const std::int64_t thousandths = n * 1000 / 60;
   if (thousandths * 60 != n * 1000) {
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "nginx stores %lldr/m as %lld thousandths of a request per second (truncated): one request every "
-                  "%.3f s, not %.3f s",
-                  static_cast<long long>(n), static_cast<long long>(thousandths), 1000.0 / static_cast<double>(thousandths),
-                  60.0 / static_cast<double>(n));
-    differences.push_back(line);
+    // Enough significant digits that the two intervals read differently.
+    const double stored = 1000.0 / static_cast<double>(thousandths), meant = 60.0 / static_cast<double>(n);
+    char a[32], b[32];
+    for (int digits = 4; digits <= 12; ++digits) {
+      std::snprintf(a, sizeof a, "%.*g", digits, stored);
+      std::snprintf(b, sizeof b, "%.*g", digits, meant);
+      if (std::string_view(a) != b) break;
+    }
+    differences.push_back("nginx stores " + std::to_string(n) + "r/m as " + std::to_string(thousandths) +
+                          " thousandths of a request per second (truncated): one request every " + a + " s, not " + b +
+                          " s");
   }
   return std::to_string(n) + "r/m";
 }
