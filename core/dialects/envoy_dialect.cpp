@@ -50,8 +50,10 @@ Result<void> readRateLimit(const YAML::Node& rl, const std::string& path, bool s
   if (shadow) d.unmodeled.push_back("shadow_mode: true: over-limit requests are counted but allowed (only metrics)");
   for (const auto& kv : rl) {
     const std::string k = kv.first.Scalar();
-    if (k != "unit" && k != "requests_per_unit" && k != "unlimited")
-      d.notes.push_back("rate_limit." + k + ": read, not modeled");
+    if (k == "replaces")
+      d.unmodeled.push_back("rate_limit.replaces: this limit replaces others by name; RateLab applies each alone");
+    else if (k != "unit" && k != "requests_per_unit" && k != "unlimited")
+      d.notes.push_back("rate_limit." + k + ": read, not a decision setting");
   }
   if (auto ok = checkQuota(kName, path, d.algorithm, d.quota); !ok) return ok;
   walk.out.push_back(std::move(d));

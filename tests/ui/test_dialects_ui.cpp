@@ -89,6 +89,11 @@ void DialectsUiTest::fromConfigFillsTheFormAndExplains() {
   QCOMPARE(panel.spec()->quota.limit, 10);
   QCOMPARE(panel.spec()->quota.window, 3600 * kSecond);
   QCOMPARE(panel.spec()->algorithms, std::vector<Algorithm>{Algorithm::FixedWindow});
+  // A running storm keeps its algorithms: the box is locked with them.
+  panel.setRunning(true);
+  QVERIFY(!box->isEnabled());
+  panel.setRunning(false);
+  QVERIFY(box->isEnabled());
 }
 
 void DialectsUiTest::badConfigIsOneRedLineAndChangesNothing() {

@@ -462,7 +462,7 @@ void StormPanel::setRunning(bool running) {
   serve_->setEnabled(!running);
   serveFront_->setEnabled(!running && !serve_->isChecked());
   for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_, concurrency_,
-                                                    replicas_, clients_, clock_, skew_, scriptBox_})
+                                                    replicas_, clients_, clock_, skew_, scriptBox_, config_})
     w->setEnabled(!running);
   if (loaded_.traceData)
     for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_}) w->setEnabled(false);
