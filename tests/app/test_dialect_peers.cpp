@@ -29,6 +29,64 @@ DialectQuota parsedBack(const char* dialect, const QByteArray& text) {
   if (!r) qFatal("%s does not parse its own emission: %s", dialect, r.error().message.c_str());
   return r.value()[0];
 }
+
+// One request as nginx logged it: its arrival on nginx's clock (whole ms) and its answer.
+struct Logged {
+  Micros at;
+  bool admitted = false;
+};
+
+// The access log written with `log_format rl '$msec $request_time $status'`, in the order nginx decided.
+std::vector<Logged> readNginxLog(const QString& path) {
+  QFile log(path);
+  std::vector<Logged> out;
+  if (!log.open(QIODevice::ReadOnly)) return out;
+  for (const QByteArray& line : log.readAll().split('\n')) {
+    const QList<QByteArray> f = line.split(' ');
+    if (f.size() != 3) continue;
+    out.push_back({Micros{std::llround((f[0].toDouble() - f[1].toDouble()) * 1000) * 1000}, f[2] == "200"});
+  }
+  // Within one millisecond the log can't say which request nginx decided first (a delayed one is logged
+  // later): the admitted ones go first, so the model is asked how many of that millisecond pass, not which.
+  std::stable_sort(out.begin(), out.end(), [](const Logged& x, const Logged& y) {
+    return x.at < y.at || (x.at == y.at && x.admitted > y.admitted);
+  });
+  return out;
+}
+
+// How RateLab's model agrees with nginx's answers.
+struct Agreement {
+  int decisions = 0, agree = 0, boundary = 0, unexplained = 0, admitted = 0;
+};
+
+// The model decides nginx's requests on nginx's times; a disagreement that flips when the request
+// moves by 1 ms is a boundary case (the model then follows nginx), any other is unexplained.
+Agreement agreement(const DialectQuota& model, const std::vector<Logged>& logged) {
+  Agreement g;
+  LimiterState state = freshState(model.algorithm);
+  auto allows = [&](LimiterState& s, Micros at) { return decide(model.algorithm, s, at, 1, model.quota).decision.allowed; };
+  for (const Logged& r : logged) {
+    ++g.decisions;
+    g.admitted += r.admitted;
+    LimiterState here = state;
+    if (allows(here, r.at) == r.admitted) {
+      ++g.agree;
+      state = here;
+      continue;
+    }
+    bool explained = false;
+    for (Micros shift : {-kMillisecond, kMillisecond}) {
+      LimiterState moved = state;
+      if (!explained && allows(moved, r.at + shift) == r.admitted) explained = true, state = moved;
+    }
+    if (!explained) {
+      qInfo("unexplained: request %d at %lld us: nginx %d", g.decisions, static_cast<long long>(r.at.count()), r.admitted);
+      state = here;
+    }
+    ++(explained ? g.boundary : g.unexplained);
+  }
+  return g;
+}
 }  // namespace
 
 class DialectPeersTest : public QObject {
@@ -160,44 +218,10 @@ void DialectPeersTest::emittedNginxDecidesLikeTheModel() {
                                 QStringList{"--pattern", "poisson", "--rate", offered, "--requests", QString::number(requests),
                                             "--concurrency", concurrency, "--clock", "client", "--json"});
   QVERIFY2(run.exitCode == 0, run.err.constData());
-  QFile log(logDir.filePath("access.log"));
-  QVERIFY(log.open(QIODevice::ReadOnly));
-  std::vector<std::pair<Micros, bool>> sent;  // (nginx's arrival time, admitted), in nginx's order
-  for (const QByteArray& line : log.readAll().split('\n')) {
-    const QList<QByteArray> f = line.split(' ');
-    if (f.size() != 3) continue;
-    const auto ms = std::llround((f[0].toDouble() - f[1].toDouble()) * 1000);
-    sent.emplace_back(Micros{ms * 1000}, f[2] == "200");
-  }
-  // Within one millisecond the log can't say which request nginx decided first (a delayed one is logged
-  // later): the admitted ones go first, so the model is asked how many of that millisecond pass, not which.
-  std::stable_sort(sent.begin(), sent.end(),
-                   [](const auto& x, const auto& y) { return x.first < y.first || (x.first == y.first && x.second > y.second); });
-  // RateLab's model on nginx's own times (whole ms); a disagreement must flip when the request moves by 1 ms.
-  LimiterState state = freshState(model.algorithm);
-  int decisions = 0, agree = 0, boundary = 0, unexplained = 0, nginxAdmitted = 0;
-  for (const auto& [at, byNginx] : sent) {
-    ++decisions;
-    nginxAdmitted += byNginx;
-    LimiterState here = state;
-    if (decide(model.algorithm, here, at, 1, model.quota).decision.allowed == byNginx) {
-      ++agree;
-      state = here;
-      continue;
-    }
-    bool explained = false;
-    for (Micros shift : {-kMillisecond, kMillisecond}) {
-      LimiterState moved = state;
-      if (!explained && decide(model.algorithm, moved, at + shift, 1, model.quota).decision.allowed == byNginx) {
-        explained = true;
-        state = moved;  // follow nginx, so one boundary case is counted once
-      }
-    }
-    if (!explained)
-      qInfo("unexplained: request %d at %lld us: nginx %d", decisions, static_cast<long long>(at.count()), byNginx);
-    ++(explained ? boundary : unexplained);
-    if (!explained) state = here;
-  }
+  const std::vector<Logged> logged = readNginxLog(logDir.filePath("access.log"));
+  const Agreement g = agreement(model, logged);
+  const int decisions = g.decisions, agree = g.agree, boundary = g.boundary, unexplained = g.unexplained,
+            nginxAdmitted = g.admitted;
   qInfo("nginx vs RateLab's %s model: %d decisions, %d agree (%.1f%%), %d within the +-1 ms boundary, %d unexplained; "
         "nginx admitted %d",
         qPrintable(algorithm), decisions, agree, 100.0 * agree / decisions, boundary, unexplained, nginxAdmitted);
