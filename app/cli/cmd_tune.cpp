@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "cli_flags.hpp"
+#include "dialect_report.hpp"
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "progress_line.hpp"
@@ -36,6 +37,8 @@ constexpr const char* kTuneHelp =
     "  --threads N          sweep threads (default: one per core)\n"
     "  --json               one JSON document on stdout (every point)\n"
     "  --csv FILE           every grid point as a row\n"
+    "  --emit DIALECT       also print each recommendation as that dialect's config (nginx, envoy,\n"
+    "                       traefik, express-rate-limit, rate-limiter-flexible, limits, redis_rate)\n"
     "Progress goes to stderr on a terminal; Ctrl-C stops and prints what was computed (exit 130).\n";
 
 std::vector<FlagSpec> tuneFlags() {
@@ -44,7 +47,7 @@ std::vector<FlagSpec> tuneFlags() {
           {"limit", true},       {"refill-rate", true},   {"window-ms", true},  {"target-denied", true},
           {"legit", true},       {"legit-file", true},    {"peak-window-ms", true}, {"top", true},
           {"threads", true},     {"json", false},         {"csv", true},       {"help", false},
-          {"max-requests", true}};
+          {"max-requests", true}, {"emit", true}};
 }
 
 // The trace flags and --algorithm go through the storm settings table (one parser for run and tune).
@@ -111,6 +114,22 @@ Result<TuneSpec> tuneSpec(const Flags& flags, const StormSpec& storm) {
   return t;
 }
 
+// Each algorithm's recommendation in `dialect`: printed after the table, or as "emitted" in the JSON.
+Json emitRecommendations(const Dialect& dialect, const TuneSpec& spec, const TuneResult& r, bool print) {
+  Json list = Json::array();
+  for (Algorithm a : spec.algorithms) {
+    const auto best = recommend(r, a, spec.targetDenied);
+    if (!best) continue;
+    const Emitted e = dialect.emitConfig(a, r.points[*best].quota);
+    list.push_back(emittedJson(dialect, a, e));
+    if (!print) continue;
+    std::printf("\nrecommended %s (%s) as %s:\n", std::string(algorithmName(a)).c_str(),
+                r.points[*best].quota.toString().c_str(), std::string(dialect.name).c_str());
+    printEmitted(stdout, stdout, e);
+  }
+  return list;
+}
+
 void showProgress(std::size_t done, std::size_t total, std::chrono::steady_clock::time_point start) {
   static auto last = start;
   const auto now = std::chrono::steady_clock::now();
@@ -134,6 +153,9 @@ int cmdTune(const Args& args) {
   if (!storm) return badInput("tune", storm.error());
   auto spec = tuneSpec(flags.value(), storm.value());
   if (!spec) return badInput("tune", spec.error());
+  const Dialect* emitDialect = flags->has("emit") ? findDialect(*flags->get("emit")) : nullptr;
+  if (flags->has("emit") && !emitDialect)
+    return badInput("tune", invalidArgument("--emit '" + *flags->get("emit") + "' is not a dialect: allowed " + dialectNames()));
   for (Algorithm a : spec->algorithms)  // grid errors before the (long) read
     if (auto q = tuneGridQuotas(a, spec->grid); !q) return badInput("tune", q.error());
   catchInterrupt();
@@ -151,10 +173,14 @@ int cmdTune(const Args& args) {
   if (!result) return badInput("tune", result.error());
   if (auto csv = flags->get("csv"))
     if (auto ok = writeTuneCsv(*csv, result.value()); !ok) return badInput("tune", ok.error());
-  if (flags->has("json"))
-    std::printf("%s\n", dumpJson(tuneJson(trace.value(), spec.value(), result.value(), readTime), 2).c_str());
-  else
+  if (flags->has("json")) {
+    Json doc = tuneJson(trace.value(), spec.value(), result.value(), readTime);
+    if (emitDialect) doc["emitted"] = emitRecommendations(*emitDialect, spec.value(), result.value(), false);
+    std::printf("%s\n", dumpJson(doc, 2).c_str());
+  } else {
     printTuneTable(stdout, trace.value(), spec.value(), result.value(), readTime);
+    if (emitDialect) emitRecommendations(*emitDialect, spec.value(), result.value(), true);
+  }
   return result->cancelled ? interruptedExitCode() : kExitOk;
 }
 

@@ -23,5 +23,6 @@ int cmdScript(const Args& args);  ///< print an algorithm's Lua script      (cmd
 int cmdServe(const Args& args);   ///< HTTP limiter replicas on loopback    (cmd_serve.cpp)
 int cmdCluster(const Args& args); ///< a private Redis Cluster until Ctrl-C (cmd_cluster.cpp)
 int cmdTune(const Args& args);    ///< sweep a quota grid over a trace      (cmd_tune.cpp)
+int cmdExplain(const Args& args); ///< a config as quotas, or a quota as config (cmd_explain.cpp)
 
 }  // namespace rl::cli

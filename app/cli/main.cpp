@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  serve    HTTP limiter replicas on loopback (curl, wrk)\n"
     "  cluster  `cluster up`: a private Redis Cluster until Ctrl-C\n"
     "  tune     sweep a quota grid over an access log, recommend a quota\n"
+    "  explain  a config as a quota (--from nginx|envoy|traefik|...), or a quota as config (--to)\n"
     "\n"
     "`ratelab-cli <command> --help` lists a command's options.\n"
     "\n"
@@ -87,8 +88,9 @@ int main(int argc, char** argv) {
   if (command == "serve") return rl::cli::cmdServe(args);
   if (command == "cluster") return rl::cli::cmdCluster(args);
   if (command == "tune") return rl::cli::cmdTune(args);
+  if (command == "explain") return rl::cli::cmdExplain(args);
   std::fprintf(stderr,
-               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, cluster, tune\n",
+               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, cluster, tune, explain\n",
                argv[1]);
   return rl::cli::kExitBadInput;
 }

@@ -6,7 +6,9 @@
 // `location /` serves a static file behind
 //   limit_req_zone $binary_remote_addr zone=z:1m rate=<rate>;
 //   limit_req zone=z burst=<burst> nodelay; limit_req_status 429;
-// (a `return` would answer before limit_req runs). Stopped on destruction.
+// (a `return` would answer before limit_req runs). Or any directives: the
+// `http` ones (limit_req_zone) and the `location` ones (limit_req, limit_req_status),
+// as `explain --to nginx` emits them. Stopped on destruction.
 
 #include <QtTest>
 
@@ -23,8 +25,19 @@ namespace rl::test {
 /// A running nginx with one limit_req zone; check ok().
 class NginxLimitReq {
  public:
+  /// Directives for the `http { }` block and for `location / { }`.
+  struct Directives {
+    QString http;      ///< limit_req_zone ...;
+    QString location;  ///< limit_req ...; limit_req_status ...;
+  };
   /// `rate` as nginx writes it ("10r/s", "7r/m").
-  NginxLimitReq(const QString& rate, int burst, bool nodelay = true) {
+  NginxLimitReq(const QString& rate, int burst, bool nodelay = true)
+      : NginxLimitReq(Directives{"limit_req_zone $binary_remote_addr zone=z:1m rate=" + rate + ";",
+                                 QString("limit_req zone=z burst=%1%2; limit_req_status 429;")
+                                     .arg(burst)
+                                     .arg(nodelay ? " nodelay" : "")}) {}
+  /// nginx with these directives (as `explain --to nginx` prints them).
+  explicit NginxLimitReq(const Directives& directives) {
     if (!QFile::exists("/usr/sbin/nginx")) {
       error_ = "nginx is not installed (Debian nginx-light, see scripts/install-deps.sh)";
       return;
@@ -45,13 +58,12 @@ class NginxLimitReq {
                        "error_log %1/error.log warn;\nevents { worker_connections 256; }\n"
                        "http {\n  access_log off;\n  client_body_temp_path %1/body;\n  proxy_temp_path %1/proxy;\n"
                        "  fastcgi_temp_path %1/fastcgi;\n  uwsgi_temp_path %1/uwsgi;\n  scgi_temp_path %1/scgi;\n"
-                       "  limit_req_zone $binary_remote_addr zone=z:1m rate=%2;\n"
+                       "  %2\n"
                        "  server {\n    listen 127.0.0.1:%3;\n"
-                       "    location / { limit_req zone=z burst=%4%5; limit_req_status 429; root %1/www; }\n  }\n}\n")
-                   .arg(d, rate)
+                       "    location / {\n      %4\n      root %1/www;\n    }\n  }\n}\n")
+                   .arg(d, directives.http)
                    .arg(port_)
-                   .arg(burst)
-                   .arg(nodelay ? " nodelay" : "")
+                   .arg(directives.location)
                    .toUtf8());
     conf.close();
     const QStringList args{"-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"};

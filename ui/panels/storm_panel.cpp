@@ -1,26 +1,24 @@
 #include "ui/panels/storm_panel.hpp"
 
-#include "ui/panels/http_target_box.hpp"
-
 #include <QCheckBox>
-#include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
-#include <QFormLayout>
 #include <QGridLayout>
-#include <QHBoxLayout>
+#include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
 #include "http/nginx_front.hpp"
+#include "ui/panels/config_quota_box.hpp"
+#include "ui/panels/enum_combo.hpp"
+#include "ui/panels/http_target_box.hpp"
+#include "ui/panels/script_box.hpp"
 #include "ui/panels/labeled_slider.hpp"
 #include "ui/qt_text.hpp"
 
@@ -32,31 +30,6 @@ constexpr std::array kBackends = {Backend::Memory, Backend::RedisLua, Backend::R
 constexpr std::array kPatterns = {Pattern::Burst, Pattern::Constant, Pattern::Boundary,
                                   Pattern::Ramp, Pattern::Poisson};
 constexpr std::array kClocks = {ClockMode::Virtual, ClockMode::Server, ClockMode::Client};
-
-
-template <class E, std::size_t N, class NameFn>
-QComboBox* makeCombo(const std::array<E, N>& values, NameFn name, QWidget* parent) {
-  auto* box = new QComboBox(parent);
-  for (E v : values) box->addItem(qs(name(v)), static_cast<int>(v));
-  return box;
-}
-
-template <class E>
-E comboValue(const QComboBox* box) {
-  return static_cast<E>(box->currentData().toInt());
-}
-
-template <class E>
-void setCombo(QComboBox* box, E v) {
-  box->setCurrentIndex(std::max(0, box->findData(static_cast<int>(v))));
-}
-
-QSpinBox* makeSpin(int min, int max, QWidget* parent) {
-  auto* s = new QSpinBox(parent);
-  s->setRange(min, max);
-  s->setKeyboardTracking(false);
-  return s;
-}
 }  // namespace
 
 StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
@@ -81,6 +54,25 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(buildQuota());
   layout->addWidget(buildTraffic());
 
+  buildRunControls(layout);
+  layout->addStretch(1);
+
+  connect(start_, &QPushButton::clicked, this, &StormPanel::onStartClicked);
+  connect(serve_, &QPushButton::clicked, this, [this](bool on) {
+    if (!on) return emit serveStopRequested();
+    serve_->setChecked(false);  // checked once the replicas answer (setServing)
+    auto s = spec();
+    if (!s) return showError(QString::fromStdString(s.error().message));
+    showError({});
+    emit serveRequested(*s);
+  });
+  for (LabeledSlider* s : {limit_, window_, refill_})
+    connect(s, &LabeledSlider::valueChanged, this, &StormPanel::onQuotaEdited);
+  connect(backend_, &QComboBox::activated, this, [this] { backendChosen_ = true; });
+  resetToFirstRun();
+}
+
+void StormPanel::buildRunControls(QVBoxLayout* layout) {
   start_ = new QPushButton(tr("Start storm"), this);
   start_->setObjectName(QStringLiteral("startStorm"));
   start_->setToolTip(tr("Start or stop the storm (Space)"));
@@ -120,21 +112,6 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(progress_);
   layout->addWidget(progressText_);
   layout->addWidget(error_);
-  layout->addStretch(1);
-
-  connect(start_, &QPushButton::clicked, this, &StormPanel::onStartClicked);
-  connect(serve_, &QPushButton::clicked, this, [this](bool on) {
-    if (!on) return emit serveStopRequested();
-    serve_->setChecked(false);  // checked once the replicas answer (setServing)
-    auto s = spec();
-    if (!s) return showError(QString::fromStdString(s.error().message));
-    showError({});
-    emit serveRequested(*s);
-  });
-  for (LabeledSlider* s : {limit_, window_, refill_})
-    connect(s, &LabeledSlider::valueChanged, this, &StormPanel::onQuotaEdited);
-  connect(backend_, &QComboBox::activated, this, [this] { backendChosen_ = true; });
-  resetToFirstRun();
 }
 
 void StormPanel::resetToFirstRun() {
@@ -164,7 +141,9 @@ QWidget* StormPanel::buildAlgorithms() {
   backend_->setItemText(backend_->findData(static_cast<int>(Backend::Http)), tr("HTTP limiter (http)"));
   grid->addWidget(new QLabel(tr("Backend"), box), 0, 0);
   grid->addWidget(backend_, 0, 1, 1, 2);
-  grid->addWidget(buildScript(box), 5, 0, 1, 3);
+  scriptBox_ = new ScriptBox(box);
+  scriptBox_->setVisible(false);
+  grid->addWidget(scriptBox_, 5, 0, 1, 3);
   httpBox_ = new HttpTargetBox(box);
   httpBox_->setVisible(false);
   grid->addWidget(httpBox_, 6, 0, 1, 3);
@@ -186,48 +165,6 @@ QWidget* StormPanel::buildAlgorithms() {
   return box;
 }
 
-QWidget* StormPanel::buildScript(QWidget* parent) {
-  scriptBox_ = new QWidget(parent);
-  auto* form = new QFormLayout(scriptBox_);
-  form->setContentsMargins(0, 0, 0, 0);
-  scriptFile_ = new QLineEdit(scriptBox_);
-  scriptFile_->setObjectName(QStringLiteral("scriptFile"));
-  scriptFile_->setPlaceholderText(tr("your limiter's Lua file"));
-  auto* pick = new QPushButton(tr("..."), scriptBox_);
-  pick->setObjectName(QStringLiteral("scriptPick"));
-  connect(pick, &QPushButton::clicked, this, [this] {
-    const QString f = QFileDialog::getOpenFileName(this, tr("Lua limiter script"), scriptFile_->text(), tr("Lua (*.lua);;All files (*)"));
-    if (!f.isEmpty()) scriptFile_->setText(f);
-  });
-  auto* fileRow = new QHBoxLayout;
-  fileRow->addWidget(scriptFile_, 1);
-  fileRow->addWidget(pick);
-  form->addRow(tr("Script"), fileRow);
-  scriptKeys_ = new QLineEdit(scriptBox_);
-  scriptKeys_->setObjectName(QStringLiteral("scriptKeys"));
-  scriptArgv_ = new QLineEdit(scriptBox_);
-  scriptArgv_->setObjectName(QStringLiteral("scriptArgv"));
-  scriptReply_ = new QLineEdit(scriptBox_);
-  scriptReply_->setObjectName(QStringLiteral("scriptReply"));
-  const QString placeholders = tr("Placeholders: {client} {prefix} {limit} {window_ms} {window_s} {refill_rate} "
-                                  "{now_us} {now_ms} {now_s} {cost} (now from the storm's clock)");
-  scriptKeys_->setToolTip(placeholders);
-  scriptArgv_->setToolTip(placeholders);
-  scriptReply_->setToolTip(tr("Names of the reply's elements: allowed first (non-zero = allowed), then "
-                              "remaining, tokens, retry_after_ms, retry_after_us, reset_after_ms, reset_after_us or _"));
-  form->addRow(tr("KEYS"), scriptKeys_);
-  form->addRow(tr("ARGV"), scriptArgv_);
-  form->addRow(tr("Reply"), scriptReply_);
-  scriptBeside_ = new QCheckBox(tr("the checked algorithms beside it, on redis-lua"), scriptBox_);
-  scriptBeside_->setObjectName(QStringLiteral("scriptBeside"));
-  scriptBeside_->setChecked(true);
-  scriptBeside_->setToolTip(tr("Your script decides one lane (under the first checked algorithm's quota rules); "
-                               "then the same storm runs on RateLab's Lua scripts, one lane per checked algorithm"));
-  form->addRow(tr("Beside"), scriptBeside_);
-  scriptBox_->setVisible(false);
-  return scriptBox_;
-}
-
 QWidget* StormPanel::buildQuota() {
   auto* box = new QGroupBox(tr("Quota (tunable while running)"), this);
   auto* form = new QFormLayout(box);
@@ -235,7 +172,7 @@ QWidget* StormPanel::buildQuota() {
   limit_->setToolTip(tr("Window limit, or bucket capacity / burst"));
   window_ = new LabeledSlider(0, 31536000000.0, 10, 600000, 0, box);
   window_->setSuffix(tr(" ms"));
-  refill_ = new LabeledSlider(0, 1e7, 0.1, 100000, 2, box);
+  refill_ = new LabeledSlider(0, 1e7, 0.1, 100000, 3, box);  // 3 decimals: nginx keeps thousandths
   refill_->setSuffix(tr(" /s"));
   refill_->setToolTip(tr("Tokens (or leaks) per second for the buckets and GCRA; 0 = limit per window"));
   limit_->spinBox()->setObjectName(QStringLiteral("limit"));
@@ -244,6 +181,14 @@ QWidget* StormPanel::buildQuota() {
   form->addRow(tr("Limit"), limit_);
   form->addRow(tr("Window"), window_);
   form->addRow(tr("Refill"), refill_);
+  config_ = new ConfigQuotaBox(box);  // the team's config: the fields and the explanation follow it
+  form->addRow(config_);
+  connect(config_, &ConfigQuotaBox::quotaRead, this, [this](Algorithm a, const Quota& q, const QString& text) {
+    setAlgorithmAndQuota(a, q);
+    const double held = quota().refillPerSecond.value_or(0);
+    const bool rounded = q.refillPerSecond && held != *q.refillPerSecond;
+    setExplanation(text + (rounded ? tr("<br><i>The form rounds the refill to %1/s.</i>").arg(held) : QString()));
+  });
   return box;
 }
 
@@ -357,12 +302,7 @@ Result<StormSpec> StormPanel::spec() const {
   s.skew = *skew;
   s.onRedisError = policy_;
   s.redisUrl = redisUrl_.toStdString();
-  s.scriptFile = scriptFile_->text().trimmed().toStdString();
-  s.scriptKeys = scriptKeys_->text().toStdString();
-  s.scriptArgv = scriptArgv_->text().toStdString();
-  s.scriptReply = scriptReply_->text().toStdString();
-  if (s.backend == Backend::RedisScript)
-    s.compareBackends = scriptBeside_->isChecked() ? std::vector<Backend>{Backend::RedisLua} : std::vector<Backend>{};
+  scriptBox_->applyTo(s);
   if (s.backend == Backend::Http)
     if (auto ok = httpBox_->applyTo(s); !ok) return ok.error();
   if (!isRedisBackend(s.backend)) s.comparePolicies.clear();  // the policies decide Redis errors only
@@ -373,12 +313,7 @@ Result<StormSpec> StormPanel::spec() const {
 void StormPanel::setSpec(const StormSpec& s) {
   loaded_ = s;
   setCombo(backend_, s.backend);
-  scriptFile_->setText(QString::fromStdString(s.scriptFile));
-  scriptKeys_->setText(QString::fromStdString(s.scriptKeys));
-  scriptArgv_->setText(QString::fromStdString(s.scriptArgv));
-  scriptReply_->setText(QString::fromStdString(s.scriptReply));
-  scriptBeside_->setChecked(s.backend != Backend::RedisScript ||
-                            std::find(s.compareBackends.begin(), s.compareBackends.end(), Backend::RedisLua) != s.compareBackends.end());
+  scriptBox_->show(s);
   scriptBox_->setVisible(s.backend == Backend::RedisScript);
   httpBox_->show(s);
   httpBox_->setVisible(s.backend == Backend::Http);
@@ -465,7 +400,7 @@ void StormPanel::setRunning(bool running) {
   serve_->setEnabled(!running);
   serveFront_->setEnabled(!running && !serve_->isChecked());
   for (QWidget* w : std::initializer_list<QWidget*>{backend_, pattern_, rate_, requests_, duration_, concurrency_,
-                                                    replicas_, clients_, clock_, skew_, scriptBox_, httpBox_})
+                                                    replicas_, clients_, clock_, skew_, scriptBox_, httpBox_, config_})
     w->setEnabled(!running);
   if (loaded_.traceData)
     for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_}) w->setEnabled(false);

@@ -20,11 +20,13 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QToolButton;
+class QVBoxLayout;
 
 namespace rl::ui {
 
+class ConfigQuotaBox;
 class HttpTargetBox;
-
+class ScriptBox;
 class LabeledSlider;
 
 /// The storm form; see the file comment.
@@ -72,6 +74,8 @@ class StormPanel : public QWidget {
   void setDefaultBackend(Backend b);
   /// The backend the form shows.
   Backend backend() const;
+  /// The "From config" box of the quota area.
+  ConfigQuotaBox* configBox() const { return config_; }
 
  signals:
   /// The user asked for a storm and the form is valid.
@@ -89,8 +93,9 @@ class StormPanel : public QWidget {
 
  private:
   QWidget* buildAlgorithms();
-  QWidget* buildScript(QWidget* parent);
   QWidget* buildQuota();
+  /// Start, Serve over HTTP and its front, the progress bar and line, the error line.
+  void buildRunControls(QVBoxLayout* layout);
   QWidget* buildTraffic();
   QWidget* buildAdvanced(QWidget* box);
   void onStartClicked();
@@ -102,6 +107,7 @@ class StormPanel : public QWidget {
   LabeledSlider* limit_;
   LabeledSlider* window_;
   LabeledSlider* refill_;
+  ConfigQuotaBox* config_;  ///< "From config": the team's limiter config read as the quota
   QComboBox* pattern_;
   QDoubleSpinBox* rate_;
   QSpinBox* requests_;
@@ -111,13 +117,8 @@ class StormPanel : public QWidget {
   QSpinBox* clients_;
   QComboBox* clock_;
   QLineEdit* skew_;
-  QWidget* scriptBox_;       ///< shown for the "Custom script" backend
+  ScriptBox* scriptBox_;      ///< shown for the "Custom script" backend
   HttpTargetBox* httpBox_;   ///< shown for the http backend
-  QLineEdit* scriptFile_;    ///< the Lua file (picker beside it)
-  QLineEdit* scriptKeys_;    ///< KEYS template
-  QLineEdit* scriptArgv_;    ///< ARGV template
-  QLineEdit* scriptReply_;   ///< reply element names
-  QCheckBox* scriptBeside_;  ///< run the built-ins beside the script (compare backend redis-lua)
   QPushButton* start_;
   QPushButton* serve_;
   QLabel* serveText_;

@@ -1,20 +1,25 @@
 #include "ui/panels/tune_panel.hpp"
 
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
 #include <QThread>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "storm/storm_settings.hpp"
@@ -154,9 +159,21 @@ QWidget* TunePanel::buildCharts() {
   recommendation_ = new QLabel(right);
   recommendation_->setWordWrap(true);
   recommendation_->setObjectName(QStringLiteral("tuneRecommendation"));
+  copyAs_ = new QToolButton(right);  // the recommendation as the team's config, on the clipboard
+  copyAs_->setObjectName(QStringLiteral("tuneCopyAs"));
+  copyAs_->setText(tr("Copy as..."));
+  copyAs_->setPopupMode(QToolButton::InstantPopup);
+  copyAs_->setEnabled(false);
+  auto* menu = new QMenu(copyAs_);
+  for (const Dialect& d : allDialects())
+    menu->addAction(qs(d.name), this, [this, &d] { copyRecommendation(d); })->setToolTip(qs(d.summary));
+  copyAs_->setMenu(menu);
   r->addWidget(shown_);
   r->addWidget(heatmap_, 1);
-  r->addWidget(recommendation_);
+  auto* recRow = new QHBoxLayout;
+  recRow->addWidget(recommendation_, 1);
+  recRow->addWidget(copyAs_, 0, Qt::AlignTop);
+  r->addLayout(recRow);
   connect(peakWindow_, &QComboBox::currentIndexChanged, this, [this] { showDistribution(); });
   connect(distribution_, &PeakDistributionChart::limitChanged, this, [this] { requestCut(); });
   connect(shown_, &QComboBox::currentIndexChanged, this, [this] { showHeatmap(); });
@@ -295,6 +312,7 @@ void TunePanel::showHeatmap() {
   if (!result_ || shown_->count() == 0) return;
   const auto a = static_cast<Algorithm>(shown_->currentData().toInt());
   heatmap_->setResult(result_, a, lastSpec_.targetDenied);
+  copyAs_->setEnabled(heatmap_->recommended().has_value());
   if (auto best = heatmap_->recommended()) {
     const TunePoint& p = result_->points[*best];
     recommendation_->setText(tr("<b>Recommended for %1: %2</b>: %3% of legitimate requests denied (%4 of %5), "
@@ -316,6 +334,18 @@ void TunePanel::replayPoint(std::size_t i) {
   const TunePoint& p = result_->points[i];
   showStatus(tr("Replaying the trace with %1 (%2) in the storm lanes").arg(TuneHeatmap::quotaWords(p.quota), qs(algorithmName(p.algorithm))));
   emit replayRequested(trace_, options_, p.algorithm, p.quota);
+}
+
+void TunePanel::copyRecommendation(const Dialect& dialect) {
+  const auto best = heatmap_->recommended();
+  if (!result_ || !best) return;
+  const TunePoint& p = result_->points[*best];
+  const Emitted e = dialect.emitConfig(p.algorithm, p.quota);
+  QGuiApplication::clipboard()->setText(qs(e.text));
+  QStringList differs;
+  for (const std::string& d : e.differences) differs << qs(d);
+  showStatus(tr("Copied %1 (%2) as %3 config%4").arg(TuneHeatmap::quotaWords(p.quota), qs(algorithmName(p.algorithm)),
+                                                    qs(dialect.name), differs.isEmpty() ? QString() : tr("; differs: ") + differs.join("; ")));
 }
 
 bool TunePanel::replayRecommended() {

@@ -11,6 +11,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "dialects/dialect.hpp"
 #include "trace/trace.hpp"
 #include "tune/tune_sweep.hpp"
 #include "ui/workers/tune_worker.hpp"
@@ -22,6 +23,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QThread;
+class QToolButton;
 
 namespace rl::ui {
 
@@ -43,6 +45,8 @@ class TunePanel : public QWidget {
   bool startSweep();
   /// Replays the recommended cell of the algorithm shown (as a click would); false when there is none.
   bool replayRecommended();
+  /// Puts the recommendation of the algorithm shown on the clipboard in `dialect`'s syntax (the Copy as menu).
+  void copyRecommendation(const Dialect& dialect);
   /// The form as a sweep spec, or the error naming the field.
   Result<TuneSpec> tuneSpec() const;
 
@@ -53,6 +57,7 @@ class TunePanel : public QWidget {
   QLineEdit* windowsEdit() const { return windows_; }                  ///< --window-ms
   QLineEdit* algorithmsEdit() const { return algorithms_; }            ///< --algorithm
   QComboBox* algorithmShown() const { return shown_; }                 ///< heatmap's algorithm
+  QToolButton* copyAsButton() const { return copyAs_; }                ///< Copy as menu
   QProgressBar* progressBar() const { return progress_; }              ///< sweep progress
   QString statusText() const;                                          ///< status / error line
   SharedTrace trace() const { return trace_; }                         ///< the loaded trace
@@ -105,6 +110,7 @@ class TunePanel : public QWidget {
   QComboBox* shown_;
   TuneHeatmap* heatmap_;
   QLabel* recommendation_;
+  QToolButton* copyAs_;  ///< "Copy as" nginx / envoy / traefik / ... (enabled with a recommendation)
   SharedTrace trace_;                          ///< the loaded trace
   TraceOptions options_;                       ///< how it was read
   std::shared_ptr<const TraceSummary> summary_;  ///< trace + peaks
