@@ -1,14 +1,14 @@
 // ratelab-cli keys: the limiter keys under the prefix (SCAN, never KEYS):
 // type, PTTL, the fields, value, ZSET or LIST size, and what the key means to
 // the library that wrote it (RateLab, Python limits, rate-limiter-flexible,
-// rate-limit-redis, go-redis/redis_rate); see redis/foreign_keys/key_reading.hpp.
+// rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp.
 #include <cstdio>
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
 #include "common/json.hpp"
 #include "common/printable_text.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis_target.hpp"
 #include "store/store.hpp"

@@ -5,7 +5,7 @@
 
 #include "redis/redis_link.hpp"
 
-#include "redis/value_codec.hpp"
+#include "keys/value_codec.hpp"
 
 namespace rl {
 
@@ -27,7 +27,7 @@ std::vector<std::pair<std::string, std::string>> pairsOf(ReplyView r) {
   return out;
 }
 
-// The fields of RateLab's sliding_log string (redis/value_codec.hpp).
+// The fields of RateLab's sliding_log string (keys/value_codec.hpp).
 std::vector<std::pair<std::string, std::string>> decodedFields(const KeyInfo& k) {
   if (k.name.find("{sliding_log:") != std::string::npos) {
     auto log = decodeSlidingLog(k.value);
