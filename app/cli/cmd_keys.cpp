@@ -2,14 +2,18 @@
 // type, PTTL, the fields, value, ZSET or LIST size, and what the key means to
 // the library that wrote it (RateLab, Python limits, rate-limiter-flexible,
 // rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp.
+#include <charconv>
 #include <cstdio>
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
 #include "common/json.hpp"
+#include "common/file_read.hpp"
 #include "common/printable_text.hpp"
+#include "keys/envoy_config.hpp"
 #include "keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
+#include "keys_modes.hpp"
 #include "redis_target.hpp"
 #include "store/store.hpp"
 
@@ -29,6 +33,8 @@ void addReading(Json& j, const std::optional<KeyReading>& r) {
   if (r->used) j["used"] = *r->used;
   if (r->resetMs) j["reset_ms"] = *r->resetMs;  // absent when unknown or never (no TTL)
   j["explained"] = explained(*r);
+  if (!r->assumed.empty()) j["assumed"] = r->assumed;
+  if (r->ttlBoundMs) j["ttl_bound_ms"] = *r->ttlBoundMs;
   j["warnings"] = r->warnings;
 }
 
@@ -65,25 +71,78 @@ std::string keyDetail(const KeyInfo& k) {
 }
 }  // namespace
 
+namespace {
+constexpr FlagSpec kKeysFlags[] = {
+    {"redis", true},        {"prefix", true},       {"match", true},        {"assume", true},
+    {"json", false},        {"help", false},        {"audit", false},       {"require", true},
+    {"max-keys", true},     {"envoy-config", true}, {"watch", false},       {"interval-ms", true},
+    {"duration-ms", true},  {"jsonl", false},       {"enable-notifications", false}};
+
+constexpr const char* kKeysUsage =
+    "usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n"
+    "                       [--assume 'rate=10/s burst=20 limit=10 window=60s'] [--envoy-config FILE]\n"
+    "       ratelab-cli keys --audit [--prefix P (default: every key)] [--require ttl-bound,known,eviction]\n"
+    "                       [--max-keys N] [--json]\n"
+    "       ratelab-cli keys --watch --prefix P [--interval-ms MS (250)] [--duration-ms D (10000)] [--jsonl]\n"
+    "                       [--enable-notifications]\n"
+    "  Decodes RateLab's keys and those of Python limits, rate-limiter-flexible, rate-limit-redis\n"
+    "  (express), @fastify/rate-limit, go-redis/redis_rate, Envoy ratelimit (--envoy-config: its\n"
+    "  descriptor YAML), Traefik, Kong, redis-cell and hand-written Lua (a hash bucket, a ZSET log).\n"
+    "  --assume gives what a key does not hold: GCRA rate and burst, a counter's limit and window.\n"
+    "  --audit exits 1 when a limiter key has no TTL or a --require'd check fails.\n";
+
+// The reading context of the flags: --assume and --envoy-config. Exit code when wrong.
+int contextFromFlags(const Flags& flags, ReadContext& context, std::optional<EnvoyConfig>& envoy) {
+  auto assume = parseKeyAssumptions(flags.get("assume").value_or(""));
+  if (!assume) return badInput("keys", invalidArgument("--assume: " + assume.error().message));
+  context.assume = *assume;
+  if (const auto file = flags.get("envoy-config")) {
+    auto text = readWholeFile(*file, "--envoy-config");
+    if (!text) return badInput("keys", text.error());
+    auto parsed = parseEnvoyConfig(*text);
+    if (!parsed) return badInput("keys", invalidArgument("--envoy-config " + *file + ": " + parsed.error().message));
+    envoy = std::move(*parsed);
+    context.envoy = &*envoy;
+  }
+  return kExitOk;
+}
+}  // namespace
+
+std::optional<std::int64_t> numberFlag(const Flags& flags, std::string_view name, std::int64_t fallback, std::int64_t lo,
+                                       std::int64_t hi) {
+  const auto text = flags.get(name);
+  if (!text) return fallback;
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc{} || p != text->data() + text->size() || v < lo || v > hi) {
+    badInput("keys", invalidArgument("--" + std::string(name) + " '" + *text + "' is not valid: allowed a whole number from " +
+                                     std::to_string(lo) + " to " + std::to_string(hi)));
+    return std::nullopt;
+  }
+  return v;
+}
+
 int cmdKeys(const Args& args) {
-  static constexpr FlagSpec kAllowed[] = {
-      {"redis", true}, {"prefix", true}, {"match", true}, {"assume", true}, {"json", false}, {"help", false}};
-  auto flags = Flags::parse(args, kAllowed);
+  auto flags = Flags::parse(args, kKeysFlags);
   if (!flags) return badInput("keys", flags.error());
   if (flags->has("help")) {
-    std::fputs("usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n"
-               "                       [--assume 'rate=10/s burst=20 limit=10']\n"
-               "  Decodes RateLab's keys and those of Python limits (LIMITER/...), rate-limiter-flexible\n"
-               "  (rlflx:...), rate-limit-redis (rl:...) and go-redis/redis_rate (rate:...). --assume gives\n"
-               "  what a key does not hold: GCRA rate and burst, a counter's limit, a bucket's capacity.\n", stdout);
+    std::fputs(kKeysUsage, stdout);
     return kExitOk;
   }
-  const std::string prefix = flags->get("prefix").value_or(std::string(kDefaultPrefix));
-  if (prefix.empty()) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
-  auto assume = parseKeyAssumptions(flags->get("assume").value_or(""));
-  if (!assume) return badInput("keys", invalidArgument("--assume: " + assume.error().message));
+  if (flags->has("audit") && flags->has("watch"))
+    return badInput("keys", invalidArgument("--audit and --watch are two modes: allowed one of them"));
+  const bool audit = flags->has("audit");
+  if (flags->has("watch") && !flags->get("prefix"))
+    return badInput("keys", invalidArgument("--watch needs --prefix: allowed the prefix of one limiter's keys, e.g. rl:"));
+  const std::string prefix = flags->get("prefix").value_or(audit ? std::string() : std::string(kDefaultPrefix));
+  if (prefix.empty() && !audit) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
+  ReadContext context;
+  std::optional<EnvoyConfig> envoy;
+  if (int rc = contextFromFlags(*flags, context, envoy); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
+  if (audit) return runKeysAudit(*flags, *redis, prefix, context);
+  if (flags->has("watch")) return runKeysWatch(*flags, *redis, prefix, context);
   auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
   if (!keys && keys.error().code == ErrorCode::Unavailable) {
     std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.toString().c_str(),
@@ -102,8 +161,9 @@ int cmdKeys(const Args& args) {
     std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(now.error().message).c_str());
     return kExitFailed;
   }
+  context.nowUs = *now;
   std::vector<std::optional<KeyReading>> readings;
-  for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, now.value(), assume.value()));
+  for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, context));
   if (flags->has("json")) {
     Json arr = Json::array();
     for (std::size_t i = 0; i < keys->size(); ++i) arr.push_back(keyJson((*keys)[i], readings[i]));

@@ -5,9 +5,10 @@
 //     rl:<key>; INCR, then PEXPIRE windowMs when the count is 1 or the key has no TTL;
 //     hits in the value, resetTime = now + PTTL.
 //   @fastify/rate-limit (its RedisStore, verified with the npm package 11.x):
-//     fastify-rate-limit-<key> (the nameSpace option); one Lua script INCR + PTTL,
-//     PEXPIRE timeWindow when the key has no TTL (or, with continueExceeding, when
-//     over max); the count in the value, ttl = PTTL.
+//     fastify-rate-limit-<key> (the nameSpace option); one Lua script: INCR, PEXPIRE
+//     timeWindow when the count is 1 (or, with continueExceeding, when over max; with
+//     exponentialBackoff, timeWindow x 2^(count - max - 1): a TTL beyond the window on
+//     purpose); the count in the value, ttl = PTTL.
 //   rate-limiter-flexible RateLimiterRedis (verified with the npm package 5.x):
 //     <keyPrefix>:<key>, keyPrefix "rlflx" by default; SET 0 EX <duration s> NX + INCRBY;
 //     consumed points in the value, msBeforeNext = PTTL; block() writes points + 1 with

@@ -45,6 +45,19 @@ Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, s
 Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisLink& link, std::string_view prefix,
                                                 std::string_view pattern = "", int zsetHead = 5);
 
+/// Reads the named keys as a scan would (TYPE, PTTL, value); a missing key comes back with type "none", PTTL -2.
+Result<std::vector<KeyInfo>> readKeysNamed(RedisConnection& conn, const std::vector<std::string>& names, int zsetHead = 5);
+
+/// Keys measured with MEMORY USAGE before sampling starts (sampleMemoryUsage).
+inline constexpr std::int64_t kMemoryAllFirst = 1000;
+
+/// MEMORY USAGE of the first kMemoryAllFirst keys, then of every `every`-th key (counting on from
+/// `*seen`, which it advances), pipelined; `every` 0: none.
+Result<void> sampleMemoryUsage(RedisConnection& conn, std::vector<KeyInfo>& keys, int every, std::int64_t* seen);
+
+/// The prefix as a literal glob: escapes * ? [ ] and backslash.
+std::string globEscape(std::string_view s);
+
 /// Deletes `keys`; refuses (InvalidArgument, nothing deleted) if any key does
 /// not start with `prefix` or the prefix is empty. Returns how many existed.
 Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,
