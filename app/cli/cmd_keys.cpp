@@ -69,9 +69,7 @@ std::string keyDetail(const KeyInfo& k) {
   for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + printableText(f) + "=" + printableText(v);
   return out;
 }
-}  // namespace
 
-namespace {
 constexpr FlagSpec kKeysFlags[] = {
     {"redis", true},        {"prefix", true},       {"match", true},        {"assume", true},
     {"json", false},        {"help", false},        {"audit", false},       {"require", true},
@@ -106,6 +104,67 @@ int contextFromFlags(const Flags& flags, ReadContext& context, std::optional<Env
   }
   return kExitOk;
 }
+
+// The listing as a table: one line per key, its reading and warnings under it, keys per master on a cluster.
+void printKeyTable(const std::vector<KeyInfo>& keys, const std::vector<std::optional<KeyReading>>& readings,
+                   const std::string& prefix, bool cluster) {
+  std::printf("%-48s %-7s %10s  %s%-22s %s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "",
+              "library", "value");
+  std::vector<std::pair<std::string, int>> perNode;  // cluster: keys per master, in scan order
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const KeyInfo& k = keys[i];
+    const auto& r = readings[i];
+    char where[96] = "";
+    if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
+    std::printf("%-48s %-7s %10lld  %s%-22s %s\n", printableText(k.name).c_str(), printableText(k.type).c_str(),
+                static_cast<long long>(k.pttlMs), where, r ? r->library.c_str() : "-", keyDetail(k).c_str());
+    if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), printableText(explained(*r)).c_str());
+    if (r)
+      for (const std::string& w : r->warnings) std::printf("    warning: %s\n", printableText(w).c_str());
+    if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
+    if (cluster) ++perNode.back().second;
+  }
+  std::printf("%zu key(s) under '%s'", keys.size(), printableText(prefix).c_str());
+  for (const auto& [node, n] : perNode) std::printf("%s %s: %d", &node == &perNode.front().first ? ";" : ",", node.c_str(), n);
+  std::printf("\n");
+}
+
+// `keys` without --audit or --watch: every key under the prefix, read and listed.
+int listKeys(const Flags& flags, RedisTarget& redis, const std::string& prefix, ReadContext context) {
+  auto keys = scanAllLimiterKeys(redis.endpoint, prefix, flags.get("match").value_or(""));
+  if (!keys && keys.error().code == ErrorCode::Unavailable) {
+    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis.endpoint.toString().c_str(),
+                 printableText(keys.error().message).c_str());
+    return kExitNoRedis;
+  }
+  if (!keys) {
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(keys.error().message).c_str());
+    return kExitFailed;
+  }
+  // The time the readings are taken at: one node's clock (cluster: the first seed).
+  const RedisEndpoint& ep = redis.endpoint;
+  auto conn = RedisConnection::connect(ep.cluster ? ep.node(ep.host, ep.port) : ep);
+  auto now = conn ? serverTimeUs(conn.value()) : Result<std::int64_t>(conn.error());
+  if (!now) {
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(now.error().message).c_str());
+    return kExitFailed;
+  }
+  context.nowUs = *now;
+  std::vector<std::optional<KeyReading>> readings;
+  for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, context));
+  if (flags.has("json")) {
+    Json arr = Json::array();
+    for (std::size_t i = 0; i < keys->size(); ++i) arr.push_back(keyJson((*keys)[i], readings[i]));
+    Json doc;
+    doc["prefix"] = prefix;
+    doc["keys"] = std::move(arr);
+    std::printf("%s\n", dumpJson(doc, 2).c_str());
+    return kExitOk;
+  }
+  printKeyTable(*keys, readings, prefix, redis.endpoint.cluster);
+  return kExitOk;
+}
+
 }  // namespace
 
 std::optional<std::int64_t> numberFlag(const Flags& flags, std::string_view name, std::int64_t fallback, std::int64_t lo,
@@ -143,57 +202,7 @@ int cmdKeys(const Args& args) {
   if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
   if (audit) return runKeysAudit(*flags, *redis, prefix, context);
   if (flags->has("watch")) return runKeysWatch(*flags, *redis, prefix, context);
-  auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
-  if (!keys && keys.error().code == ErrorCode::Unavailable) {
-    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.toString().c_str(),
-                 printableText(keys.error().message).c_str());
-    return kExitNoRedis;
-  }
-  if (!keys) {
-    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(keys.error().message).c_str());
-    return kExitFailed;
-  }
-  // The time the readings are taken at: one node's clock (cluster: the first seed).
-  const RedisEndpoint& ep = redis->endpoint;
-  auto conn = RedisConnection::connect(ep.cluster ? ep.node(ep.host, ep.port) : ep);
-  auto now = conn ? serverTimeUs(conn.value()) : Result<std::int64_t>(conn.error());
-  if (!now) {
-    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(now.error().message).c_str());
-    return kExitFailed;
-  }
-  context.nowUs = *now;
-  std::vector<std::optional<KeyReading>> readings;
-  for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, context));
-  if (flags->has("json")) {
-    Json arr = Json::array();
-    for (std::size_t i = 0; i < keys->size(); ++i) arr.push_back(keyJson((*keys)[i], readings[i]));
-    Json doc;
-    doc["prefix"] = prefix;
-    doc["keys"] = std::move(arr);
-    std::printf("%s\n", dumpJson(doc, 2).c_str());
-    return kExitOk;
-  }
-  const bool cluster = redis->endpoint.cluster;
-  std::printf("%-48s %-7s %10s  %s%-22s %s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "",
-              "library", "value");
-  std::vector<std::pair<std::string, int>> perNode;  // cluster: keys per master, in scan order
-  for (std::size_t i = 0; i < keys->size(); ++i) {
-    const KeyInfo& k = (*keys)[i];
-    const auto& r = readings[i];
-    char where[96] = "";
-    if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
-    std::printf("%-48s %-7s %10lld  %s%-22s %s\n", printableText(k.name).c_str(), printableText(k.type).c_str(),
-                static_cast<long long>(k.pttlMs), where, r ? r->library.c_str() : "-", keyDetail(k).c_str());
-    if (r) std::printf("    %s: %s\n", r->algorithm.c_str(), printableText(explained(*r)).c_str());
-    if (r)
-      for (const std::string& w : r->warnings) std::printf("    warning: %s\n", printableText(w).c_str());
-    if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
-    if (cluster) ++perNode.back().second;
-  }
-  std::printf("%zu key(s) under '%s'", keys->size(), printableText(prefix).c_str());
-  for (const auto& [node, n] : perNode) std::printf("%s %s: %d", &node == &perNode.front().first ? ";" : ",", node.c_str(), n);
-  std::printf("\n");
-  return kExitOk;
+  return listKeys(*flags, *redis, prefix, context);
 }
 
 }  // namespace rl::cli
