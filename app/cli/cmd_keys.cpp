@@ -1,15 +1,19 @@
 // ratelab-cli keys: the limiter keys under the prefix (SCAN, never KEYS):
 // type, PTTL, the fields, value, ZSET or LIST size, and what the key means to
 // the library that wrote it (RateLab, Python limits, rate-limiter-flexible,
-// rate-limit-redis, go-redis/redis_rate); see redis/foreign_keys/key_reading.hpp.
+// rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp.
+#include <charconv>
 #include <cstdio>
 
 #include "cli_flags.hpp"
 #include "commands.hpp"
 #include "common/json.hpp"
+#include "common/file_read.hpp"
 #include "common/printable_text.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/envoy_config.hpp"
+#include "keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
+#include "keys_modes.hpp"
 #include "redis_target.hpp"
 #include "store/store.hpp"
 
@@ -29,6 +33,8 @@ void addReading(Json& j, const std::optional<KeyReading>& r) {
   if (r->used) j["used"] = *r->used;
   if (r->resetMs) j["reset_ms"] = *r->resetMs;  // absent when unknown or never (no TTL)
   j["explained"] = explained(*r);
+  if (!r->assumed.empty()) j["assumed"] = r->assumed;
+  if (r->ttlBoundMs) j["ttl_bound_ms"] = *r->ttlBoundMs;
   j["warnings"] = r->warnings;
 }
 
@@ -63,62 +69,50 @@ std::string keyDetail(const KeyInfo& k) {
   for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + printableText(f) + "=" + printableText(v);
   return out;
 }
-}  // namespace
 
-int cmdKeys(const Args& args) {
-  static constexpr FlagSpec kAllowed[] = {
-      {"redis", true}, {"prefix", true}, {"match", true}, {"assume", true}, {"json", false}, {"help", false}};
-  auto flags = Flags::parse(args, kAllowed);
-  if (!flags) return badInput("keys", flags.error());
-  if (flags->has("help")) {
-    std::fputs("usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n"
-               "                       [--assume 'rate=10/s burst=20 limit=10']\n"
-               "  Decodes RateLab's keys and those of Python limits (LIMITER/...), rate-limiter-flexible\n"
-               "  (rlflx:...), rate-limit-redis (rl:...) and go-redis/redis_rate (rate:...). --assume gives\n"
-               "  what a key does not hold: GCRA rate and burst, a counter's limit, a bucket's capacity.\n", stdout);
-    return kExitOk;
-  }
-  const std::string prefix = flags->get("prefix").value_or(std::string(kDefaultPrefix));
-  if (prefix.empty()) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
-  auto assume = parseKeyAssumptions(flags->get("assume").value_or(""));
+constexpr FlagSpec kKeysFlags[] = {
+    {"redis", true},        {"prefix", true},       {"match", true},        {"assume", true},
+    {"json", false},        {"help", false},        {"audit", false},       {"require", true},
+    {"max-keys", true},     {"envoy-config", true}, {"watch", false},       {"interval-ms", true},
+    {"duration-ms", true},  {"jsonl", false},       {"enable-notifications", false}};
+
+constexpr const char* kKeysUsage =
+    "usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n"
+    "                       [--assume 'rate=10/s burst=20 limit=10 window=60s'] [--envoy-config FILE]\n"
+    "       ratelab-cli keys --audit [--prefix P (default: every key)] [--require ttl-bound,known,eviction]\n"
+    "                       [--max-keys N] [--json]\n"
+    "       ratelab-cli keys --watch --prefix P [--interval-ms MS (250)] [--duration-ms D (10000)] [--jsonl]\n"
+    "                       [--enable-notifications]\n"
+    "  Decodes RateLab's keys and those of Python limits, rate-limiter-flexible, rate-limit-redis\n"
+    "  (express), @fastify/rate-limit, go-redis/redis_rate, Envoy ratelimit (--envoy-config: its\n"
+    "  descriptor YAML), Traefik, Kong, redis-cell and hand-written Lua (a hash bucket, a ZSET log).\n"
+    "  --assume gives what a key does not hold: GCRA rate and burst, a counter's limit and window.\n"
+    "  --audit exits 1 when a limiter key has no TTL or a --require'd check fails.\n";
+
+// The reading context of the flags: --assume and --envoy-config. Exit code when wrong.
+int contextFromFlags(const Flags& flags, ReadContext& context, std::optional<EnvoyConfig>& envoy) {
+  auto assume = parseKeyAssumptions(flags.get("assume").value_or(""));
   if (!assume) return badInput("keys", invalidArgument("--assume: " + assume.error().message));
-  std::optional<RedisTarget> redis;
-  if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
-  auto keys = scanAllLimiterKeys(redis->endpoint, prefix, flags->get("match").value_or(""));
-  if (!keys && keys.error().code == ErrorCode::Unavailable) {
-    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis->endpoint.toString().c_str(),
-                 printableText(keys.error().message).c_str());
-    return kExitNoRedis;
+  context.assume = *assume;
+  if (const auto file = flags.get("envoy-config")) {
+    auto text = readWholeFile(*file, "--envoy-config");
+    if (!text) return badInput("keys", text.error());
+    auto parsed = parseEnvoyConfig(*text);
+    if (!parsed) return badInput("keys", invalidArgument("--envoy-config " + *file + ": " + parsed.error().message));
+    envoy = std::move(*parsed);
+    context.envoy = &*envoy;
   }
-  if (!keys) {
-    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(keys.error().message).c_str());
-    return kExitFailed;
-  }
-  // The time the readings are taken at: one node's clock (cluster: the first seed).
-  const RedisEndpoint& ep = redis->endpoint;
-  auto conn = RedisConnection::connect(ep.cluster ? ep.node(ep.host, ep.port) : ep);
-  auto now = conn ? serverTimeUs(conn.value()) : Result<std::int64_t>(conn.error());
-  if (!now) {
-    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(now.error().message).c_str());
-    return kExitFailed;
-  }
-  std::vector<std::optional<KeyReading>> readings;
-  for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, now.value(), assume.value()));
-  if (flags->has("json")) {
-    Json arr = Json::array();
-    for (std::size_t i = 0; i < keys->size(); ++i) arr.push_back(keyJson((*keys)[i], readings[i]));
-    Json doc;
-    doc["prefix"] = prefix;
-    doc["keys"] = std::move(arr);
-    std::printf("%s\n", dumpJson(doc, 2).c_str());
-    return kExitOk;
-  }
-  const bool cluster = redis->endpoint.cluster;
+  return kExitOk;
+}
+
+// The listing as a table: one line per key, its reading and warnings under it, keys per master on a cluster.
+void printKeyTable(const std::vector<KeyInfo>& keys, const std::vector<std::optional<KeyReading>>& readings,
+                   const std::string& prefix, bool cluster) {
   std::printf("%-48s %-7s %10s  %s%-22s %s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "",
               "library", "value");
   std::vector<std::pair<std::string, int>> perNode;  // cluster: keys per master, in scan order
-  for (std::size_t i = 0; i < keys->size(); ++i) {
-    const KeyInfo& k = (*keys)[i];
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const KeyInfo& k = keys[i];
     const auto& r = readings[i];
     char where[96] = "";
     if (cluster) std::snprintf(where, sizeof where, "%-16s %6d ", k.node.c_str(), k.slot);
@@ -130,10 +124,85 @@ int cmdKeys(const Args& args) {
     if (cluster && (perNode.empty() || perNode.back().first != k.node)) perNode.emplace_back(k.node, 0);
     if (cluster) ++perNode.back().second;
   }
-  std::printf("%zu key(s) under '%s'", keys->size(), printableText(prefix).c_str());
+  std::printf("%zu key(s) under '%s'", keys.size(), printableText(prefix).c_str());
   for (const auto& [node, n] : perNode) std::printf("%s %s: %d", &node == &perNode.front().first ? ";" : ",", node.c_str(), n);
   std::printf("\n");
+}
+
+// `keys` without --audit or --watch: every key under the prefix, read and listed.
+int listKeys(const Flags& flags, RedisTarget& redis, const std::string& prefix, ReadContext context) {
+  auto keys = scanAllLimiterKeys(redis.endpoint, prefix, flags.get("match").value_or(""));
+  if (!keys && keys.error().code == ErrorCode::Unavailable) {
+    std::fprintf(stderr, "ratelab-cli keys: cannot reach Redis at %s: %s\n", redis.endpoint.toString().c_str(),
+                 printableText(keys.error().message).c_str());
+    return kExitNoRedis;
+  }
+  if (!keys) {
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(keys.error().message).c_str());
+    return kExitFailed;
+  }
+  // The time the readings are taken at: one node's clock (cluster: the first seed).
+  const RedisEndpoint& ep = redis.endpoint;
+  auto conn = RedisConnection::connect(ep.cluster ? ep.node(ep.host, ep.port) : ep);
+  auto now = conn ? serverTimeUs(conn.value()) : Result<std::int64_t>(conn.error());
+  if (!now) {
+    std::fprintf(stderr, "ratelab-cli keys: %s\n", printableText(now.error().message).c_str());
+    return kExitFailed;
+  }
+  context.nowUs = *now;
+  std::vector<std::optional<KeyReading>> readings;
+  for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, context));
+  if (flags.has("json")) {
+    Json arr = Json::array();
+    for (std::size_t i = 0; i < keys->size(); ++i) arr.push_back(keyJson((*keys)[i], readings[i]));
+    Json doc;
+    doc["prefix"] = prefix;
+    doc["keys"] = std::move(arr);
+    std::printf("%s\n", dumpJson(doc, 2).c_str());
+    return kExitOk;
+  }
+  printKeyTable(*keys, readings, prefix, redis.endpoint.cluster);
   return kExitOk;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> numberFlag(const Flags& flags, std::string_view name, std::int64_t fallback, std::int64_t lo,
+                                       std::int64_t hi) {
+  const auto text = flags.get(name);
+  if (!text) return fallback;
+  std::int64_t v = 0;
+  auto [p, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
+  if (ec != std::errc{} || p != text->data() + text->size() || v < lo || v > hi) {
+    badInput("keys", invalidArgument("--" + std::string(name) + " '" + *text + "' is not valid: allowed a whole number from " +
+                                     std::to_string(lo) + " to " + std::to_string(hi)));
+    return std::nullopt;
+  }
+  return v;
+}
+
+int cmdKeys(const Args& args) {
+  auto flags = Flags::parse(args, kKeysFlags);
+  if (!flags) return badInput("keys", flags.error());
+  if (flags->has("help")) {
+    std::fputs(kKeysUsage, stdout);
+    return kExitOk;
+  }
+  if (flags->has("audit") && flags->has("watch"))
+    return badInput("keys", invalidArgument("--audit and --watch are two modes: allowed one of them"));
+  const bool audit = flags->has("audit");
+  if (flags->has("watch") && !flags->get("prefix"))
+    return badInput("keys", invalidArgument("--watch needs --prefix: allowed the prefix of one limiter's keys, e.g. rl:"));
+  const std::string prefix = flags->get("prefix").value_or(audit ? std::string() : std::string(kDefaultPrefix));
+  if (prefix.empty() && !audit) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
+  ReadContext context;
+  std::optional<EnvoyConfig> envoy;
+  if (int rc = contextFromFlags(*flags, context, envoy); rc != kExitOk) return rc;
+  std::optional<RedisTarget> redis;
+  if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
+  if (audit) return runKeysAudit(*flags, *redis, prefix, context);
+  if (flags->has("watch")) return runKeysWatch(*flags, *redis, prefix, context);
+  return listKeys(*flags, *redis, prefix, context);
 }
 
 }  // namespace rl::cli

@@ -5,7 +5,7 @@
 // when count + cost <= limit. A denial waits until enough of the oldest entries
 // leave the window: exact, never more than `limit` in any window.
 // Redis shape: one string of fixed-width timestamps, oldest first
-// (resources/lua/sliding_log.lua, redis/value_codec.hpp).
+// (resources/lua/sliding_log.lua, keys/value_codec.hpp).
 
 #include <cstdint>
 #include <deque>

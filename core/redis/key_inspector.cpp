@@ -5,12 +5,10 @@
 
 #include "redis/redis_link.hpp"
 
-#include "redis/value_codec.hpp"
+#include "keys/value_codec.hpp"
 
 namespace rl {
 
-namespace {
-// The prefix as a literal glob: escapes * ? [ ] and backslash.
 std::string globEscape(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -20,6 +18,8 @@ std::string globEscape(std::string_view s) {
   return out;
 }
 
+namespace {
+
 std::vector<std::pair<std::string, std::string>> pairsOf(ReplyView r) {
   std::vector<std::pair<std::string, std::string>> out;
   for (std::size_t i = 0; i + 1 < r.size(); i += 2)
@@ -27,7 +27,7 @@ std::vector<std::pair<std::string, std::string>> pairsOf(ReplyView r) {
   return out;
 }
 
-// The fields of RateLab's sliding_log string (redis/value_codec.hpp).
+// The fields of RateLab's sliding_log string (keys/value_codec.hpp).
 std::vector<std::pair<std::string, std::string>> decodedFields(const KeyInfo& k) {
   if (k.name.find("{sliding_log:") != std::string::npos) {
     auto log = decodeSlidingLog(k.value);
@@ -176,6 +176,29 @@ Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisLink& link, std::string_vie
   });
   if (!ok) return ok.error();
   return all;
+}
+
+Result<std::vector<KeyInfo>> readKeysNamed(RedisConnection& conn, const std::vector<std::string>& names, int zsetHead) {
+  std::vector<KeyInfo> keys(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) keys[i].name = names[i];
+  if (auto ok = describeKeys(conn, keys, zsetHead); !ok) return ok.error();
+  return keys;
+}
+
+Result<void> sampleMemoryUsage(RedisConnection& conn, std::vector<KeyInfo>& keys, int every, std::int64_t* seen) {
+  if (every < 1) return {};
+  std::vector<KeyInfo*> sampled;
+  for (KeyInfo& k : keys)
+    if (const std::int64_t n = (*seen)++; (n < kMemoryAllFirst || n % every == 0) && k.pttlMs != -2) {
+      if (auto ok = conn.append({"MEMORY", "USAGE", k.name}); !ok) return ok;
+      sampled.push_back(&k);
+    }
+  for (KeyInfo* k : sampled) {
+    auto r = conn.getReply();
+    if (!r) return r.error();
+    if (r->isInteger()) k->memoryBytes = r->integer();  // nil: gone meanwhile; an error: MEMORY not allowed
+  }
+  return {};
 }
 
 Result<std::int64_t> deleteKeys(RedisConnection& conn, std::string_view prefix,

@@ -12,31 +12,12 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "keys/key_info.hpp"
 #include "redis/redis_connection.hpp"
 
 namespace rl {
 
 class RedisLink;
-
-/// One limiter key as Redis holds it.
-struct KeyInfo {
-  std::string name;        ///< full key name, prefix included
-  std::string type;        ///< "string", "hash", "zset", ... ("none" if it vanished meanwhile)
-  std::int64_t pttlMs = -2;  ///< PTTL: ms left, -1 = no TTL, -2 = gone
-  std::string value;       ///< string keys: the value
-  /// hash keys: field, value; RateLab's sliding_log string decoded (entries, oldest, newest)
-  std::vector<std::pair<std::string, std::string>> fields;
-  std::int64_t zsetSize = 0;  ///< zset keys: ZCARD
-  std::vector<std::pair<std::string, std::string>> zsetHead;  ///< zset keys: first entries (member, score)
-  std::optional<std::pair<std::string, std::string>> zsetLast;  ///< zset keys: the entry with the highest score
-  std::int64_t listSize = 0;  ///< list keys: LLEN
-  std::vector<std::string> listHead;  ///< list keys: the first kListHead entries (head first)
-  std::string node;        ///< cluster: host:port of the master holding it (empty on one server)
-  int slot = -1;           ///< cluster: its slot (-1 on one server)
-};
-
-/// How many entries of a LIST key are read (Python limits' moving window keeps at most its limit).
-inline constexpr int kListHead = 1000;
 
 /// One SCAN step: the keys found and the cursor to continue (0 = done).
 struct KeyPage {
@@ -63,6 +44,19 @@ Result<std::vector<KeyInfo>> scanAllLimiterKeys(const RedisEndpoint& endpoint, s
 /// The same through an open link (a cluster link fills node and slot); `zsetHead` as scanLimiterKeys.
 Result<std::vector<KeyInfo>> scanAllLimiterKeys(RedisLink& link, std::string_view prefix,
                                                 std::string_view pattern = "", int zsetHead = 5);
+
+/// Reads the named keys as a scan would (TYPE, PTTL, value); a missing key comes back with type "none", PTTL -2.
+Result<std::vector<KeyInfo>> readKeysNamed(RedisConnection& conn, const std::vector<std::string>& names, int zsetHead = 5);
+
+/// Keys measured with MEMORY USAGE before sampling starts (sampleMemoryUsage).
+inline constexpr std::int64_t kMemoryAllFirst = 1000;
+
+/// MEMORY USAGE of the first kMemoryAllFirst keys, then of every `every`-th key (counting on from
+/// `*seen`, which it advances), pipelined; `every` 0: none.
+Result<void> sampleMemoryUsage(RedisConnection& conn, std::vector<KeyInfo>& keys, int every, std::int64_t* seen);
+
+/// The prefix as a literal glob: escapes * ? [ ] and backslash.
+std::string globEscape(std::string_view s);
 
 /// Deletes `keys`; refuses (InvalidArgument, nothing deleted) if any key does
 /// not start with `prefix` or the prefix is empty. Returns how many existed.

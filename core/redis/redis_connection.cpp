@@ -356,4 +356,11 @@ Result<std::optional<RedisReply>> RedisConnection::tryGetReply() {
   return replyFromReader();
 }
 
+Result<std::optional<RedisReply>> RedisConnection::tryGetMessage() {
+  ++pending_;  // a pushed message is a reply nobody queued a command for
+  auto r = tryGetReply();
+  if (!r || !r->has_value()) pending_ = std::max(0, pending_ - 1);
+  return r;
+}
+
 }  // namespace rl

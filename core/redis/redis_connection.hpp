@@ -138,6 +138,9 @@ class RedisConnection {
   /// nullopt: no complete reply yet. Error replies are replies (isError());
   /// the server closing the socket or an I/O error is Unavailable.
   Result<std::optional<RedisReply>> tryGetReply();
+  /// A subscribed connection (SUBSCRIBE, PSUBSCRIBE): the next pushed message if one is
+  /// complete, as tryGetReply but with no command queued for it (never waits).
+  Result<std::optional<RedisReply>> tryGetMessage();
   /// Commands queued by append() whose replies were not read yet.
   int pending() const { return pending_; }
 

@@ -1,6 +1,6 @@
 #include "redis/state_codec.hpp"
 
-#include "redis/value_codec.hpp"
+#include "keys/value_codec.hpp"
 
 #include <algorithm>
 #include <string_view>

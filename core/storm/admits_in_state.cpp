@@ -1,6 +1,6 @@
 #include "storm/admits_in_state.hpp"
 
-#include "redis/value_codec.hpp"
+#include "keys/value_codec.hpp"
 
 namespace rl {
 

@@ -49,7 +49,7 @@ inline QString nodePeersDir(QString& error) {
   const QString src = QStringLiteral(RATELAB_SOURCE_DIR "/tests/peers/node");
   const QString dir = QStringLiteral(RATELAB_BINARY_DIR "/peers/node");
   QDir().mkpath(dir);
-  for (const char* f : {"package.json", "package-lock.json", "rlf_keys.js", "emitted_limiters.js"}) {
+  for (const char* f : {"package.json", "package-lock.json", "rlf_keys.js", "emitted_limiters.js", "http_limiters.js"}) {
     QFile::remove(dir + '/' + f);
     if (!QFile::copy(src + '/' + f, dir + '/' + f)) {
       error = QStringLiteral("cannot copy %1 to %2").arg(f, dir);

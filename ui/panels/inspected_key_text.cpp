@@ -5,7 +5,7 @@
 #include <QStringList>
 
 #include "common/duration_text.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/key_reading.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {

@@ -1,6 +1,7 @@
 #include "ui/panels/key_inspector_panel.hpp"
 
 #include "ui/panels/inspected_key_text.hpp"
+#include "ui/panels/key_live_view.hpp"
 
 #include <QCheckBox>
 #include <QColor>
@@ -112,7 +113,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   split->addWidget(detail_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);  // the explanation of the watched key needs its lines
-  layout->addWidget(split, 1);
+  layout->addWidget(buildTabs(split), 1);
   layout->addWidget(masters_);
   layout->addLayout(actions);
 
@@ -161,6 +162,10 @@ void KeyInspectorPanel::selectionChanged() {
   QTreeWidgetItem* item = selected.isEmpty() ? nullptr : selected.front();
   while (item && item->parent()) item = item->parent();
   watched_ = item ? item->text(0) : QString();
+  QStringList names;
+  for (QTreeWidgetItem* i : selected)
+    if (!i->parent()) names << i->text(0);
+  live_->setKeys(names);
   showDetail();
 }
 

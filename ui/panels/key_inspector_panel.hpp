@@ -17,6 +17,9 @@
 // one: the worker refuses). On a Redis Cluster a node and a slot column show
 // where each key lives, and a line counts the keys per master (zero
 // included). The Redis calls run on the controller's Redis worker thread.
+// Two more tabs beside the key list (key_inspector_tabs.cpp): Audit (the key
+// audit of `ratelab-cli keys --audit`) and Live (the selected keys' used /
+// limit and TTL over time); both run on their own KeyAuditWorker thread.
 
 #include <QDateTime>
 #include <QPair>
@@ -29,11 +32,17 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QTabWidget;
 class QTextEdit;
+class QThread;
 class QTimer;
 class QTreeWidget;
 
 namespace rl::ui {
+
+class KeyAuditView;
+class KeyAuditWorker;
+class KeyLiveView;
 
 /// The live key inspector; see the file comment.
 class KeyInspectorPanel : public QWidget {
@@ -47,6 +56,7 @@ class KeyInspectorPanel : public QWidget {
   static constexpr int kMaxListed = 2000;
 
   explicit KeyInspectorPanel(QWidget* parent = nullptr);
+  ~KeyInspectorPanel() override;
   /// The limiter prefix for storms and races (never empty: ratelab: when the field is).
   QString prefix() const;
   /// The prefix scans use: the field as typed, "" = every key.
@@ -69,6 +79,12 @@ class KeyInspectorPanel : public QWidget {
   QString detailText() const;
   /// The "Assume" field (rate=10/s burst=20 limit=10).
   QLineEdit* assume() const { return assume_; }
+  /// The tabs: Keys, Audit, Live.
+  QTabWidget* tabs() const { return tabs_; }
+  /// The Audit tab.
+  KeyAuditView* auditView() const { return audit_; }
+  /// The Live tab.
+  KeyLiveView* liveView() const { return live_; }
 
  public slots:
   /// Starts a new scan from the first page (F5).
@@ -97,6 +113,7 @@ class KeyInspectorPanel : public QWidget {
   void tickCountdown();
   void deleteSelected();
   void deleteAll();
+  QWidget* buildTabs(QWidget* keys);
 
   QLineEdit* prefix_;
   QLineEdit* pattern_;
@@ -120,6 +137,11 @@ class KeyInspectorPanel : public QWidget {
   QPair<QString, QString> asked_;  ///< prefix and pattern of the latest scan asked for
   QDateTime fetchedAt_;
   std::function<bool(const QString&)> confirm_;
+  QTabWidget* tabs_ = nullptr;
+  KeyAuditView* audit_ = nullptr;
+  KeyLiveView* live_ = nullptr;
+  QThread* auditThread_ = nullptr;
+  KeyAuditWorker* auditWorker_ = nullptr;  ///< lives on auditThread_
 };
 
 }  // namespace rl::ui

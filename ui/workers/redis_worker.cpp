@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "redis/cluster/managed_redis_cluster.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_link.hpp"

@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
 #include "redis/redis_store.hpp"
 #include "support/peer_libraries.hpp"

@@ -11,7 +11,7 @@
 #include "metrics/storm_metrics.hpp"
 #include "redis/cluster/key_slot.hpp"
 #include "redis/cluster/slot_map.hpp"
-#include "redis/value_codec.hpp"
+#include "keys/value_codec.hpp"
 #include "storm/natural_failover.hpp"
 
 using namespace rl;

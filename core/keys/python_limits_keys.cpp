@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "common/duration_text.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/key_reading.hpp"
 
 namespace rl::detail {
 
@@ -63,7 +63,12 @@ std::string quotaWords(const LimitsName& n) {
 }
 
 KeyReading movingWindow(const KeyInfo& key, const LimitsName& n, std::int64_t nowUs) {
-  KeyReading r{"limits (Python)", "moving-window", n.amount, 0, 0, {}, {}, false, {}};  // the hits say when
+  KeyReading r;
+  r.library = "limits (Python)";
+  r.algorithm = "moving-window";
+  r.limit = n.amount;
+  r.used = 0;
+  r.resetsByExpiry = false;  // the hits say when
   const double now = static_cast<double>(nowUs) / 1e6;
   const double cutoff = std::floor(now - static_cast<double>(n.windowS));  // the library's int(now - expiry)
   std::optional<double> newest, oldest;
@@ -84,20 +89,35 @@ KeyReading movingWindow(const KeyInfo& key, const LimitsName& n, std::int64_t no
   r.words += ".";
   return r;
 }
+
+// The namespace: everything before the first '/' of the name, with it ("LIMITER/").
+std::string namespaceOf(const std::string& name) { return name.substr(0, name.find('/') + 1); }
+
+KeyReading withLimitsFacts(KeyReading r, const KeyInfo& key, const LimitsName& n) {
+  r.prefix = namespaceOf(key.name);
+  r.ttlBoundMs = n.windowS * 1000;
+  r.assumed = "The strategy is not in the key: a string is a fixed window (plain or elastic expiry), a list a moving window.";
+  return r;
+}
 }  // namespace
 
-std::optional<KeyReading> readPythonLimitsKey(const KeyInfo& key, std::int64_t nowUs) {
+std::optional<KeyReading> readPythonLimitsKey(const KeyInfo& key, const ReadContext& context) {
   const auto n = parseName(key.name);
   if (!n) return std::nullopt;
-  if (key.type == "list") return movingWindow(key, *n, nowUs);
+  if (key.type == "list") return withLimitsFacts(movingWindow(key, *n, context.nowUs), key, *n);
   if (key.type != "string") return std::nullopt;
   const auto count = wholeNumber(key.value);
   if (!count) return std::nullopt;
-  KeyReading r{"limits (Python)", "fixed-window", n->amount, *count, std::max<std::int64_t>(0, key.pttlMs), {}, {}, true, {}};
+  KeyReading r;
+  r.library = "limits (Python)";
+  r.algorithm = "fixed-window";
+  r.limit = n->amount;
+  r.used = *count;
+  r.resetMs = std::max<std::int64_t>(0, key.pttlMs);
   r.words = "limits fixed window (or fixed window with elastic expiry: same key), " + quotaWords(*n) + ": " +
             std::to_string(*count) + " used, " + std::to_string(std::max<std::int64_t>(0, n->amount - *count)) +
             " left; " + resetWords("the window", "resets", key.pttlMs) + ".";
-  return r;
+  return withLimitsFacts(std::move(r), key, *n);
 }
 
 }  // namespace rl::detail

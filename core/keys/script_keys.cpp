@@ -16,23 +16,15 @@
 #include <cstdlib>
 
 #include "common/duration_text.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/key_reading.hpp"
 
 namespace rl::detail {
 
 namespace {
-std::optional<double> number(std::string_view text) {
-  const std::string s(text);
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
-  return v;
-}
-
-std::optional<std::string> fieldOf(const KeyInfo& k, std::string_view name) {
-  for (const auto& [f, v] : k.fields)
-    if (f == name) return v;
-  return std::nullopt;
+// The key's prefix: up to and with its first ':' (the whole name when it has none).
+std::string prefixOf(const std::string& name) {
+  const auto colon = name.find(':');
+  return colon == std::string::npos ? name : name.substr(0, colon + 1);
 }
 
 // ms from the timestamp `t` (in `unitUs`) to now; negative when it lies ahead.
@@ -48,8 +40,8 @@ std::string expiryWords(const KeyInfo& k) {
 
 std::optional<KeyReading> zsetLog(const KeyInfo& k, std::int64_t nowUs, const KeyAssumptions& a) {
   if (k.zsetHead.empty() || !k.zsetLast) return std::nullopt;
-  const auto oldest = number(k.zsetHead.front().second);
-  const auto newest = number(k.zsetLast->second);
+  const auto oldest = decimalNumber(k.zsetHead.front().second);
+  const auto newest = decimalNumber(k.zsetLast->second);
   if (!oldest || !newest) return std::nullopt;
   const std::int64_t unit = timestampUnitUs(*newest, nowUs);
   if (unit == 0 || timestampUnitUs(*oldest, nowUs) != unit) return std::nullopt;  // scores that are not times
@@ -59,6 +51,9 @@ std::optional<KeyReading> zsetLog(const KeyInfo& k, std::int64_t nowUs, const Ke
   r.limit = a.limit;
   r.used = k.zsetSize;
   r.resetsByExpiry = false;
+  r.prefix = prefixOf(k.name);
+  r.ttlBoundMs = a.windowMs;
+  r.assumed = "A sorted set whose scores are times is taken for a sliding log; its window is not in the key.";
   if (k.pttlMs >= 0) r.resetMs = k.pttlMs;
   r.words = "a sliding log in a sorted set, scores in " + std::string(timestampUnitName(unit)) + ": " +
             std::to_string(k.zsetSize) + (a.limit ? " of " + std::to_string(*a.limit) : std::string()) +
@@ -72,8 +67,8 @@ std::optional<KeyReading> seedBucket(const KeyInfo& k, std::int64_t nowUs, const
   const auto tokensText = fieldOf(k, "tokens");
   const auto lastText = fieldOf(k, "last_refill");
   if (!tokensText || !lastText) return std::nullopt;
-  const auto tokens = number(*tokensText);
-  const auto last = number(*lastText);
+  const auto tokens = decimalNumber(*tokensText);
+  const auto last = decimalNumber(*lastText);
   if (!tokens || !last) return std::nullopt;
   const std::int64_t unit = timestampUnitUs(*last, nowUs);
   if (unit == 0) return std::nullopt;
@@ -82,6 +77,9 @@ std::optional<KeyReading> seedBucket(const KeyInfo& k, std::int64_t nowUs, const
   r.algorithm = "token_bucket";
   r.limit = a.limit;
   r.resetsByExpiry = false;
+  r.prefix = prefixOf(k.name);
+  r.assumed = "Capacity and refill rate are not in the key; the script's EXPIRE is 2 x capacity / rate.";
+  if (a.limit && a.ratePerSecond) r.ttlBoundMs = std::llround(2.0 * static_cast<double>(*a.limit) / *a.ratePerSecond * 1000.0);
   const std::int64_t sinceMs = msAgo(*last, unit, nowUs);
   char left[32];
   std::snprintf(left, sizeof left, "%g", *tokens);
@@ -102,10 +100,14 @@ std::optional<KeyReading> seedBucket(const KeyInfo& k, std::int64_t nowUs, const
 }
 }  // namespace
 
-std::optional<KeyReading> readScriptKey(const KeyInfo& key, std::int64_t nowUs, const KeyAssumptions& assume) {
-  if (key.type == "zset") return zsetLog(key, nowUs, assume);
-  if (key.type == "hash") return seedBucket(key, nowUs, assume);
-  return std::nullopt;
+std::optional<KeyReading> readZsetLogKey(const KeyInfo& key, const ReadContext& context) {
+  if (key.type != "zset") return std::nullopt;
+  return zsetLog(key, context.nowUs, context.assume);
+}
+
+std::optional<KeyReading> readSeedHashKey(const KeyInfo& key, const ReadContext& context) {
+  if (key.type != "hash") return std::nullopt;
+  return seedBucket(key, context.nowUs, context.assume);
 }
 
 }  // namespace rl::detail

@@ -1,7 +1,7 @@
 // RateLab's own keys: <prefix>{<algorithm>:<client>}[:<window start us>]
 // (core/store/store.hpp, resources/lua/*.lua), every one a string. Every write sets PEXPIRE to the
 // time until the key is as good as new, so the PTTL is the reset time. Bucket
-// keys hold the quota they were written under (redis/value_codec.hpp), so
+// keys hold the quota they were written under (keys/value_codec.hpp), so
 // their tokens and queue are counted from the key itself; the other keys hold
 // neither the limit nor the refill rate: KeyAssumptions supplies them
 // (limit=10 rate=1/s) to say "7 used of 10".
@@ -9,8 +9,8 @@
 
 #include "common/duration_text.hpp"
 #include "limiter/algorithm.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
-#include "redis/value_codec.hpp"
+#include "keys/key_reading.hpp"
+#include "keys/value_codec.hpp"
 
 namespace rl::detail {
 
@@ -23,12 +23,6 @@ std::optional<Algorithm> algorithmOf(std::string_view name) {
         a && name.find('}', colon) != std::string_view::npos)
       return a;
   }
-  return std::nullopt;
-}
-
-std::optional<std::string> field(const KeyInfo& k, std::string_view name) {
-  for (const auto& [f, v] : k.fields)
-    if (f == name) return v;
   return std::nullopt;
 }
 
@@ -74,11 +68,13 @@ void readBucket(KeyReading& r, const KeyAssumptions& a, std::int64_t reset, std:
 }
 }  // namespace
 
-std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions& a) {
+std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const ReadContext& context) {
+  const KeyAssumptions& a = context.assume;
   const auto algorithm = algorithmOf(k.name);
   if (!algorithm) return std::nullopt;
   KeyReading r;
   r.library = "RateLab";
+  r.prefix = k.name.substr(0, k.name.find('{'));
   r.algorithm = std::string(algorithmName(*algorithm));
   r.limit = a.limit;
   const std::int64_t reset = std::max<std::int64_t>(0, k.pttlMs);
@@ -90,10 +86,11 @@ std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions&
       if (!r.used || k.type != "string") return std::nullopt;
       r.words = std::to_string(*r.used) + ofLimit(a.limit) + " used in this window; " +
                 resetWords("the key", "expires", k.pttlMs);
+      r.ttlBoundMs = a.windowMs;
       break;
     case Algorithm::SlidingLog:  // a string of 17-byte entries; key_inspector decoded its count
       if (k.type != "string") return std::nullopt;
-      r.used = k.value.empty() ? std::optional<std::int64_t>(0) : wholeNumber(field(k, "entries").value_or(""));
+      r.used = k.value.empty() ? std::optional<std::int64_t>(0) : wholeNumber(fieldOf(k, "entries").value_or(""));
       if (!r.used) return std::nullopt;
       r.words = std::to_string(*r.used) + ofLimit(a.limit) + " requests logged; " +
                 resetWords("the log", "empties", k.pttlMs);
@@ -105,13 +102,18 @@ std::optional<KeyReading> readRateLabKey(const KeyInfo& k, const KeyAssumptions&
       const KeyAssumptions own = bucketQuota(*v, a);
       r.limit = own.limit;
       readBucket(r, own, reset, k.pttlMs);
+      if (own.limit && own.ratePerSecond) r.ttlBoundMs = std::llround(static_cast<double>(*own.limit) * 1000.0 / *own.ratePerSecond);
       break;
     }
     case Algorithm::Gcra:  // one integer: the theoretical arrival time
       if (k.type != "string" || !wholeNumber(k.value)) return std::nullopt;
       readBucket(r, a, reset, k.pttlMs);
+      if (a.limit && a.ratePerSecond) r.ttlBoundMs = std::llround(static_cast<double>(*a.limit) * 1000.0 / *a.ratePerSecond);
       break;
   }
+  if (*algorithm == Algorithm::SlidingLog) r.ttlBoundMs = a.windowMs;
+  if (r.limit && r.limit == a.limit && *algorithm != Algorithm::TokenBucket && *algorithm != Algorithm::LeakyBucket)
+    r.assumed = "The limit is the assumed one (the key does not hold it).";
   if (!r.limit && r.needs.empty()) r.needs = "limit=N";
   r.words += ".";
   return r;

@@ -1,4 +1,4 @@
-#include "redis/value_codec.hpp"
+#include "keys/value_codec.hpp"
 
 #include <charconv>
 #include <cstdio>

@@ -14,7 +14,7 @@
 #include <cstdlib>
 
 #include "common/duration_text.hpp"
-#include "redis/foreign_keys/key_reading.hpp"
+#include "keys/key_reading.hpp"
 
 namespace rl::detail {
 
@@ -22,14 +22,21 @@ namespace {
 constexpr double kJan2017 = 1483228800.0;  // the library's epoch, unix seconds
 }
 
-std::optional<KeyReading> readRedisRateKey(const KeyInfo& key, std::int64_t nowUs, const KeyAssumptions& assume) {
+std::optional<KeyReading> readRedisRateKey(const KeyInfo& key, const ReadContext& context) {
+  const std::int64_t nowUs = context.nowUs;
+  const KeyAssumptions& assume = context.assume;
   if (key.type != "string" || !key.name.starts_with("rate:")) return std::nullopt;
   char* end = nullptr;
   const double tat = std::strtod(key.value.c_str(), &end);
   if (key.value.empty() || end != key.value.c_str() + key.value.size() || !std::isfinite(tat)) return std::nullopt;
   const double now = static_cast<double>(nowUs) / 1e6 - kJan2017;
   const double ahead = std::max(0.0, tat - now);
-  KeyReading r{"go-redis/redis_rate", "gcra", std::nullopt, std::nullopt, std::llround(ahead * 1000), {}, {}, false, {}};
+  KeyReading r;
+  r.library = "go-redis/redis_rate";
+  r.algorithm = "gcra";
+  r.resetMs = std::llround(ahead * 1000);
+  r.resetsByExpiry = false;
+  r.prefix = "rate:";
   r.words = "redis_rate GCRA: the theoretical arrival time is " + durationText(*r.resetMs) + " ahead (full again then)";
   if (assume.ratePerSecond && assume.burst) {
     const double interval = 1.0 / *assume.ratePerSecond;
@@ -38,9 +45,9 @@ std::optional<KeyReading> readRedisRateKey(const KeyInfo& key, std::int64_t nowU
         std::clamp(std::floor((now - (std::max(tat, now) - burst * interval)) / interval + 0.5), 0.0, burst));
     r.limit = *assume.burst;
     r.used = *assume.burst - remaining;
-    char rate[32];
-    std::snprintf(rate, sizeof rate, "%g", *assume.ratePerSecond);
-    r.words += "; at the assumed " + std::string(rate) + " req/s (burst " + std::to_string(*assume.burst) + "): " +
+    r.ttlBoundMs = std::llround(std::ceil(burst * interval) * 1000);  // EX ceil(TAT - now) <= ceil(burst x T)
+    r.assumed = "Rate and burst are the assumed ones (the key holds only the TAT).";
+    r.words += "; at the assumed " + shortNumber(*assume.ratePerSecond) + " req/s (burst " + std::to_string(*assume.burst) + "): " +
                std::to_string(*r.used) + " used, " + std::to_string(remaining) + " left.";
   } else {
     r.words += "; the key does not say its rate and burst.";

@@ -1,0 +1,54 @@
+// The inspector's Audit and Live tabs and the worker thread they share
+// (see key_inspector_panel.hpp).
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QThread>
+
+#include "ui/panels/key_audit_view.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
+#include "ui/panels/key_live_view.hpp"
+#include "ui/workers/key_audit_worker.hpp"
+
+namespace rl::ui {
+
+QWidget* KeyInspectorPanel::buildTabs(QWidget* keys) {
+  tabs_ = new QTabWidget(this);
+  tabs_->setObjectName(QStringLiteral("inspectorTabs"));
+  audit_ = new KeyAuditView(tabs_);
+  live_ = new KeyLiveView(tabs_);
+  tabs_->addTab(keys, tr("Keys"));
+  tabs_->addTab(audit_, tr("Audit"));
+  tabs_->addTab(live_, tr("Live"));
+  auditThread_ = new QThread(this);
+  auditWorker_ = new KeyAuditWorker;
+  auditWorker_->moveToThread(auditThread_);
+  connect(auditThread_, &QThread::finished, auditWorker_, &QObject::deleteLater);
+  connect(audit_, &KeyAuditView::auditRequested, this, [this] {
+    if (server_.isEmpty()) return audit_->showError(tr("No Redis yet: connect first."));
+    QMetaObject::invokeMethod(auditWorker_, [w = auditWorker_, url = server_, p = scanPrefix(), a = assume_->text()] {
+      w->audit(url, p, a);
+    });
+  });
+  connect(live_, &KeyLiveView::sampleRequested, this, [this](const QStringList& names, qint64 origin) {
+    if (server_.isEmpty()) return live_->showError(tr("No Redis yet: connect first."));
+    QMetaObject::invokeMethod(auditWorker_, [w = auditWorker_, url = server_, names, a = assume_->text(), origin] {
+      w->sample(url, names, a, origin);
+    });
+  });
+  connect(auditWorker_, &KeyAuditWorker::auditReady, audit_, &KeyAuditView::showReport);
+  connect(auditWorker_, &KeyAuditWorker::sampled, live_, &KeyLiveView::addSample);
+  connect(auditWorker_, &KeyAuditWorker::errorOccurred, this, [this](const QString& m) {
+    audit_->showError(m);
+    live_->showError(m);
+  });
+  auditThread_->start();
+  return tabs_;
+}
+
+KeyInspectorPanel::~KeyInspectorPanel() {
+  auditWorker_->cancel();
+  auditThread_->quit();
+  auditThread_->wait();
+}
+
+}  // namespace rl::ui
