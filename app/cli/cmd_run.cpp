@@ -278,8 +278,12 @@ int cmdRun(const Args& args) {
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
   const auto specs = comparedRuns(spec);
+  // Redis and HTTP targets keep state between runs: every run gets its own client keys.
+  if (spec.keyTag.empty() && std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) {
+        return isRedisBackend(s.backend) || s.backend == Backend::Http;
+      }))
+    spec.keyTag = freshKeyTag("run");
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
-    if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
     if (int rc = resolveRunTarget(spec, redis); rc != kExitOk) return rc;
   }
   if (spec.failover && spec.failover->kind != FailoverPlan::Kind::Scripted) {
