@@ -13,7 +13,7 @@ using Args = std::vector<std::string>;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;    ///< the run itself failed (not bad input)
 inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitNoRedis = 3;
+inline constexpr int kExitNoRedis = 3;    ///< Redis (or an audited HTTP target) cannot be reached at start
 
 int cmdRun(const Args& args);     ///< one storm; table or --json           (cmd_run.cpp)
 int cmdRace(const Args& args);    ///< naive vs watch vs lua on one key     (cmd_race.cpp)
@@ -23,5 +23,6 @@ int cmdScript(const Args& args);  ///< print an algorithm's Lua script      (cmd
 int cmdServe(const Args& args);   ///< HTTP limiter replicas on loopback    (cmd_serve.cpp)
 int cmdCluster(const Args& args); ///< a private Redis Cluster until Ctrl-C (cmd_cluster.cpp)
 int cmdTune(const Args& args);    ///< sweep a quota grid over a trace      (cmd_tune.cpp)
+int cmdAudit(const Args& args);   ///< probe an HTTP limiter, fingerprint, verdict (cmd_audit.cpp)
 
 }  // namespace rl::cli

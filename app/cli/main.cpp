@@ -25,6 +25,7 @@ constexpr const char* kUsage =
     "  serve    HTTP limiter replicas on loopback (curl, wrk)\n"
     "  cluster  `cluster up`: a private Redis Cluster until Ctrl-C\n"
     "  tune     sweep a quota grid over an access log, recommend a quota\n"
+    "  audit    probe an HTTP limiter: declared policy, probes, fingerprint, verdict\n"
     "\n"
     "`ratelab-cli <command> --help` lists a command's options.\n"
     "\n"
@@ -87,8 +88,11 @@ int main(int argc, char** argv) {
   if (command == "serve") return rl::cli::cmdServe(args);
   if (command == "cluster") return rl::cli::cmdCluster(args);
   if (command == "tune") return rl::cli::cmdTune(args);
+#ifdef RATELAB_HAVE_HTTP
+  if (command == "audit") return rl::cli::cmdAudit(args);
+#endif
   std::fprintf(stderr,
-               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, cluster, tune\n",
+               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, cluster, tune, audit\n",
                argv[1]);
   return rl::cli::kExitBadInput;
 }
