@@ -21,14 +21,7 @@ constexpr ProbeEntry kProbes[] = {{"discover", probeDiscover},   {"burst", probe
                                   {"replicas", probeReplicas},   {"identity", probeIdentity}};
 
 AuditCheck fingerprintCheck(const AuditContext& c, const std::vector<Arrival>& arrivals, Fingerprint& out) {
-  FingerprintHints hints{c.limit, c.windowMs, 0};
-  for (const Arrival& a : arrivals)  // the most admitted in one concurrent round
-    if (a.group >= 0) {
-      const auto n = std::count_if(arrivals.begin(), arrivals.end(),
-                                   [&](const Arrival& b) { return b.group == a.group && b.allowed; });
-      hints.maxAdmitted = std::max<std::int64_t>(hints.maxAdmitted, n);
-    }
-  out = fingerprintArrivals(arrivals, hints);
+  out = fingerprintArrivals(arrivals, {c.limit, c.windowMs});
   if (out.decisions == 0) return makeCheck("fingerprint", Verdict::Skip, "no decisions to replay");
   const bool explained = out.explained * 100 >= out.decisions * 95;
   AuditCheck check = makeCheck("fingerprint", explained ? Verdict::Pass : Verdict::Warn, out.summary);

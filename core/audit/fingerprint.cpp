@@ -60,11 +60,11 @@ int explainedBy(const std::vector<Sequence>& seqs, const Candidate& c) {
   return n;
 }
 
-std::vector<std::int64_t> limitCandidates(const FingerprintHints& h) {
+std::vector<std::int64_t> limitCandidates(const FingerprintHints& h, std::int64_t maxAdmitted) {
   std::vector<std::int64_t> out;
   if (h.limit > 0) out.push_back(h.limit);
-  if (h.maxAdmitted > 0) out.push_back(h.maxAdmitted);
-  const std::int64_t top = std::min<std::int64_t>(200, std::max(h.limit, h.maxAdmitted) + 2);
+  if (maxAdmitted > 0) out.push_back(maxAdmitted);
+  const std::int64_t top = std::min<std::int64_t>(200, std::max(h.limit, maxAdmitted) + 2);
   for (std::int64_t l = 1; l <= top; ++l) out.push_back(l);
   return out;
 }
@@ -85,9 +85,9 @@ std::vector<double> rateCandidates(const FingerprintHints& h) {
   return out;
 }
 
-std::vector<Candidate> candidates(const FingerprintHints& h) {
+std::vector<Candidate> candidates(const FingerprintHints& h, std::int64_t maxAdmitted) {
   std::vector<Candidate> out;
-  const auto limits = limitCandidates(h);
+  const auto limits = limitCandidates(h, maxAdmitted);
   for (Algorithm a : {Algorithm::FixedWindow, Algorithm::SlidingLog, Algorithm::SlidingCounter})
     for (bool first : {true, false}) {
       if (a == Algorithm::SlidingLog && first) continue;  // a log has no windows to align
@@ -123,12 +123,16 @@ std::string describe(const Fingerprint& f) {
 
 Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const FingerprintHints& hints) {
   std::map<std::string, Sequence> byKey;
+  std::map<int, std::int64_t> roundAdmits;
   int decisions = 0;
   for (const Arrival& a : arrivals) {
     if (!a.fingerprinted || a.error) continue;
     byKey[a.key].push_back({a.wallUs + a.rttUs / 2, a.allowed, a.group});
+    if (a.group >= 0) roundAdmits[a.group] += a.allowed;
     ++decisions;
   }
+  std::int64_t maxAdmitted = 0;
+  for (const auto& [g, n] : roundAdmits) maxAdmitted = std::max(maxAdmitted, n);
   Fingerprint best;
   best.decisions = decisions;
   if (decisions == 0) return best;
@@ -139,7 +143,7 @@ Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const Fing
   }
   int bestScore = -1;
   Candidate bestCandidate{Algorithm::FixedWindow, {}, false};
-  for (const Candidate& c : candidates(hints)) {
+  for (const Candidate& c : candidates(hints, maxAdmitted)) {
     const int score = explainedBy(seqs, c);
     if (score > bestScore) {
       bestScore = score;

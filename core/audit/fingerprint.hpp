@@ -22,11 +22,11 @@
 
 namespace rl {
 
-/// What the search starts from (declared or measured): -1 = unknown.
+/// What the search starts from (declared or measured): -1 = unknown. Limits are searched
+/// from 1 to two above the larger of `limit` and the most admitted in one concurrent round.
 struct FingerprintHints {
   std::int64_t limit = -1;     ///< declared or measured limit
   std::int64_t windowMs = -1;  ///< declared window
-  std::int64_t maxAdmitted = 0;  ///< the most admitted at once (burst's first round)
 };
 
 /// The best model of `arrivals` (fingerprinted, without errors); see the file comment.

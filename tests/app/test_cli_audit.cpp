@@ -83,6 +83,7 @@ class CliAuditTest : public QObject {
   void ratelabServe();
   void serveReplicasLeak();
   void badInputAndUnreachable();
+  void runKeysAreFreshPerRunAndLane();
 
  private:
   // `node audit_targets.js args`: its URL (empty on failure, with the output in `why`).
@@ -351,6 +352,23 @@ void CliAuditTest::badInputAndUnreachable() {
   const auto plan = test::runCli({"audit", "--http-target", "http://127.0.0.1:1/", "--plan"});
   QCOMPARE(plan.exitCode, 0);  // the plan sends nothing: an unreachable target is fine
   QVERIFY2(plan.out.contains("burst        3 rounds of 2L+2"), plan.out.constData());
+}
+
+void CliAuditTest::runKeysAreFreshPerRunAndLane() {
+  // `run --backend http` against a limiter that keeps state (Redis, 60 s windows): a second
+  // run, and the second lane of each run, must not meet the first one's spent quota.
+  std::unique_ptr<Child> node;
+  QString why;
+  const QString url = startNode(node, {"express", "draft-8", "5", "60000", QString::number(redis_->endpoint().port)}, why);
+  QVERIFY2(!url.isEmpty(), qPrintable(why));
+  for (int pass = 0; pass < 2; ++pass) {
+    const auto c = test::runCli({"run", "--backend", "http", "--http-target", url, "--algorithm", "fixed_window,sliding_log",
+                                 "--limit", "5", "--requests", "8", "--json"});
+    QVERIFY2(c.exitCode == 0, c.err.constData());
+    const QJsonArray runs = c.json()["runs"].toArray();
+    QCOMPARE(runs.size(), 2);
+    for (const auto& r : runs) QCOMPARE(r.toObject()["admitted"].toInt(), 5);
+  }
 }
 
 QTEST_GUILESS_MAIN(CliAuditTest)
