@@ -128,14 +128,15 @@ HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
   o.keyHeader = spec.httpKey.starts_with("header:") ? spec.httpKey.substr(7) : std::string();
   o.denyStatus = spec.httpDenyStatus;
   o.keyPerLane = spec.algorithms.size() > 1;
+  o.tls = {spec.httpCaFile, spec.httpInsecure};
   return o;
 }
 
-Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout) {
+Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout, const TlsOptions& tls) {
   for (const auto& url : urls) {
     auto target = parseHttpUrl(url);
     if (!target) return invalidArgument("--http-target: " + target.error().message);
-    HttpClient client(*target, timeout);
+    HttpClient client(*target, timeout, {}, tls);
     if (auto ok = client.open(); !ok) return ok.error();
   }
   return {};

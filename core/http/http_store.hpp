@@ -82,8 +82,10 @@ Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOpti
 /// The store options of `spec` (http_method, http_header, http_body, http_key, http_deny_status).
 HttpStoreOptions httpStoreOptions(const StormSpec& spec);
 
-/// Connects once to every URL: Unavailable naming the first that cannot be reached.
-Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout = Micros{2'000'000});
+/// Connects once to every URL (https: with `tls`'s certificate checks): Unavailable naming the
+/// first that cannot be reached, InvalidArgument for a bad URL or CA file.
+Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout = Micros{2'000'000},
+                              const TlsOptions& tls = {});
 
 /// The storm's factory for `--backend http`: replica r talks to `urls[r % urls.size()]`,
 /// each (replica, worker) over its own connections. InvalidArgument for an empty or bad URL list.

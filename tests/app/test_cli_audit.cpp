@@ -297,6 +297,13 @@ void CliAuditTest::nginxBehindTls() {
   const auto missing = audit(nginx.url(), {"--cacert", "/nonexistent.pem"});
   QCOMPARE(missing.exitCode, 2);
   QVERIFY2(missing.err.contains("--cacert '/nonexistent.pem'"), missing.err.constData());
+  // run --backend http over the same TLS: refused without the CA, exact with it.
+  const QStringList run{"run", "--backend", "http", "--http-target", nginx.url(), "--requests", "10", "--json"};
+  QCOMPARE(test::runCli(run).exitCode, 3);
+  const auto storm = test::runCli(run + QStringList{"--cacert", nginx.certFile()});
+  QVERIFY2(storm.exitCode == 0, storm.err.constData());
+  QCOMPARE(storm.json()["runs"].toArray()[0].toObject()["admitted"].toInt(), 6);
+  QCOMPARE(storm.json()["runs"].toArray()[0].toObject()["errors"].toInt(), 0);
 }
 
 void CliAuditTest::ratelabServe() {
