@@ -79,6 +79,8 @@ class Prober {
   std::string fullKey(const std::string& name) const { return spec_.keyTag + name; }
   /// How many URLs.
   int urls() const { return static_cast<int>(targets_.size()); }
+  /// True when requests to `url` can come from chosen source addresses (a loopback target).
+  bool choosesAddress(int url) const { return loopback_[static_cast<std::size_t>(url)]; }
 
  private:
   Arrival exchange(HttpClient& client, const ProbeRequest& r, int group);

@@ -160,11 +160,14 @@ AuditCheck probeIdentity(AuditContext& c) {
   if (!moved || !forwarded) return makeCheck("identity", Verdict::Skip, "no budget left");
   AuditCheck check = makeCheck("identity", Verdict::Pass, "");
   const bool byAddress = moved->allowed;
-  check.details["keyed_by"] = byAddress ? "source address" : (c.spec.keyHeader.empty() ? "unknown" : c.spec.keyHeader);
+  check.details["keyed_by"] = !c.prober.choosesAddress(0) ? "unknown"
+                              : byAddress ? "source address"
+                              : (c.spec.keyHeader.empty() ? "unknown" : c.spec.keyHeader);
   check.details["new_address_admitted"] = moved->allowed;
   check.details["new_forwarded_for_admitted"] = forwarded->allowed;
-  check.summary = std::string(byAddress ? "keyed by the source address (the key header is ignored)"
-                                        : "keyed by the client key, not the address");
+  check.summary = !c.prober.choosesAddress(0) ? "the source address could not be varied (not a loopback target)"
+                  : byAddress ? "keyed by the source address (the key header is ignored)"
+                              : "keyed by the client key, not the address";
   if (forwarded->allowed) {
     check.verdict = Verdict::Fail;
     check.summary += "; a new X-Forwarded-For bought a fresh allowance (spoofable)";
