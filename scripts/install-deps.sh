@@ -9,7 +9,7 @@ packages=(
   libhiredis-dev redis-server redis-tools
   libbenchmark-dev
   xvfb xauth libxkbcommon-dev curl wrk
-  nlohmann-json3-dev zlib1g-dev libre2-dev libyaml-cpp-dev
+  nlohmann-json3-dev zlib1g-dev libre2-dev libyaml-cpp-dev libssl-dev openssl
   nginx-light
   clang libfuzzer-14-dev
   python3-limits python3-redis

@@ -66,6 +66,7 @@ constexpr const char* kRunHelp =
     "  --http-key header:NAME|source-addr   the client as a header (default header:x-api-key) or as\n"
     "                       the source address 127.0.0.2+i (per-IP limits, e.g. nginx $binary_remote_addr)\n"
     "  --http-deny-status S[,S..]  e.g. 429,503 (nginx's default limit_req_status is 503)\n"
+    "  --cacert FILE --insecure   https targets: trust this PEM's CAs, or accept any certificate\n"
     "  --script FILE        --backend redis-script: your Lua limiter; --script-keys T --script-argv T\n"
     "                       (placeholders {client} {prefix} {limit} {window_ms} {window_s} {refill_rate}\n"
     "                       {now_us} {now_ms} {now_s} {cost}); --script-reply 'allowed,remaining'\n"
@@ -104,7 +105,7 @@ void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
 // Reachability of the HTTP target(s) at start: exit 3 when down.
 int checkHttp(const StormSpec& spec) {
   if (spec.backend != Backend::Http) return kExitOk;
-  if (auto ok = checkHttpTargets(spec.httpTargets); !ok) {
+  if (auto ok = checkHttpTargets(spec.httpTargets, Micros{2'000'000}, {spec.httpCaFile, spec.httpInsecure}); !ok) {
     if (ok.error().code != ErrorCode::Unavailable) return badInput("run", ok.error());
     std::fprintf(stderr, "ratelab-cli run: cannot reach the HTTP target: %s\n", ok.error().message.c_str());
     return kExitNoRedis;
@@ -239,8 +240,12 @@ int cmdRun(const Args& args) {
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
   const auto specs = experimentRuns(spec);
+  // Redis and HTTP targets keep state between runs: every run gets its own client keys.
+  if (spec.keyTag.empty() && std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) {
+        return isRedisBackend(s.backend) || s.backend == Backend::Http;
+      }))
+    spec.keyTag = freshKeyTag("run");
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
-    if (spec.keyTag.empty()) spec.keyTag = freshKeyTag("run");
     const bool freshSets = spec.failover && !spec.compareWaitReplicas.empty();  // each run starts its own
     if (!freshSets)
       if (int rc = resolveRunTarget(spec, redis); rc != kExitOk) return rc;

@@ -13,7 +13,7 @@ using Args = std::vector<std::string>;
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;    ///< the run itself failed (not bad input)
 inline constexpr int kExitBadInput = 2;
-inline constexpr int kExitNoRedis = 3;
+inline constexpr int kExitNoRedis = 3;    ///< Redis (or an audited HTTP target) cannot be reached at start
 
 int cmdRun(const Args& args);     ///< one storm; table or --json           (cmd_run.cpp)
 int cmdRace(const Args& args);    ///< naive vs watch vs lua on one key     (cmd_race.cpp)
@@ -24,5 +24,6 @@ int cmdServe(const Args& args);   ///< HTTP limiter replicas on loopback    (cmd
 int cmdCluster(const Args& args); ///< a private Redis Cluster until Ctrl-C (cmd_cluster.cpp)
 int cmdTune(const Args& args);    ///< sweep a quota grid over a trace      (cmd_tune.cpp)
 int cmdExplain(const Args& args); ///< a config as quotas, or a quota as config (cmd_explain.cpp)
+int cmdAudit(const Args& args);   ///< probe an HTTP limiter, fingerprint, verdict (cmd_audit.cpp)
 
 }  // namespace rl::cli

@@ -26,6 +26,7 @@ constexpr const char* kUsage =
     "  cluster  `cluster up`: a private Redis Cluster until Ctrl-C\n"
     "  tune     sweep a quota grid over an access log, recommend a quota\n"
     "  explain  a config as a quota (--from nginx|envoy|traefik|...), or a quota as config (--to)\n"
+    "  audit    probe an HTTP limiter: declared policy, probes, fingerprint, verdict\n"
     "\n"
     "`ratelab-cli <command> --help` lists a command's options.\n"
     "\n"
@@ -89,8 +90,9 @@ int main(int argc, char** argv) {
   if (command == "cluster") return rl::cli::cmdCluster(args);
   if (command == "tune") return rl::cli::cmdTune(args);
   if (command == "explain") return rl::cli::cmdExplain(args);
+  if (command == "audit") return rl::cli::cmdAudit(args);
   std::fprintf(stderr,
-               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, cluster, tune, explain\n",
+               "ratelab-cli: unknown command '%s': allowed run, race, bench, keys, script, serve, cluster, tune, explain, audit\n",
                argv[1]);
   return rl::cli::kExitBadInput;
 }

@@ -14,6 +14,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "http/client_response.hpp"
+
 namespace rl {
 namespace {
 
@@ -35,15 +37,21 @@ bool waitFor(int fd, short events, SteadyClock::time_point deadline) {
 
 std::string HttpTarget::toString() const {
   const bool v6 = host.find(':') != std::string::npos;
-  return "http://" + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + path;
+  return (tls ? "https://" : "http://") + (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port) + path;
 }
 
 Result<HttpTarget> parseHttpUrl(std::string_view url) {
   const std::string shown(url);
-  if (url.substr(0, 7) != "http://")
-    return invalidArgument("URL '" + shown + "' must start with http:// (https is not supported)");
-  url.remove_prefix(7);
   HttpTarget t;
+  if (url.substr(0, 8) == "https://") {
+    t.tls = true;
+    t.port = 443;
+    url.remove_prefix(8);
+  } else if (url.substr(0, 7) == "http://") {
+    url.remove_prefix(7);
+  } else {
+    return invalidArgument("URL '" + shown + "' must start with http:// or https://");
+  }
   const auto slash = url.find('/');
   std::string_view authority = url.substr(0, slash);
   t.path = slash == std::string_view::npos ? "/" : std::string(url.substr(slash));
@@ -70,8 +78,8 @@ Result<HttpTarget> parseHttpUrl(std::string_view url) {
   return t;
 }
 
-HttpClient::HttpClient(HttpTarget target, Micros timeout, std::string sourceAddress)
-    : target_(std::move(target)), source_(std::move(sourceAddress)), timeout_(timeout) {
+HttpClient::HttpClient(HttpTarget target, Micros timeout, std::string sourceAddress, TlsOptions tls)
+    : target_(std::move(target)), source_(std::move(sourceAddress)), timeout_(timeout), tlsOptions_(std::move(tls)) {
   limits_.maxBodyBytes = 1 << 20;
   limits_.maxHeaderBytes = 64 * 1024;
 }
@@ -79,6 +87,7 @@ HttpClient::HttpClient(HttpTarget target, Micros timeout, std::string sourceAddr
 HttpClient::~HttpClient() { close(); }
 
 void HttpClient::close() {
+  tls_.reset();
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   buffer_.clear();
@@ -131,6 +140,20 @@ Result<void> HttpClient::connect() {
   }
   ::freeaddrinfo(found);
   if (fd_ < 0) return failure("cannot connect: " + lastError);
+  if (!target_.tls) return {};
+  if (!tlsContext_) {
+    auto ctx = TlsSession::makeContext(tlsOptions_);
+    if (!ctx) {
+      close();
+      return ctx.error();
+    }
+    tlsContext_ = std::move(ctx).value();
+  }
+  tls_ = std::make_unique<TlsSession>(tlsContext_, !tlsOptions_.insecure);
+  if (auto ok = tls_->handshake(fd_, target_.host, deadline); !ok) {
+    close();
+    return failure(ok.error().message);
+  }
   return {};
 }
 
@@ -141,6 +164,11 @@ Result<void> HttpClient::open() {
 
 Result<void> HttpClient::writeAll(std::string_view bytes) {
   const auto deadline = SteadyClock::now() + timeout_;
+  if (tls_) {
+    std::string error;
+    if (!tls_->write(bytes.data(), bytes.size(), deadline, error)) return failure(error);
+    return {};
+  }
   while (!bytes.empty()) {
     const auto n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n > 0) {
@@ -155,31 +183,51 @@ Result<void> HttpClient::writeAll(std::string_view bytes) {
   return {};
 }
 
+// Reads up to `n` bytes: > 0 read, 0 the server closed, -1 failed (`error`), -2 timed out.
+long HttpClient::receive(char* buffer, std::size_t n, SteadyClock::time_point deadline, std::string& error) {
+  if (tls_) return tls_->read(buffer, n, deadline, error);
+  for (;;) {
+    const auto got = ::recv(fd_, buffer, n, 0);
+    if (got > 0) return got;
+    if (got == 0 || errno == ECONNRESET) return 0;
+    if (errno != EAGAIN && errno != EINTR) {
+      error = std::string("receive failed: ") + std::strerror(errno);
+      return -1;
+    }
+    if (!waitFor(fd_, POLLIN, deadline)) return -2;
+  }
+}
+
 Result<HttpResponse> HttpClient::readResponse(bool head, bool& gotBytes) {
-  const auto deadline = SteadyClock::now() + timeout_;
+  const auto deadline = SteadyClock::now() + timeout_;  // the whole answer, however it is dripped
   char chunk[16384];
+  bool eof = false;
   for (;;) {
     HttpResponse response;
-    if (!buffer_.empty()) {
-      const auto outcome = parseResponse(buffer_, limits_, head, response);
+    if (!buffer_.empty() || eof) {
+      const auto outcome = parseClientResponse(buffer_, limits_, head, eof, response);
       if (outcome.state == ParseState::Complete) {
         buffer_.erase(0, outcome.consumed);
+        if (eof) response.keepAlive = false;
         return response;
       }
       if (outcome.state == ParseState::Failed) return protocolError("HTTP " + target_.toString() + ": " + outcome.error);
+      if (eof) {
+        peerClosed_ = true;
+        return failure("the server closed the connection before answering");
+      }
     }
-    const auto n = ::recv(fd_, chunk, sizeof chunk, 0);
+    std::string error;
+    const long n = receive(chunk, sizeof chunk, deadline, error);
     if (n > 0) {
       gotBytes = true;
       buffer_.append(chunk, static_cast<std::size_t>(n));
-    } else if (n == 0 || errno == ECONNRESET) {
-      peerClosed_ = true;
-      return failure("the server closed the connection before answering");
-    } else if (errno == EAGAIN || errno == EINTR) {
-      if (!waitFor(fd_, POLLIN, deadline))
-        return failure("no answer within " + std::to_string(ceilMillis(timeout_)) + " ms");
+    } else if (n == 0) {
+      eof = true;
+    } else if (n == -2) {
+      return failure("no complete answer within " + std::to_string(ceilMillis(timeout_)) + " ms");
     } else {
-      return failure(std::string("receive failed: ") + std::strerror(errno));
+      return failure(error);
     }
   }
 }

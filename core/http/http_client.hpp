@@ -1,28 +1,35 @@
 #pragma once
 // HttpClient: a small blocking HTTP/1.1 client over POSIX sockets (no Qt), for
-// the HTTP client store and tests. One keep-alive connection, one request at
-// a time, every wait bounded by the timeout. Not thread-safe: one per thread.
+// the HTTP client store, the audit and tests. One keep-alive connection, one
+// request at a time. It reads what real servers send (chunked, close-delimited,
+// HTTP/1.0, interim 1xx: client_response.hpp) and https through OpenSSL with
+// certificate checks (tls_session.hpp). Redirects are answers, never followed.
+// A hostile server is bounded: head 64 KiB, body 1 MiB, and the whole answer
+// must arrive within the timeout (a server dripping bytes does not extend it).
+// Not thread-safe: one per thread.
 
 #include <string>
 #include <string_view>
 
 #include "common/result.hpp"
 #include "http/http_message.hpp"
+#include "http/tls_session.hpp"
 #include "limiter/time.hpp"
 
 namespace rl {
 
-/// Where an HTTP server is: parsed from `http://host:port[/path]`.
+/// Where an HTTP server is: parsed from `http[s]://host:port[/path]`.
 struct HttpTarget {
   std::string host = "127.0.0.1";  ///< name, IPv4, or IPv6 (without brackets)
-  int port = 80;                   ///< 1..65535
+  int port = 80;                   ///< 1..65535 (443 by default for https)
   std::string path = "/";          ///< request path of the target ("/" when none)
+  bool tls = false;                ///< https
 
-  /// `http://host:port/path`.
+  /// `http[s]://host:port/path`.
   std::string toString() const;
 };
 
-/// Parses `http://host[:port][/path]`; InvalidArgument names the bad part and what is allowed.
+/// Parses `http[s]://host[:port][/path]`; InvalidArgument names the bad part and what is allowed.
 Result<HttpTarget> parseHttpUrl(std::string_view url);
 
 /// A blocking keep-alive client; see the file comment.
@@ -30,7 +37,9 @@ class HttpClient {
  public:
   /// `sourceAddress` (an IPv4 address such as 127.0.0.7, or empty for the
   /// kernel's choice) is bound before connecting: per-IP limits see it as the client.
-  explicit HttpClient(HttpTarget target, Micros timeout = Micros{5'000'000}, std::string sourceAddress = {});
+  /// `tls` says how an https target's certificate is checked.
+  explicit HttpClient(HttpTarget target, Micros timeout = Micros{5'000'000}, std::string sourceAddress = {},
+                      TlsOptions tls = {});
   ~HttpClient();
   HttpClient(const HttpClient&) = delete;
   HttpClient& operator=(const HttpClient&) = delete;
@@ -50,6 +59,7 @@ class HttpClient {
   Result<void> connect();
   Result<void> writeAll(std::string_view bytes);
   Result<HttpResponse> readResponse(bool head, bool& gotBytes);
+  long receive(char* buffer, std::size_t n, std::chrono::steady_clock::time_point deadline, std::string& error);
   Error failure(const std::string& what) const;
 
   HttpTarget target_;     ///< the server
@@ -59,6 +69,9 @@ class HttpClient {
   std::string buffer_;    ///< received bytes not yet parsed
   HttpLimits limits_;     ///< response size limits
   bool peerClosed_ = false;  ///< the last attempt failed because the server closed the connection
+  TlsOptions tlsOptions_;    ///< certificate checks of an https target
+  std::shared_ptr<ssl_ctx_st> tlsContext_;  ///< made at the first https connect
+  std::unique_ptr<TlsSession> tls_;         ///< the open connection's TLS, null for http
 };
 
 }  // namespace rl

@@ -146,7 +146,16 @@ ParseOutcome findHeadEnd(std::string_view data, const HttpLimits& limits, std::s
   return {};
 }
 
-// `list` ("keep-alive, Upgrade") holds `token` (case-insensitive).
+}  // namespace
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           const auto lx = (x >= 'A' && x <= 'Z') ? static_cast<char>(x + 32) : x;
+           const auto ly = (y >= 'A' && y <= 'Z') ? static_cast<char>(y + 32) : y;
+           return lx == ly;
+         });
+}
+
 bool hasToken(std::string_view list, std::string_view token) {
   while (!list.empty()) {
     const auto comma = list.find(',');
@@ -160,16 +169,6 @@ bool connectionHas(const HttpHeaders& headers, std::string_view token) {
   for (const auto& h : headers)
     if (equalsIgnoreCase(h.name, "connection") && hasToken(h.value, token)) return true;
   return false;
-}
-
-}  // namespace
-
-bool equalsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           const auto lx = (x >= 'A' && x <= 'Z') ? static_cast<char>(x + 32) : x;
-           const auto ly = (y >= 'A' && y <= 'Z') ? static_cast<char>(y + 32) : y;
-           return lx == ly;
-         });
 }
 
 const std::string* findHeader(const HttpHeaders& headers, std::string_view name) {
@@ -263,6 +262,10 @@ ParseOutcome parseRequest(std::string_view data, const HttpLimits& limits, HttpR
   }
   out.body.assign(data.substr(headEnd + 4, length));
   return {ParseState::Complete, total, 0, {}};
+}
+
+ParseOutcome parseHeaderBlock(std::string_view block, const HttpLimits& limits, HttpHeaders& out) {
+  return parseHeaderLines(block, limits, out);
 }
 
 ParseOutcome scanResponse(std::string_view data, const HttpLimits& limits, bool headRequest, ResponseFrame& out) {

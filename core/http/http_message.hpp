@@ -28,6 +28,10 @@ using HttpHeaders = std::vector<HttpHeader>;
 const std::string* findHeader(const HttpHeaders& headers, std::string_view name);
 /// Case-insensitive ASCII comparison.
 bool equalsIgnoreCase(std::string_view a, std::string_view b);
+/// `list` ("keep-alive, Upgrade") holds `token` (case-insensitive).
+bool hasToken(std::string_view list, std::string_view token);
+/// Some Connection field of `headers` holds `token` ("close", "keep-alive").
+bool connectionHas(const HttpHeaders& headers, std::string_view token);
 
 /// Size limits a parser enforces; beyond them a message fails.
 struct HttpLimits {
@@ -100,8 +104,13 @@ struct ResponseFrame {
 /// outcomes and errors) and fills only its framing.
 ParseOutcome scanResponse(std::string_view data, const HttpLimits& limits, bool headRequest, ResponseFrame& out);
 
+/// Checks the header lines of `block` (between the start line and the blank line, CRLF
+/// separated) with the same rules and limits as every message here, and stores them in `out`.
+ParseOutcome parseHeaderBlock(std::string_view block, const HttpLimits& limits, HttpHeaders& out);
+
 /// Parses one response from the start of `data`; `headRequest` means no body follows.
-/// Only Content-Length framing is accepted (chunked fails with 502).
+/// Only Content-Length framing is accepted (chunked fails with 502): the front's strict
+/// framing. A client reading any server uses parseClientResponse() (client_response.hpp).
 ParseOutcome parseResponse(std::string_view data, const HttpLimits& limits, bool headRequest,
                            HttpResponse& out);
 

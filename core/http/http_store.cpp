@@ -3,63 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <ctime>
 
 #include "common/json.hpp"
+#include "http/limit_headers.hpp"
 #include "http/limit_response.hpp"
 
 namespace rl {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '"')) s.remove_suffix(1);
-  return s;
-}
-
-std::int64_t number(std::string_view s) {  // -1 unless the whole text is a non-negative integer
-  s = trim(s);
-  std::int64_t v = -1;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc{} && p == s.data() + s.size() && v >= 0 ? v : -1;
-}
-
-// Header seconds to milliseconds, saturated at 2^52 us (about 142 years) so
-// that no later sum in ms or us can wrap (Retry-After: 99999999999999).
-constexpr std::int64_t kMaxHeaderSeconds = (std::int64_t{1} << 52) / 1'000'000;
-std::int64_t headerSecondsToMs(std::int64_t s) { return std::min(s, kMaxHeaderSeconds) * 1000; }
-
-// Retry-After: delta-seconds or an IMF-fixdate ("Wed, 21 Oct 2015 07:28:00 GMT").
-std::int64_t retryAfterMs(std::string_view v, std::int64_t nowS) {
-  if (const auto s = number(v); s >= 0) return headerSecondsToMs(s);
-  std::tm tm{};
-  const std::string text(trim(v));
-  const char* end = ::strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  if (end == nullptr || *end != '\0') return -1;
-  return headerSecondsToMs(std::max<std::int64_t>(0, static_cast<std::int64_t>(::timegm(&tm)) - nowS));
-}
-
-// The first item of a RateLimit / RateLimit-Policy field, in either draft form:
-// `"name";r=5;t=3` / `q=10;w=60` or `limit=10, remaining=5, reset=3`.
-void readRateLimitField(std::string_view v, LimitHeaders& out, bool policy) {
-  const bool structured = v.find(';') != std::string_view::npos && v.find("remaining=") == std::string_view::npos &&
-                          v.find("limit=") == std::string_view::npos;
-  if (structured) v = v.substr(0, v.find(','));  // first policy only
-  while (!v.empty()) {
-    const auto cut = v.find_first_of(structured ? ";" : ",;");
-    const std::string_view item = trim(v.substr(0, cut));
-    v = cut == std::string_view::npos ? std::string_view{} : v.substr(cut + 1);
-    const auto eq = item.find('=');
-    if (eq == std::string_view::npos) continue;
-    const std::string_view k = trim(item.substr(0, eq));
-    const std::int64_t n = number(item.substr(eq + 1));
-    if (n < 0) continue;
-    if (k == "q" || k == "limit") out.limit = n;
-    else if (!policy && (k == "r" || k == "remaining")) out.remaining = n;
-    else if (!policy && (k == "t" || k == "reset")) out.resetMs = headerSecondsToMs(n);
-  }
-}
 
 bool isRateLabBody(const HttpResponse& r) {
   if (r.status != 200 && r.status != 429) return false;
@@ -90,25 +41,6 @@ std::string excerpt(const std::string& body) {
 
 }  // namespace
 
-LimitHeaders readLimitHeaders(const HttpResponse& r, std::int64_t nowS) {
-  LimitHeaders h;
-  if (const auto* v = findHeader(r.headers, "RateLimit-Policy")) readRateLimitField(*v, h, true);
-  if (const auto* v = findHeader(r.headers, "RateLimit")) readRateLimitField(*v, h, false);
-  const auto pick = [&](std::int64_t& field, std::string_view a, std::string_view b) {
-    const auto* v = findHeader(r.headers, a);
-    if (v == nullptr) v = findHeader(r.headers, b);
-    if (v != nullptr && field < 0) field = number(*v);
-  };
-  pick(h.limit, "RateLimit-Limit", "X-RateLimit-Limit");
-  pick(h.remaining, "RateLimit-Remaining", "X-RateLimit-Remaining");
-  std::int64_t reset = -1;
-  pick(reset, "RateLimit-Reset", "X-RateLimit-Reset");
-  if (reset >= 0 && h.resetMs < 0)  // seconds from now, or (GitHub style) an epoch time
-    h.resetMs = headerSecondsToMs(reset > 1'000'000'000 ? std::max<std::int64_t>(0, reset - nowS) : reset);
-  if (const auto* v = findHeader(r.headers, "Retry-After")) h.retryAfterMs = retryAfterMs(*v, nowS);
-  return h;
-}
-
 std::string sourceAddressFor(std::string_view client) {
   std::size_t digits = client.size();
   while (digits > 0 && client[digits - 1] >= '0' && client[digits - 1] <= '9') --digits;
@@ -131,7 +63,7 @@ HttpClient& HttpStore::clientFor(std::string_view client) {
   auto it = clients_.find(source);
   if (it == clients_.end()) {
     if (clients_.size() >= 1024) clients_.clear();  // bound the open connections of one thread
-    it = clients_.emplace(source, std::make_unique<HttpClient>(target_, options_.timeout, source)).first;
+    it = clients_.emplace(source, std::make_unique<HttpClient>(target_, options_.timeout, source, options_.tls)).first;
   }
   return *it->second;
 }
@@ -147,12 +79,14 @@ Result<Decision> HttpStore::decide(const DecisionRequest& request) {
   r.method = options_.method;
   r.target = path_;
   r.headers = options_.headers;
-  if (!options_.keyHeader.empty()) r.headers.push_back({options_.keyHeader, std::string(request.client)});
+  std::string key(request.client);
+  if (options_.keyPerLane) key.append(".").append(algorithmName(request.algorithm));
+  if (!options_.keyHeader.empty()) r.headers.push_back({options_.keyHeader, key});
   r.headers.push_back({"x-ratelab-algorithm", std::string(algorithmName(request.algorithm))});
   r.headers.push_back({"x-ratelab-no-wait", "1"});  // the storm accounts the delay itself
   if (request.cost != 1) r.headers.push_back({"x-ratelab-cost", std::to_string(request.cost)});
   r.body = options_.body;
-  auto response = clientFor(request.client).send(r);
+  auto response = clientFor(options_.keyPerLane ? std::string_view(key) : request.client).send(r);
   if (!response) {  // the limiter did not answer: an error, never the failure policy's admit
     if (response.error().code == ErrorCode::Unavailable) return protocolError(response.error().message);
     return response.error();
@@ -172,15 +106,15 @@ Result<Decision> HttpStore::decide(const DecisionRequest& request) {
 Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options) {
   auto target = parseHttpUrl(url);
   if (!target) return target.error();
-  const bool pathGiven = url.find('/', 7) != std::string_view::npos;  // after "http://"
+  const bool pathGiven = url.find('/', url.find("://") + 3) != std::string_view::npos;  // after "http[s]://"
   return std::unique_ptr<Store>(std::make_unique<HttpStore>(std::move(*target), std::move(options), pathGiven));
 }
 
-Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout) {
+Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout, const TlsOptions& tls) {
   for (const auto& url : urls) {
     auto target = parseHttpUrl(url);
     if (!target) return invalidArgument("--http-target: " + target.error().message);
-    HttpClient client(*target, timeout);
+    HttpClient client(*target, timeout, {}, tls);
     if (auto ok = client.open(); !ok) return ok.error();
   }
   return {};

@@ -7,6 +7,9 @@
 // client key travels as a header (`header:x-api-key`, the default) or as the
 // source address (`source-addr`: client i binds 127.x.y.z = 127.0.0.2 + i, so
 // per-IP limits such as nginx's $binary_remote_addr see distinct clients).
+// With several lanes (algorithms) in one storm, each lane gets its own keys
+// (`keyPerLane`: "<client>.<algorithm>", and a hashed address for source-addr),
+// so the second lane never meets the first lane's consumption.
 // RateLab's replicas also get `x-ratelab-algorithm`, `x-ratelab-no-wait` (a
 // leaky-bucket delay comes back in the Decision instead of being waited out)
 // and (when not 1) `x-ratelab-cost`; other servers ignore them.
@@ -19,10 +22,7 @@
 //   any other server: 2xx admitted; a status in `denyStatus` (429 by default,
 //     e.g. 429,503 for nginx's default limit_req_status) denied; anything else
 //     is an error (Protocol) naming the status. Limit headers are read where
-//     present: Retry-After (seconds or HTTP date), RateLimit / RateLimit-Policy
-//     (IETF draft, both the structured `"p";r=5;t=3` / `q=10;w=60` form and the
-//     older `limit=10, remaining=5, reset=3` form), RateLimit-Limit/-Remaining/
-//     -Reset, X-RateLimit-Limit/-Remaining/-Reset. Absent values are unknown:
+//     present, in every dialect (limit_headers.hpp). Absent values are unknown:
 //     remaining -1, limit 0, retryAfter 0, resetAfter 0 (never invented).
 //   transport failures (refused, reset, timeout) mid-run are errors (Protocol,
 //     "cannot connect ..."), never handed to the failure policy: a limiter that
@@ -50,19 +50,9 @@ struct HttpStoreOptions {
   std::string keyHeader = "x-api-key";     ///< header carrying the client key ("" = source address)
   std::vector<int> denyStatus{429};        ///< statuses that mean denied
   Micros timeout{5'000'000};               ///< bound of each connect / send / receive
+  TlsOptions tls;                          ///< certificate checks of https targets
+  bool keyPerLane = false;                 ///< each algorithm (lane) its own keys: "<client>.<algorithm>"
 };
-
-/// Limit headers of a response, -1 where absent (see the file comment).
-struct LimitHeaders {
-  std::int64_t limit = -1;          ///< requests per window / burst
-  std::int64_t remaining = -1;      ///< requests left
-  std::int64_t retryAfterMs = -1;   ///< Retry-After, as milliseconds from now
-  std::int64_t resetMs = -1;        ///< until the quota is full again
-};
-
-/// Reads the limit headers of `r`; `nowS` (unix seconds) turns an HTTP-date
-/// Retry-After and an epoch X-RateLimit-Reset into durations.
-LimitHeaders readLimitHeaders(const HttpResponse& r, std::int64_t nowS);
 
 /// 127.x.y.z for client key `client`: 127.0.0.2 + the trailing number of the
 /// name ("run1-client-5" -> 127.0.0.7), else a hash of the name.
@@ -88,8 +78,10 @@ class HttpStore final : public Store {
 /// Parses `url` (`http://host:port[/path]`; no path = RateLab's /ping) and makes a store for one thread.
 Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options = {});
 
-/// Connects once to every URL: Unavailable naming the first that cannot be reached.
-Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout = Micros{2'000'000});
+/// Connects once to every URL (https: with `tls`'s certificate checks): Unavailable naming the
+/// first that cannot be reached, InvalidArgument for a bad URL or CA file.
+Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout = Micros{2'000'000},
+                              const TlsOptions& tls = {});
 
 /// The storm's factory for `--backend http`: replica r talks to `urls[r % urls.size()]`,
 /// each (replica, worker) over its own connections. InvalidArgument for an empty or bad URL list.

@@ -10,20 +10,7 @@
 namespace rl {
 namespace {
 
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return -floorDiv(-a, b); }
-
-// Seconds the whole quota spans: the window, or the time to refill a full bucket.
-std::int64_t policyWindowSeconds(Algorithm a, const Quota& q) {
-  const Micros span = isRateBased(a) ? q.interval() * q.limit : q.window;
-  return std::max<std::int64_t>(1, ceilDiv(span.count(), kSecond.count()));
-}
-
-// Appends `v` in decimal.
-void appendInt(std::string& out, std::int64_t v) {
-  char buf[24];
-  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
-  out.append(buf, end);
-}
+void appendInt(std::string& out, std::int64_t v) { appendLimitInt(out, v); }
 
 // Appends `v` as a JSON number the way nlohmann writes it ("9.0", "0.25"); non-finite -> null.
 void appendJsonDouble(std::string& out, double v) {
@@ -69,38 +56,12 @@ void appendDecisionJson(std::string& out, const Decision& d, const LimitContext&
   out.append("}\n");
 }
 
-void appendRateLimitPolicyField(std::string& v, Algorithm a, const Quota& q) {
-  v.append("\"").append(algorithmName(a)).append("\";q=");
-  appendInt(v, q.limit);
-  v.append(";w=");
-  appendInt(v, policyWindowSeconds(a, q));
-}
-
-void appendRateLimitField(std::string& v, Algorithm a, const Decision& d) {
-  std::int64_t t = std::max<std::int64_t>(0, ceilDiv(d.resetAfter.count(), kSecond.count()));
-  if (!d.allowed) t = std::max(t, retryAfterSeconds(d.retryAfter));
-  v.append("\"").append(algorithmName(a)).append("\";r=");
-  appendInt(v, d.remaining);
-  v.append(";t=");
-  appendInt(v, t);
-}
-
 // Every header of a decision answer (without Content-Length / Connection), in wire order:
 // add(name, write) where write(std::string&) appends the value.
 template <class Add>
 void decisionHeaders(const Decision& d, const LimitContext& c, Add&& add) {
   add("Content-Type", [](std::string& o) { o.append("application/json"); });
-  add("X-RateLimit-Limit", [&](std::string& o) { appendInt(o, d.limit); });
-  add("X-RateLimit-Remaining", [&](std::string& o) { appendInt(o, d.remaining); });
-  add("RateLimit-Policy", [&](std::string& o) { appendRateLimitPolicyField(o, c.algorithm, c.quota); });
-  add("RateLimit", [&](std::string& o) { appendRateLimitField(o, c.algorithm, d); });
-  add("X-RateLimit-Replica", [&](std::string& o) { appendInt(o, c.replica); });
-  if (d.allowed && d.delay.count() > 0)
-    add("X-RateLimit-Delay-Ms", [&](std::string& o) { appendInt(o, ceilMillis(d.delay)); });
-  if (!d.allowed) {
-    add("Retry-After", [&](std::string& o) { appendInt(o, retryAfterSeconds(d.retryAfter)); });
-    add("Retry-After-Ms", [&](std::string& o) { appendInt(o, retryAfterMillis(d.retryAfter)); });
-  }
+  limitDecisionHeaders(d, c.algorithm, c.quota, c.replica, add);
 }
 
 // An integer member of `j`, or nullopt.
@@ -110,24 +71,6 @@ std::optional<std::int64_t> intMember(const Json& j, std::string_view key) {
 }
 
 }  // namespace
-
-std::int64_t retryAfterSeconds(Micros d) {
-  return std::max<std::int64_t>(1, ceilDiv(d.count(), kSecond.count()));
-}
-
-std::int64_t retryAfterMillis(Micros d) { return std::max<std::int64_t>(1, ceilMillis(d)); }
-
-std::string rateLimitPolicyField(Algorithm a, const Quota& q) {
-  std::string v;
-  appendRateLimitPolicyField(v, a, q);
-  return v;
-}
-
-std::string rateLimitField(Algorithm a, const Decision& d) {
-  std::string v;
-  appendRateLimitField(v, a, d);
-  return v;
-}
 
 HttpResponse decisionResponse(const Decision& d, const LimitContext& c) {
   HttpResponse r;

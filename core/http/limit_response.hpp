@@ -1,5 +1,6 @@
 #pragma once
-// The limiter's HTTP face: a Decision becomes a response, and back.
+// The limiter's HTTP face: a Decision becomes a response, and back. The limit
+// headers themselves are written by the one header codec (limit_headers.hpp).
 //
 //   admitted  200  X-RateLimit-Limit, X-RateLimit-Remaining, RateLimit-Policy,
 //                  RateLimit (IETF draft-ietf-httpapi-ratelimit-headers, the
@@ -21,6 +22,7 @@
 
 #include "common/result.hpp"
 #include "http/http_message.hpp"
+#include "http/limit_headers.hpp"
 #include "limiter/algorithm.hpp"
 #include "limiter/decision.hpp"
 #include "limiter/quota.hpp"
@@ -38,15 +40,6 @@ struct LimitContext {
   std::string_view client;                       ///< the client key (x-api-key or address)
   int replica = 0;                               ///< index of the answering replica
 };
-
-/// Retry-After seconds: `d` rounded up to whole seconds, at least 1.
-std::int64_t retryAfterSeconds(Micros d);
-/// Retry-After-Ms: `d` rounded up to whole milliseconds, at least 1.
-std::int64_t retryAfterMillis(Micros d);
-/// RateLimit-Policy value: `"<algorithm>";q=<limit>;w=<seconds to refill or window>`.
-std::string rateLimitPolicyField(Algorithm a, const Quota& q);
-/// RateLimit value: `"<algorithm>";r=<remaining>;t=<seconds until full, rounded up>`.
-std::string rateLimitField(Algorithm a, const Decision& d);
 
 /// 200 for an admitted decision, 429 for a denied one; see the file comment.
 HttpResponse decisionResponse(const Decision& d, const LimitContext& c);

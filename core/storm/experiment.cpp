@@ -125,7 +125,7 @@ Result<ExperimentResult> runExperiment(const StormSpec& spec, const ExperimentTa
       StormOutcome outcome = g.runners[i]->outcome();
       if (outcome.failure) observer.failed(*outcome.failure);
       stop = stop || outcome.cancelled || outcome.failure.has_value();
-      result.runs.push_back({runs[begin + i], g.firstLanes[i], std::move(outcome), std::nullopt});
+      result.runs.push_back({runs[begin + i], g.firstLanes[i], std::move(outcome), std::nullopt, std::nullopt});
     }
     if (begin == 0 && !result.runs.empty()) observer.progressed(result.runs.front().outcome.progress);
     if (injector && begin == 0) {  // the schedule belongs to the first group of runs

@@ -74,6 +74,8 @@ HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
   o.body = spec.httpBody;
   o.keyHeader = spec.httpKey.starts_with("header:") ? spec.httpKey.substr(7) : std::string();
   o.denyStatus = spec.httpDenyStatus;
+  o.keyPerLane = spec.algorithms.size() > 1;  // each lane (algorithm) meets its own keys on the target
+  o.tls = {spec.httpCaFile, spec.httpInsecure};
   return o;
 }
 

@@ -12,17 +12,18 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 48> kNames = {
+constexpr std::array<std::string_view, 50> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
     "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
-    "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "compare_policies", "compare_wait_replicas", "trace",
+    "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "compare_policies",
+    "compare_wait_replicas", "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
-    "wait_replicas", "wait_timeout_ms", "read_from", "failover", "fault", "quota_change"};
+    "wait_replicas", "wait_timeout_ms", "read_from", "failover", "fault", "quota_change", "cacert", "insecure"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
-constexpr std::array<std::string_view, 2> kSwitches = {"trace_burst", "strict"};
+constexpr std::array<std::string_view, 3> kSwitches = {"trace_burst", "strict", "insecure"};
 
 Error bad(const std::string& shownAs, std::string_view text, const std::string& allowed) {
   return invalidArgument(shownAs + ": '" + std::string(text) + "' is not valid: allowed " + allowed);
@@ -189,6 +190,8 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "http_header") { s.httpHeaders.emplace_back(t); return {}; }  // repeatable: each adds one
   if (key == "http_body") { s.httpBody = std::string(t); return {}; }
   if (key == "http_key") { s.httpKey = std::string(t); return {}; }
+  if (key == "cacert") { s.httpCaFile = std::string(t); return {}; }  // https targets: trusted CAs (PEM)
+  if (key == "insecure") return setSwitch(s.httpInsecure, t, shownAs);
   if (key == "http_deny_status") {
     s.httpDenyStatus.clear();
     for (std::string_view v : splitList(t)) {
@@ -359,6 +362,8 @@ Json specToJson(const StormSpec& s) {
     if (!s.httpBody.empty()) doc["http_body"] = s.httpBody;
     doc["http_key"] = s.httpKey;
     doc["http_deny_status"] = s.httpDenyStatus;
+    if (!s.httpCaFile.empty()) doc["cacert"] = s.httpCaFile;
+    if (s.httpInsecure) doc["insecure"] = true;
   }
   if (!s.scriptFile.empty()) {
     doc["script"] = s.scriptFile;

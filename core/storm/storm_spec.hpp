@@ -96,6 +96,8 @@ struct StormSpec {
   std::string httpBody;                  ///< backend http: request body ("" = none)
   std::string httpKey = "header:x-api-key";  ///< backend http: how the client travels: header:NAME | source-addr
   std::vector<int> httpDenyStatus{429};  ///< backend http: statuses that mean "denied" (2xx = admitted)
+  std::string httpCaFile;                ///< backend http, https targets: trusted CAs (PEM; "" = the system's)
+  bool httpInsecure = false;             ///< backend http, https targets: accept any certificate
   std::string scriptFile;                ///< backend redis-script: the Lua file
   std::string scriptKeys = "{prefix}{client}";  ///< backend redis-script: KEYS template (space-separated)
   std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template

@@ -6,9 +6,12 @@
 // `location /` serves a static file behind
 //   limit_req_zone $binary_remote_addr zone=z:1m rate=<rate>;
 //   limit_req zone=z burst=<burst> nodelay; limit_req_status 429;
-// (a `return` would answer before limit_req runs). Or any directives: the
-// `http` ones (limit_req_zone) and the `location` ones (limit_req, limit_req_status),
-// as `explain --to nginx` emits them. Stopped on destruction.
+// (a `return` would answer before limit_req runs), plus `locationExtra` (e.g.
+// `add_header X-Status $limit_req_status always;`). Or any directives: the
+// `http` ones (limit_req_zone) and the `location` ones (limit_req,
+// limit_req_status), as `explain --to nginx` emits them. With `tls`, it listens
+// with ssl on a self-signed certificate for 127.0.0.1 that the openssl CLI makes
+// in the temp dir (certFile()). Stopped on destruction.
 
 #include <QtTest>
 
@@ -29,15 +32,17 @@ class NginxLimitReq {
   struct Directives {
     QString http;      ///< limit_req_zone ...;
     QString location;  ///< limit_req ...; limit_req_status ...;
+    bool tls = false;  ///< listen with ssl (a self-signed certificate, certFile())
   };
   /// `rate` as nginx writes it ("10r/s", "7r/m").
-  NginxLimitReq(const QString& rate, int burst, bool nodelay = true)
+  NginxLimitReq(const QString& rate, int burst, bool nodelay = true, const QString& locationExtra = {}, bool tls = false)
       : NginxLimitReq(Directives{"limit_req_zone $binary_remote_addr zone=z:1m rate=" + rate + ";",
-                                 QString("limit_req zone=z burst=%1%2; limit_req_status 429;")
+                                 QString("limit_req zone=z burst=%1%2; limit_req_status 429; %3")
                                      .arg(burst)
-                                     .arg(nodelay ? " nodelay" : "")}) {}
+                                     .arg(nodelay ? " nodelay" : "", locationExtra),
+                                 tls}) {}
   /// nginx with these directives (as `explain --to nginx` prints them).
-  explicit NginxLimitReq(const Directives& directives) {
+  explicit NginxLimitReq(const Directives& directives) : tls_(directives.tls) {
     if (!QFile::exists("/usr/sbin/nginx")) {
       error_ = "nginx is not installed (Debian nginx-light, see scripts/install-deps.sh)";
       return;
@@ -52,6 +57,19 @@ class NginxLimitReq {
     index.open(QIODevice::WriteOnly);
     index.write("ok\n");
     index.close();
+    QString listenExtra;
+    if (tls_) {
+      QProcess openssl;  // a self-signed certificate for the loopback address, valid one day
+      openssl.start("openssl", {"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", d + "/key.pem", "-out", certFile()});
+      if (!openssl.waitForFinished(30'000) || openssl.exitCode() != 0) {
+        error_ = "openssl req failed: " + QString::fromUtf8(openssl.readAllStandardError());
+        port_ = 0;
+        return;
+      }
+      QFile::setPermissions(d + "/key.pem", QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther);  // nginx may run as nobody
+      listenExtra = QString(" ssl;\n    ssl_certificate %1;\n    ssl_certificate_key %2/key.pem").arg(certFile(), d);
+    }
     QFile conf(d + "/nginx.conf");
     conf.open(QIODevice::WriteOnly);
     conf.write(QString("worker_processes 1;\nmaster_process off;\ndaemon off;\npid %1/nginx.pid;\n"
@@ -59,11 +77,11 @@ class NginxLimitReq {
                        "http {\n  access_log off;\n  client_body_temp_path %1/body;\n  proxy_temp_path %1/proxy;\n"
                        "  fastcgi_temp_path %1/fastcgi;\n  uwsgi_temp_path %1/uwsgi;\n  scgi_temp_path %1/scgi;\n"
                        "  %2\n"
-                       "  server {\n    listen 127.0.0.1:%3;\n"
-                       "    location / {\n      %4\n      root %1/www;\n    }\n  }\n}\n")
+                       "  server {\n    listen 127.0.0.1:%3%4;\n"
+                       "    location / {\n      %5\n      root %1/www;\n    }\n  }\n}\n")
                    .arg(d, directives.http)
                    .arg(port_)
-                   .arg(directives.location)
+                   .arg(listenExtra, directives.location)
                    .toUtf8());
     conf.close();
     const QStringList args{"-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"};
@@ -97,13 +115,16 @@ class NginxLimitReq {
   /// Why it did not start.
   const QString& error() const { return error_; }
   /// `http://127.0.0.1:<port>/`.
-  QString url() const { return QString("http://127.0.0.1:%1/").arg(port_); }
+  QString url() const { return QString(tls_ ? "https://127.0.0.1:%1/" : "http://127.0.0.1:%1/").arg(port_); }
+  /// The self-signed certificate (PEM) of a tls nginx.
+  QString certFile() const { return dir_.path() + "/cert.pem"; }
 
  private:
   QTemporaryDir dir_;   ///< config, pid, log, temp paths
   QProcess process_;    ///< the nginx child
   int port_ = 0;        ///< listen port, 0 when not running
   QString error_;       ///< start failure
+  bool tls_ = false;    ///< listens with ssl
 };
 
 }  // namespace rl::test

@@ -328,7 +328,9 @@ void HttpMessageTest::parsesUrls_data() {
   QTest::newRow("path") << "http://localhost:9/limit/x" << "localhost" << 9 << "/limit/x";
   QTest::newRow("ipv6") << "http://[::1]:18080/ping" << "::1" << 18080 << "/ping";
   QTest::newRow("default port") << "http://example" << "example" << 80 << "/";
-  QTest::newRow("https") << "https://x:1" << "" << 0 << "must start with http://";
+  QTest::newRow("https") << "https://x:1/a" << "x" << 1 << "/a";
+  QTest::newRow("https default port") << "https://example" << "example" << 443 << "/";
+  QTest::newRow("other scheme") << "ftp://x:1" << "" << 0 << "must start with http:// or https://";
   QTest::newRow("no host") << "http://:80" << "" << 0 << "has no host";
   QTest::newRow("port 0") << "http://h:0" << "" << 0 << "1..65535";
   QTest::newRow("port too big") << "http://h:65536" << "" << 0 << "1..65535";

@@ -246,7 +246,7 @@ void HttpServeTest::httpStoreReadsExactDecisions() {
   QVERIFY(!refused.ok());
   QVERIFY2(refused.error().message.find("x-api-key is 300 bytes long: allowed 1 to 256") != std::string::npos,
            refused.error().message.c_str());
-  QVERIFY(!makeHttpStore("https://x").ok());
+  QVERIFY(!makeHttpStore("ftp://x").ok());  // http:// and https:// only
   auto dead = makeHttpStore("http://127.0.0.1:1");
   // A limiter that does not answer admitted nothing: an error, never the failure policy's (Unavailable).
   QCOMPARE((*dead)->decide(r).error().code, ErrorCode::Protocol);

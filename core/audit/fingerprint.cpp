@@ -1,0 +1,166 @@
+#include "audit/fingerprint.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "limiter/limiter_state.hpp"
+
+namespace rl {
+namespace {
+
+struct Sample {
+  std::int64_t us;  ///< unix time the target saw it (send + half the round trip)
+  bool allowed;     ///< what the target decided
+  int group;        ///< concurrent round, -1 alone
+};
+using Sequence = std::vector<Sample>;  // one key, from its fresh state, in send order
+
+struct Candidate {
+  Algorithm algorithm;
+  Quota quota;
+  bool firstRequest = false;  ///< windows start at the first request after the last window
+};
+
+// Decisions of `c` on `seq` that match the target's (rounds: as many admits and denies as both have).
+int explainedIn(const Sequence& seq, const Candidate& c) {
+  LimiterState state = freshState(c.algorithm);
+  const std::int64_t w = c.quota.window.count();
+  std::int64_t windowStart = 0, windowIndex = 0;
+  bool started = false;
+  std::map<int, std::array<int, 4>> rounds;  // group -> model admits, model denies, target admits, target denies
+  int explained = 0;
+  for (const Sample& s : seq) {
+    std::int64_t now = s.us;
+    if (c.firstRequest) {
+      if (!started || s.us - windowStart >= w) {
+        windowStart = s.us;
+        ++windowIndex;
+        started = true;
+      }
+      now = windowIndex * w + (s.us - windowStart);
+    }
+    const bool allowed = decide(c.algorithm, state, Micros{now}, 1, c.quota).decision.allowed;
+    if (s.group < 0) {
+      explained += allowed == s.allowed;
+      continue;
+    }
+    auto& r = rounds[s.group];
+    ++r[allowed ? 0 : 1];
+    ++r[s.allowed ? 2 : 3];
+  }
+  for (const auto& [g, r] : rounds) explained += std::min(r[0], r[2]) + std::min(r[1], r[3]);
+  return explained;
+}
+
+int explainedBy(const std::vector<Sequence>& seqs, const Candidate& c) {
+  int n = 0;
+  for (const auto& s : seqs) n += explainedIn(s, c);
+  return n;
+}
+
+std::vector<std::int64_t> limitCandidates(const FingerprintHints& h, std::int64_t maxAdmitted) {
+  std::vector<std::int64_t> out;
+  if (h.limit > 0) out.push_back(h.limit);
+  if (maxAdmitted > 0) out.push_back(maxAdmitted);
+  const std::int64_t top = std::min<std::int64_t>(200, std::max(h.limit, maxAdmitted) + 2);
+  for (std::int64_t l = 1; l <= top; ++l) out.push_back(l);
+  return out;
+}
+
+std::vector<std::int64_t> windowCandidates(const FingerprintHints& h) {
+  std::vector<std::int64_t> out;
+  if (h.windowMs > 0) out.push_back(h.windowMs);
+  for (std::int64_t ms : {500, 1000, 2000, 3000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 3600000})
+    out.push_back(ms);
+  return out;
+}
+
+std::vector<double> rateCandidates(const FingerprintHints& h) {
+  std::vector<double> out;
+  if (h.limit > 0 && h.windowMs > 0) out.push_back(static_cast<double>(h.limit) * 1000.0 / static_cast<double>(h.windowMs));
+  for (double r : {0.1, 0.2, 0.5, 1.0, 2.0, 2.5, 3.0, 4.0, 5.0, 8.0, 10.0, 15.0, 20.0, 25.0, 50.0, 100.0, 200.0, 500.0, 1000.0})
+    out.push_back(r);
+  return out;
+}
+
+std::vector<Candidate> candidates(const FingerprintHints& h, std::int64_t maxAdmitted) {
+  std::vector<Candidate> out;
+  const auto limits = limitCandidates(h, maxAdmitted);
+  for (Algorithm a : {Algorithm::FixedWindow, Algorithm::SlidingLog, Algorithm::SlidingCounter})
+    for (bool first : {true, false}) {
+      if (a == Algorithm::SlidingLog && first) continue;  // a log has no windows to align
+      for (std::int64_t w : windowCandidates(h))
+        for (std::int64_t l : limits) out.push_back({a, Quota::perWindow(l, Micros{w * 1000}), first});
+    }
+  for (Algorithm a : {Algorithm::LeakyBucket, Algorithm::TokenBucket, Algorithm::Gcra})
+    for (double r : rateCandidates(h))
+      for (std::int64_t l : limits) out.push_back({a, Quota::perWindow(l, kSecond).withRefill(r), false});
+  std::erase_if(out, [](const Candidate& c) { return !c.quota.validate(c.algorithm); });
+  return out;
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string describe(const Fingerprint& f) {
+  std::string s = f.algorithm + " " + std::to_string(f.limit);
+  if (f.windowMs > 0) {
+    s += " per " + number(static_cast<double>(f.windowMs) / 1000.0) + " s";
+    if (f.alignment == "first_request") s += ", window from the client's first request";
+    else if (f.alignment == "epoch") s += ", windows aligned to the epoch";
+  } else {
+    s += " at " + number(f.ratePerSecond) + "/s";
+  }
+  return s + ": " + std::to_string(f.explained) + " of " + std::to_string(f.decisions);
+}
+
+}  // namespace
+
+Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const FingerprintHints& hints) {
+  std::map<std::string, Sequence> byKey;
+  std::map<int, std::int64_t> roundAdmits;
+  int decisions = 0;
+  for (const Arrival& a : arrivals) {
+    if (!a.fingerprinted || a.error) continue;
+    byKey[a.key].push_back({a.wallUs + a.rttUs / 2, a.allowed, a.group});
+    if (a.group >= 0) roundAdmits[a.group] += a.allowed;
+    ++decisions;
+  }
+  std::int64_t maxAdmitted = 0;
+  for (const auto& [g, n] : roundAdmits) maxAdmitted = std::max(maxAdmitted, n);
+  Fingerprint best;
+  best.decisions = decisions;
+  if (decisions == 0) return best;
+  std::vector<Sequence> seqs;
+  for (auto& [k, s] : byKey) {
+    std::stable_sort(s.begin(), s.end(), [](const Sample& x, const Sample& y) { return x.us < y.us; });
+    seqs.push_back(std::move(s));
+  }
+  int bestScore = -1;
+  Candidate bestCandidate{Algorithm::FixedWindow, {}, false};
+  for (const Candidate& c : candidates(hints, maxAdmitted)) {
+    const int score = explainedBy(seqs, c);
+    if (score > bestScore) {
+      bestScore = score;
+      bestCandidate = c;
+    }
+  }
+  best.algorithm = std::string(algorithmName(bestCandidate.algorithm));
+  best.limit = bestCandidate.quota.limit;
+  if (isRateBased(bestCandidate.algorithm)) {
+    best.ratePerSecond = bestCandidate.quota.ratePerSecond();
+  } else {
+    best.windowMs = bestCandidate.quota.window.count() / 1000;
+    if (bestCandidate.algorithm != Algorithm::SlidingLog) best.alignment = bestCandidate.firstRequest ? "first_request" : "epoch";
+  }
+  best.explained = bestScore;
+  best.summary = describe(best);
+  return best;
+}
+
+}  // namespace rl

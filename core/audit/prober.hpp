@@ -1,0 +1,99 @@
+#pragma once
+// Prober: the audit's only way to the target. Sends one request or a round
+// of concurrent ones, classifies each answer (2xx admitted; a deny status,
+// x-envoy-ratelimited or nginx's REJECTED denied; anything else an error),
+// reads its limit headers, records it as an Arrival, and refuses to send
+// past the request or time budget. Sleeping is bounded by the budget too.
+//
+// Client ids: every key is `<keyTag><name>`; on a loopback target each key
+// also gets its own source address (127.x.y.z, hashed from the key), so a
+// limiter keyed by address sees a fresh client for every probe.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "audit/audit_spec.hpp"
+#include "http/http_client.hpp"
+#include "http/limit_headers.hpp"
+
+namespace rl {
+
+/// One request the audit made and what came back.
+struct Arrival {
+  std::string probe;            ///< the probe that sent it
+  std::string key;              ///< client key
+  int group = -1;               ///< requests sent together (a concurrent round) share a group; -1 alone
+  int url = 0;                  ///< index into the spec's URLs
+  std::int64_t sentUs = 0;      ///< steady time from the audit's start
+  std::int64_t wallUs = 0;      ///< unix time of the send, microseconds
+  std::int64_t rttUs = 0;       ///< until the answer
+  int status = 0;               ///< HTTP status (0 when none came)
+  bool allowed = false;         ///< admitted
+  bool error = false;           ///< neither admitted nor denied (transport failure, other status)
+  std::string errorText;        ///< why, when `error`
+  LimitHeaders headers;         ///< what the answer said
+  bool fingerprinted = true;    ///< replayed by the fingerprint (false: replicas, spoofed identities)
+};
+
+/// How one request is made.
+struct ProbeRequest {
+  /// A request of `probe` on key `key` to URL `url`.
+  ProbeRequest(std::string probeName, std::string keyName, int urlIndex = 0)
+      : probe(std::move(probeName)), key(std::move(keyName)), url(urlIndex) {}
+
+  std::string probe;            ///< probe name (recorded)
+  std::string key;              ///< key name without the tag
+  int url = 0;                  ///< which URL
+  std::string forwardedFor;     ///< X-Forwarded-For to send ("" = none)
+  std::string sourceKey;        ///< the address comes from this key instead ("" = `key`)
+  bool fingerprinted = true;    ///< see Arrival
+};
+
+/// See the file comment. Not thread-safe (it runs its own threads for rounds).
+class Prober {
+ public:
+  explicit Prober(const AuditSpec& spec);
+  ~Prober();
+
+  /// Parses every URL (InvalidArgument) and connects to each (Unavailable naming the first down).
+  Result<void> open();
+  /// Sends one request; nullopt when the budget is spent.
+  std::optional<Arrival> send(const ProbeRequest& r);
+  /// Sends `n` at once (each on its own connection); empty when the budget cannot pay for all.
+  std::vector<Arrival> sendRound(int n, const ProbeRequest& r);
+  /// True when `requests` more requests and `time` more wall time fit the budget.
+  bool affords(std::int64_t requests, Micros time) const;
+  /// Steady microseconds since open().
+  std::int64_t nowUs() const;
+  /// Sleeps until `us` (steady, since open()); false (no sleep) when that is past the budget.
+  bool sleepUntil(std::int64_t us);
+  /// Every arrival so far, in send order.
+  const std::vector<Arrival>& arrivals() const { return arrivals_; }
+  /// Requests sent.
+  std::int64_t sent() const { return static_cast<std::int64_t>(arrivals_.size()); }
+  /// The full key of `name`: "<tag><name>".
+  std::string fullKey(const std::string& name) const { return spec_.keyTag + name; }
+  /// How many URLs.
+  int urls() const { return static_cast<int>(targets_.size()); }
+  /// True when requests to `url` can come from chosen source addresses (a loopback target).
+  bool choosesAddress(int url) const { return loopback_[static_cast<std::size_t>(url)]; }
+
+ private:
+  Arrival exchange(HttpClient& client, const ProbeRequest& r, int group);
+  HttpClient& client(int url, const std::string& source, int slot);
+  std::string sourceFor(const ProbeRequest& r) const;
+
+  AuditSpec spec_;                      ///< what to send
+  std::vector<HttpTarget> targets_;     ///< parsed URLs
+  std::vector<bool> loopback_;          ///< per URL: source addresses can be chosen
+  std::map<std::string, std::vector<std::unique_ptr<HttpClient>>> clients_;  ///< by "url|source", one per slot
+  std::vector<Arrival> arrivals_;       ///< the record
+  std::int64_t startUs_ = 0;            ///< steady time of open()
+  int groups_ = 0;                      ///< next round's group id
+};
+
+}  // namespace rl
