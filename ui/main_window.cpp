@@ -250,9 +250,13 @@ void MainWindow::startRace() {
 void MainWindow::updateHint() {
   const auto spec = storm_->spec();
   if (!spec) return lanes_->setHint(tr("Pick a preset, or fix the storm form and press Space"));
-  const QString where = spec->backend == Backend::Memory ? tr("the in-memory store")
-                        : redisUp_ ? tr("Redis (%1)").arg(QString::fromUtf8(backendName(spec->backend).data()))
-                                   : tr("Redis, once it answers");
+  QString where = spec->backend == Backend::Memory ? tr("the in-memory store")
+                  : redisUp_ ? tr("Redis (%1)").arg(QString::fromUtf8(backendName(spec->backend).data()))
+                             : tr("Redis, once it answers");
+  if (spec->backend == Backend::Http)  // the target decides, and RateLab's model beside it when asked
+    where = tr("the HTTP limiter at %1%2")
+                .arg(qs(spec->httpTargets.empty() ? std::string("?") : spec->httpTargets.front()),
+                     spec->compareBackends.empty() ? QString() : tr(", then in memory beside it"));
   QStringList names;
   for (Algorithm a : spec->algorithms) names << QString::fromUtf8(algorithmName(a).data());
   lanes_->setHint(tr("Pick a preset above, or press Space to fire %L1 requests at %2 on %3")

@@ -27,14 +27,18 @@ HttpTargetBox::HttpTargetBox(QWidget* parent) : QWidget(parent) {
   headers_ = new QPlainTextEdit(this);
   headers_->setObjectName(QStringLiteral("httpHeaders"));
   headers_->setPlaceholderText(tr("Name: value, one per line"));
-  headers_->setMaximumHeight(headers_->fontMetrics().lineSpacing() * 3 + 12);
-  beside_ = new QCheckBox(tr("RateLab's model of the checked algorithms, in memory, on the same requests"), this);
+  headers_->setMaximumHeight(headers_->fontMetrics().lineSpacing() * 2 + 12);
+  beside_ = new QCheckBox(tr("RateLab's model, in memory"), this);
   beside_->setObjectName(QStringLiteral("httpBeside"));
+  beside_->setToolTip(tr("Then the same requests (the same plan) decided by the checked algorithms in memory, one lane "
+                         "each, and the decisions that differ from the target's counted"));
   form->addRow(tr("Target"), target_);
   form->addRow(tr("Client"), key_);
   form->addRow(tr("Denied"), deny_);
   form->addRow(tr("Headers"), headers_);
   form->addRow(tr("Beside"), beside_);
+  connect(target_, &QLineEdit::textChanged, this, &HttpTargetBox::changed);
+  connect(beside_, &QCheckBox::toggled, this, &HttpTargetBox::changed);
 }
 
 Result<void> HttpTargetBox::applyTo(StormSpec& spec) const {

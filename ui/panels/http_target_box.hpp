@@ -27,6 +27,10 @@ class HttpTargetBox : public QWidget {
   void show(const StormSpec& spec);
   QLineEdit* targetField() const { return target_; }
 
+ signals:
+  /// A field was edited (the lanes' hint names the target).
+  void changed();
+
  private:
   QLineEdit* target_;        ///< http_target: URL[,URL..]
   QLineEdit* key_;           ///< http_key: header:NAME | source-addr

@@ -146,6 +146,7 @@ QWidget* StormPanel::buildAlgorithms() {
   grid->addWidget(scriptBox_, 5, 0, 1, 3);
   httpBox_ = new HttpTargetBox(box);
   httpBox_->setVisible(false);
+  connect(httpBox_, &HttpTargetBox::changed, this, &StormPanel::whatChanged);
   grid->addWidget(httpBox_, 6, 0, 1, 3);
   connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
     scriptBox_->setVisible(comboValue<Backend>(backend_) == Backend::RedisScript);
