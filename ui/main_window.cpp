@@ -370,7 +370,11 @@ void MainWindow::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("window/theme"), themeName(theme_));
   // Never a password on disk: the URL without it (the password comes from
   // --redis-password-file or $REDISCLI_AUTH, or is typed again).
-  s.setValue(QStringLiteral("redis/url"), QString::fromStdString(withoutPassword(connection_->url().toStdString())));
+  // The next start reconnects to this Redis; a managed server stops with the window, so it is not kept.
+  if (controller_.isManagedServerUrl(connection_->url()))
+    s.remove(QStringLiteral("redis/url"));
+  else
+    s.setValue(QStringLiteral("redis/url"), QString::fromStdString(withoutPassword(connection_->url().toStdString())));
   s.setValue(QStringLiteral("inspector/prefix"), inspector_->prefix());
   auto spec = storm_->spec();
   if (spec) spec->redisUrl.clear();

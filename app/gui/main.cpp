@@ -18,9 +18,14 @@
 namespace {
 constexpr int kExitBadInput = 2;
 
-void chooseRedis(rl::ui::StormController& controller, const rl::gui::GuiOptions& o) {
+// --redis, else (an interactive start) the Redis the window used last, else the embedded default.
+void chooseRedis(rl::ui::StormController& controller, const rl::gui::GuiOptions& o, const QString& savedUrl) {
   if (!o.redisUrl.isEmpty()) {
     controller.connectRedis(o.redisUrl);
+    return;
+  }
+  if (!savedUrl.isEmpty() && !o.managedRedis && !o.measure) {
+    controller.useSavedRedis(savedUrl);
     return;
   }
   if (o.managedRedis || o.measure) {
@@ -77,7 +82,7 @@ int main(int argc, char** argv) {
       return kExitBadInput;
     }
   }
-  chooseRedis(controller, o);
+  chooseRedis(controller, o, unattended ? QString() : QSettings().value(QStringLiteral("redis/url")).toString());
   window.show();
 
   if (o.measure) {

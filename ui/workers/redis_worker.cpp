@@ -260,6 +260,20 @@ void RedisWorker::useEmbeddedDefault(int probePort) {
   });
 }
 
+void RedisWorker::useSavedOrEmbedded(const QString& savedUrl, int probePort) {
+  guarded("Saved Redis", [&] {
+    auto ep = resolveRedisUrl(savedUrl.toStdString());
+    if (ep) {
+      useEndpoint(*ep);
+      if (link()) return checkStatus();  // it answers: the window goes on where it was
+    }
+    const QString why = ep ? connError_ : errorText(ep.error());
+    emit serverChanged(serverState(tr("the saved Redis %1 does not answer (%2): using the embedded default")
+                                       .arg(qs(withoutPassword(savedUrl.toStdString())), why)));
+    useEmbeddedDefault(probePort);
+  });
+}
+
 void RedisWorker::stopServer() {
   guarded("Stopping redis-server", [&] {
     if (!server_)

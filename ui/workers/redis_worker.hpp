@@ -52,6 +52,8 @@ class RedisWorker : public QObject {
   void startServer();
   /// The embedded default: a Redis on 127.0.0.1:`probePort` if one answers, else a private server.
   void useEmbeddedDefault(int probePort);
+  /// The Redis the window used last (`savedUrl`) when it answers; else, saying so, the embedded default.
+  void useSavedOrEmbedded(const QString& savedUrl, int probePort);
   /// Stops the managed server (keeps its port for restartServer); the server talked to stays.
   void stopServer();
   /// Restarts the managed server on the same port (an outage's end); the server talked to stays.

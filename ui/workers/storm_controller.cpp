@@ -118,6 +118,10 @@ bool namesManagedServer(const std::string& url, int port) {
 }
 }  // namespace
 
+bool StormController::isManagedServerUrl(const QString& url) const {
+  return namesManagedServer(url.toStdString(), managedPort_);
+}
+
 QString StormController::faultRefusal(const StormSpec& spec) const {
   if (spec.faults.empty()) return {};
   const QString what = tr("This scenario has a fault schedule (%1): it is done to the window's managed "
@@ -304,6 +308,11 @@ void StormController::startServer() {
 
 void StormController::useEmbeddedRedis(int probePort) {
   QMetaObject::invokeMethod(redis_, [w = redis_, probePort] { w->useEmbeddedDefault(probePort); }, Qt::QueuedConnection);
+}
+
+void StormController::useSavedRedis(const QString& savedUrl, int probePort) {
+  QMetaObject::invokeMethod(redis_, [w = redis_, savedUrl, probePort] { w->useSavedOrEmbedded(savedUrl, probePort); },
+                            Qt::QueuedConnection);
 }
 
 void StormController::restartServer() {

@@ -76,6 +76,8 @@ class StormController : public QObject {
   int refreshIntervalMs() const { return refresh_.interval(); }
   /// The last finished storm's result.
   const StormResult& lastResult() const { return lastResult_; }
+  /// True when `url` names the window's managed redis-server (it stops with the window).
+  bool isManagedServerUrl(const QString& url) const;
   /// Wall time from the start of the last storm to its end (us, the TTL chart's clock; -1 while it runs).
   /// A failover storm's runs follow each other: from the start of its last run.
   std::int64_t runWallUs() const { return runWallUs_; }
@@ -108,6 +110,8 @@ class StormController : public QObject {
   void restartServer();
   /// The embedded default: 127.0.0.1:`probePort` if it answers, else a private redis-server.
   void useEmbeddedRedis(int probePort = 6379);
+  /// The Redis the window used last when it answers, else the embedded default (see RedisWorker).
+  void useSavedRedis(const QString& savedUrl, int probePort = 6379);
   /// One inspector page; RateLab's keys of the storms run here are read with their run's quota.
   void scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count, const QString& assume = {});
   /// Deletes keys within prefix.
