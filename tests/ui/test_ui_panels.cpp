@@ -122,12 +122,13 @@ void UiPanelsTest::stormFormRefusesInvalidInput_data() {
   QTest::addColumn<BadInput>("bad");
   QTest::addColumn<QString>("message");
   QTest::newRow("no algorithm") << BadInput::NoAlgorithm << "check at least one";
-  QTest::newRow("limit 0") << BadInput::ZeroLimit << "--limit: limit 0 is out of range: allowed 1 to";
+  // In the form's words: its field labels, not ratelab-cli's flags.
+  QTest::newRow("limit 0") << BadInput::ZeroLimit << "Limit: limit 0 is out of range: allowed 1 to";
   QTest::newRow("skew text") << BadInput::BadSkew << "skew: 'abc' is not a whole number of milliseconds";
-  QTest::newRow("skew count") << BadInput::SkewCount << "--skew-ms has 2 values: allowed one per replica (1)";
-  QTest::newRow("window 0") << BadInput::ZeroWindow << "--window-ms: window 0 ms is out of range";
-  QTest::newRow("concurrency 0") << BadInput::ZeroConcurrency << "--concurrency 0 is out of range: allowed 1 to 512";
-  QTest::newRow("rate missing") << BadInput::MissingRate << "--rate is required by --pattern constant";
+  QTest::newRow("skew count") << BadInput::SkewCount << "Skew has 2 values: allowed one per replica (1)";
+  QTest::newRow("window 0") << BadInput::ZeroWindow << "Window: window 0 ms is out of range";
+  QTest::newRow("concurrency 0") << BadInput::ZeroConcurrency << "Concurrency 0 is out of range: allowed 1 to 512";
+  QTest::newRow("rate missing") << BadInput::MissingRate << "Rate is required by Pattern constant";
 }
 
 void UiPanelsTest::stormFormRefusesInvalidInput() {
@@ -156,6 +157,7 @@ void UiPanelsTest::stormFormRefusesInvalidInput() {
   QTest::mouseClick(panel.startButton(), Qt::LeftButton);
   QCOMPARE(started.count(), 0);
   QVERIFY2(panel.errorText().contains(message), qPrintable(panel.errorText()));
+  QVERIFY2(!panel.errorText().contains(QStringLiteral("--")), qPrintable(panel.errorText()));
   QVERIFY(panel.findChild<QLabel*>(QStringLiteral("stormError"))->isVisible());
 }
 
@@ -169,7 +171,7 @@ void UiPanelsTest::windowStartsNothingOnInvalidInput() {
   QTest::keyClick(&w, Qt::Key_Space);  // the Start/Stop shortcut
   QCOMPARE(started.count(), 0);
   QVERIFY(!controller.stormRunning());
-  QVERIFY(w.stormPanel()->errorText().startsWith(QStringLiteral("--limit: limit 0 is out of range")));
+  QVERIFY(w.stormPanel()->errorText().startsWith(QStringLiteral("Limit: limit 0 is out of range")));
   QVERIFY(!w.startStorm());
 }
 

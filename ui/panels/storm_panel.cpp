@@ -17,6 +17,7 @@
 #include "http/nginx_front.hpp"
 #include "ui/panels/config_quota_box.hpp"
 #include "ui/panels/enum_combo.hpp"
+#include "ui/panels/form_words.hpp"
 #include "ui/panels/http_target_box.hpp"
 #include "ui/panels/script_box.hpp"
 #include "ui/panels/labeled_slider.hpp"
@@ -307,7 +308,7 @@ Result<StormSpec> StormPanel::spec() const {
   if (s.backend == Backend::Http)
     if (auto ok = httpBox_->applyTo(s); !ok) return ok.error();
   if (!isRedisBackend(s.backend)) s.comparePolicies.clear();  // the policies decide Redis errors only
-  if (auto ok = validate(s); !ok) return ok.error();
+  if (auto ok = validate(s); !ok) return Error{ok.error().code, inFormWords(ok.error().message).toStdString()};
   return s;
 }
 

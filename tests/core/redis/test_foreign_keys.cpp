@@ -129,7 +129,7 @@ void ForeignKeysTest::rateLimiterFlexibleAndRateLimitRedis() {
   // Without an assumption the limit is unknown, never guessed.
   const auto bare = read("rlflx:", "rlflx:user42", {});
   QVERIFY(bare && !bare->limit);
-  const auto blocked = read("rlflx-block:", "rlflx-block:mallory", KeyAssumptions{{}, {}, 2});
+  const auto blocked = read("rlflx-block:", "rlflx-block:mallory", KeyAssumptions{{}, {}, 2, {}});
   QVERIFY(blocked && blocked->words.find("blocked") != std::string::npos);
 }
 
@@ -231,7 +231,7 @@ void ForeignKeysTest::keyWithoutTtlIsAWarning() {
                                            "stays locked out once it reaches the limit."),
            limits->warnings[0].c_str());
   QVERIFY(conn_->command({"SET", "rlflx:carol", "12"}));  // any counter layout
-  const auto counter = read("rlflx:carol", "rlflx:carol", KeyAssumptions{{}, {}, 10});
+  const auto counter = read("rlflx:carol", "rlflx:carol", KeyAssumptions{{}, {}, 10, {}});
   QVERIFY(counter);
   QCOMPARE(QString::fromStdString(counter->words),
            QString("rate-limiter-flexible counter: 12 of 10 used, never resets: the key has no TTL (over the limit: "
@@ -257,7 +257,7 @@ void ForeignKeysTest::sortedSetLogInItsOwnUnit() {
   QVERIFY(conn_->command({"PEXPIRE", "zlog:ms", "60000"}));
   QVERIFY(conn_->command({"ZADD", "zlog:s", std::to_string(ms / 1000 - 30), "x"}));
   QVERIFY(conn_->command({"ZADD", "zlog:plain", "1", "p", "2", "q"}));
-  const auto inMs = read("zlog:", "zlog:ms", KeyAssumptions{{}, {}, 5});
+  const auto inMs = read("zlog:", "zlog:ms", KeyAssumptions{{}, {}, 5, {}});
   QVERIFY(inMs);
   QCOMPARE(QString::fromStdString(inMs->library), QString("sorted-set log (hand-written Lua)"));
   QCOMPARE(QString::fromStdString(inMs->algorithm), QString("sliding-log"));
@@ -302,7 +302,7 @@ void ForeignKeysTest::seedScriptHashIsATokenBucket() {
            bare->words.c_str());
   QCOMPARE(bare->needs, std::string("limit=N rate=R/s"));
   QVERIFY(!bare->used && !bare->resetMs);
-  const auto known = read("seed:", "seed:{alice}", KeyAssumptions{1.0, {}, 10});
+  const auto known = read("seed:", "seed:{alice}", KeyAssumptions{1.0, {}, 10, {}});
   QVERIFY(known);
   QCOMPARE(*known->used, 3);
   QCOMPARE(*known->limit, 10);
