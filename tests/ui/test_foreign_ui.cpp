@@ -89,7 +89,7 @@ void ForeignUiTest::customScriptBackendInTheStormPanel() {
   auto missing = panel.spec();
   QVERIFY(!missing);
   QCOMPARE(QString::fromStdString(missing.error().message),
-           QString("--script is required by --backend redis-script: allowed a readable Lua file"));
+           QString("Script is required by Backend redis-script: allowed a readable Lua file"));
   file->setText(RATELAB_SOURCE_DIR "/resources/examples/seed_token_bucket.lua");
   panel.findChild<QLineEdit*>("scriptArgv")->setText("{limit} {refill_rate} {now_s} {cost}");
   panel.findChild<QLineEdit*>("scriptReply")->setText("allowed,tokens");
