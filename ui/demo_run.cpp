@@ -108,22 +108,15 @@ void DemoRun::finish(bool timedOut) {
   if (auto* keys = window_.findChild<QDockWidget*>(QStringLiteral("inspectorDock")); keys && options_.dock == QLatin1String("inspector"))
     window_.resizeDocks({keys}, {window_.height() / 2}, Qt::Vertical);  // room for a screenful of keys
   QApplication::processEvents();
-  if (!options_.jsonOut.isEmpty()) {
-    if (auto ok = window_.exportJson(options_.jsonOut); !ok) {
-      say(QString::fromStdString(ok.error().message));
-      failed_ = true;
-    } else {
-      say(QStringLiteral("wrote %1").arg(options_.jsonOut));
-    }
-  }
-  if (!options_.screenshot.isEmpty()) {
-    if (auto ok = window_.exportWindowPng(options_.screenshot); !ok) {
-      say(QString::fromStdString(ok.error().message));
-      failed_ = true;
-    } else {
-      say(QStringLiteral("saved %1").arg(options_.screenshot));
-    }
-  }
+  // Each file asked for: written and named, or its error said and the run failed.
+  const auto write = [this](const QString& path, const QString& verb, const Result<void>& ok) {
+    if (ok) return say(verb.arg(path));
+    say(QString::fromStdString(ok.error().message));
+    failed_ = true;
+  };
+  if (!options_.jsonOut.isEmpty()) write(options_.jsonOut, QStringLiteral("wrote %1"), window_.exportJson(options_.jsonOut));
+  if (!options_.screenshot.isEmpty())
+    write(options_.screenshot, QStringLiteral("saved %1"), window_.exportWindowPng(options_.screenshot));
   emit done(failed_ ? 1 : 0);
 }
 

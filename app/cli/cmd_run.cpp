@@ -156,8 +156,9 @@ int reportRuns(const ExperimentResult& result, const Flags& flags) {
     if (runs.size() > 1)
       std::printf("run %zu of %zu: %s, --on-redis-error %s\n", i + 1, runs.size(), backendLabel(run.spec).c_str(),
                   std::string(failurePolicyName(run.spec.onRedisError)).c_str());
-    printRunTable(stdout, run.spec, run.outcome, computeMetrics(run.spec, run.outcome));
-    if (run.failover) printFailover(stdout, failoverWithOvershoot(run));
+    const auto metrics = computeMetrics(run.spec, run.outcome);
+    printRunTable(stdout, run.spec, run.outcome, metrics);
+    if (run.failover) printFailover(stdout, failoverWithOvershoot(run, metrics));
     if (run.faults) printFaultReport(stdout, run.spec, run.outcome, *run.faults);
   }
   if (runs.size() > 1 && runs[0].spec.backend != runs[1].spec.backend)

@@ -142,28 +142,32 @@ DecisionDifferences decisionDifferences(const ExperimentRun& a, const Experiment
   return d;
 }
 
-FailoverReport failoverWithOvershoot(const ExperimentRun& run) {
+FailoverReport failoverWithOvershoot(const ExperimentRun& run, const std::vector<AlgorithmMetrics>& metrics) {
   FailoverReport report = run.failover.value_or(FailoverReport{});
-  const auto metrics = computeMetrics(run.spec, run.outcome);
   for (std::size_t i = 0; i < report.keys.size() && i < metrics.size(); ++i) report.keys[i].overshoot = metrics[i].overshoot;
   return report;
 }
 
 Json runDocument(const ExperimentResult& result) {
   Json runs = Json::array();
+  Json firstFailover;  // the first run's failover report: the document's "failover"
   for (std::size_t i = 0; i < result.runs.size(); ++i) {
     const ExperimentRun& run = result.runs[i];
-    const Json doc = runJson(run.spec, run.outcome, computeMetrics(run.spec, run.outcome));
+    const auto metrics = computeMetrics(run.spec, run.outcome);
+    const Json doc = runJson(run.spec, run.outcome, metrics);
+    const std::int64_t differing = i > 0 ? decisionDifferences(result.runs[0], run).count : 0;  // the run's, once
+    const Json failover = run.failover ? failoverJson(failoverWithOvershoot(run, metrics)) : Json();
+    if (i == 0 && run.failover) firstFailover = failover;
     int algo = 0;
     for (Json r : doc["runs"]) {
-      if (i > 0) r["decisions_differing_from_first_run"] = decisionDifferences(result.runs[0], run).count;
+      if (i > 0) r["decisions_differing_from_first_run"] = differing;
       if (run.faults) {
         r["faults"] = faultsJson(run.spec, run.outcome, *run.faults, algo);
         r["fault_actions"] = faultActionsJson(*run.faults);
       }
       if (run.failover && result.runs.size() > 1) {  // each WAIT setting's own cost
         r["wait_replicas"] = run.spec.waitReplicas;
-        r["failover"] = failoverJson(failoverWithOvershoot(run));
+        r["failover"] = failover;
       }
       ++algo;
       runs.push_back(std::move(r));
@@ -171,8 +175,7 @@ Json runDocument(const ExperimentResult& result) {
   }
   Json doc;
   doc["runs"] = std::move(runs);
-  if (!result.runs.empty() && result.runs.front().failover)
-    doc["failover"] = failoverJson(failoverWithOvershoot(result.runs.front()));
+  if (!firstFailover.is_null()) doc["failover"] = std::move(firstFailover);
   if (!result.runs.empty() && result.runs.front().spec.traceData) doc["trace"] = traceJson(*result.runs.front().spec.traceData);
   return doc;
 }

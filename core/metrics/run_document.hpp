@@ -27,8 +27,8 @@ struct DecisionDifferences {
 };
 DecisionDifferences decisionDifferences(const ExperimentRun& a, const ExperimentRun& b);
 
-/// A failover run's report with each key's overshoot from the run's metrics.
-FailoverReport failoverWithOvershoot(const ExperimentRun& run);
+/// A failover run's report with each key's overshoot from the run's `metrics` (computeMetrics).
+FailoverReport failoverWithOvershoot(const ExperimentRun& run, const std::vector<AlgorithmMetrics>& metrics);
 
 /// The whole document of an experiment: every run's entries (with faults, the
 /// differences from the first run, and each WAIT setting's failover when there

@@ -14,13 +14,10 @@
 namespace rl::ui {
 
 namespace {
-AlgorithmResult rowOf(const ExperimentRun& run, const AlgorithmMetrics& m, const StormLane* lane) {
+// One summary row; `failover` is the run's report (with overshoot), shared by its rows.
+AlgorithmResult rowOf(const ExperimentRun& run, const AlgorithmMetrics& m, const StormLane* lane,
+                      const std::optional<FailoverReport>& failover) {
   AlgorithmResult r;
-  StormSpec last = run.spec;  // the quota in force at the end
-  if (!run.outcome.markers.empty()) {
-    last.quota.limit = run.outcome.markers.back().limit;
-    last.quota.window = Micros{run.outcome.markers.back().windowUs};
-  }
   r.algorithm = m.algorithm;
   r.label = lane ? qs(lane->label) : qs(algorithmName(m.algorithm));
   r.backend = qs(backendName(run.spec.backend));
@@ -29,7 +26,7 @@ AlgorithmResult rowOf(const ExperimentRun& run, const AlgorithmMetrics& m, const
   r.denied = m.denied;
   r.errors = m.errors;
   r.policy = run.spec.onRedisError;
-  r.limit = last.quota.limit;
+  r.limit = run.outcome.markers.empty() ? run.spec.quota.limit : run.outcome.markers.back().limit;  // at the end
   r.maxAdmittedInWindow = m.maxAdmittedInWindow;
   r.overshoot = m.overshoot;
   r.overLimitAdmitted = m.overLimitAdmitted;
@@ -38,7 +35,7 @@ AlgorithmResult rowOf(const ExperimentRun& run, const AlgorithmMetrics& m, const
   r.bound = qs(overLimitBoundText(m.algorithm, run.spec.quota));
   r.p50us = m.latency.p50;
   r.p99us = m.latency.p99;
-  if (run.failover) r.failover = failoverWithOvershoot(run);
+  r.failover = failover;
   return r;
 }
 }  // namespace
@@ -51,8 +48,10 @@ StormResult summarize(std::shared_ptr<const ExperimentResult> experiment) {
   for (const ExperimentRun& run : experiment->runs) {
     out.durationMs = std::max(out.durationMs, run.outcome.wallDuration.count() / 1000);
     std::size_t lane = static_cast<std::size_t>(run.firstLane);
-    for (const AlgorithmMetrics& m : computeMetrics(run.spec, run.outcome)) {
-      out.algorithms.push_back(rowOf(run, m, lane < lanes.size() ? &lanes[lane] : nullptr));
+    const auto metrics = computeMetrics(run.spec, run.outcome);
+    const auto failover = run.failover ? std::optional(failoverWithOvershoot(run, metrics)) : std::nullopt;
+    for (const AlgorithmMetrics& m : metrics) {
+      out.algorithms.push_back(rowOf(run, m, lane < lanes.size() ? &lanes[lane] : nullptr, failover));
       ++lane;
     }
   }
