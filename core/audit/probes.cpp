@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace rl {
 namespace {
@@ -24,6 +25,21 @@ std::vector<Arrival> untilDenied(AuditContext& c, const ProbeRequest& r, std::in
 
 AuditCheck errorCheck(std::string name, const Arrival& e) {
   return makeCheck(std::move(name), Verdict::Fail, "the target failed a request: " + e.errorText);
+}
+
+// True when a round's admits read as two windows' worth, not as one window
+// over-admitted: every admit said how many remain, no count of remaining
+// repeats more than twice (once per window), and no more than two limits
+// were admitted. A check-then-increment race repeats one count many times.
+bool splitByReset(const std::vector<Arrival>& round, std::int64_t limit) {
+  std::map<std::int64_t, int> seen;
+  std::int64_t admits = 0;
+  for (const Arrival& a : round) {
+    if (!a.allowed) continue;
+    ++admits;
+    if (a.headers.remaining < 0 || a.headers.remaining >= limit || ++seen[a.headers.remaining] > 2) return false;
+  }
+  return admits <= 2 * limit;
 }
 
 }  // namespace
@@ -93,12 +109,26 @@ AuditCheck probeBurst(AuditContext& c) {
   const std::int64_t gaps[] = {0, 250'000, 500'000};
   std::vector<std::int64_t> admitted;
   std::vector<Arrival> all;
+  int resets = 0;  // rounds a window reset split, each sent once more on a fresh key
+  bool unjudged = false;
   for (std::int64_t gap : gaps) {
     if (gap > 0 && !c.prober.sleepUntil(c.prober.nowUs() + gap)) break;
     auto round = c.prober.sendRound(n, {"burst", "burst"});
     if (round.empty()) break;
-    admitted.push_back(admittedIn(round));
     all.insert(all.end(), round.begin(), round.end());
+    for (int again = 1; c.limit > 0 && admittedIn(round) > c.limit && splitByReset(round, c.limit); ++again) {
+      if (again > 2) {
+        unjudged = true;
+        break;
+      }
+      ++resets;
+      if (!c.prober.sleepUntil(c.prober.nowUs() + 100'000)) break;
+      auto fresh = c.prober.sendRound(n, {"burst", "burst-again-" + std::to_string(resets)});
+      if (fresh.empty()) break;
+      all.insert(all.end(), fresh.begin(), fresh.end());
+      round = std::move(fresh);
+    }
+    admitted.push_back(admittedIn(round));
   }
   if (admitted.empty()) return makeCheck("burst", Verdict::Skip, "no budget for a round of " + std::to_string(n));
   if (const Arrival* e = firstError(all)) return errorCheck("burst", *e);
@@ -107,6 +137,7 @@ AuditCheck probeBurst(AuditContext& c) {
   check.details["concurrency"] = n;
   check.details["admitted_per_round"] = admitted;
   check.details["max_admitted"] = most;
+  check.details["rounds_split_by_reset"] = resets;
   if (c.limit < 0) {
     c.limit = admitted.front();
     check.details["limit"] = nullptr;
@@ -119,7 +150,14 @@ AuditCheck probeBurst(AuditContext& c) {
   check.details["over_limit_rounds"] = over;
   check.summary = std::to_string(admitted.size()) + " rounds of " + std::to_string(n) + " at once: at most " +
                   std::to_string(most) + " admitted against a limit of " + std::to_string(c.limit);
-  if (over > 0) {
+  if (resets > 0)
+    check.summary += " (" + std::to_string(resets) + (resets == 1 ? " round" : " rounds") +
+                     " split by a window reset, sent again on a fresh key)";
+  if (unjudged) {
+    check.verdict = Verdict::Warn;
+    check.summary = "a window reset split every try of a round of " + std::to_string(n) +
+                    ": its admits cannot be held to one window's limit of " + std::to_string(c.limit);
+  } else if (over > 0) {
     check.verdict = Verdict::Fail;
     check.summary += " (" + std::to_string(over) + " rounds over the limit: " +
                      (most > c.limit ? std::to_string(most - c.limit) + " too many" : std::string()) + ")";

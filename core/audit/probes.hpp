@@ -6,7 +6,11 @@
 //                warn when nothing is declared (every figure is then measured).
 //   burst        3 rounds of C concurrent requests on one key (C = 2L + 2,
 //                10..64), 250 and 500 ms apart. fail when a round admits more
-//                than the limit (check-then-increment races do).
+//                than the limit (check-then-increment races do). A round whose
+//                admits read as two windows' worth (each remaining count said at
+//                most twice, at most 2L admits) was split by a window reset: it
+//                is sent again on a fresh key (twice at most; warn when every
+//                try is split).
 //   headers      sequential requests until the first deny: remaining falls by
 //                one per admit and is 0 at the last admit (fail otherwise);
 //                RateLimit names a declared policy and stays within its quota

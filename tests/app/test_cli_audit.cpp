@@ -75,6 +75,7 @@ class CliAuditTest : public QObject {
   void expressDialects();
   void fastifyWithRedis();
   void checkThenIncrementFailsBurst();
+  void burstSplitByResetIsSentAgain();
   void retryAfterInMillisecondsIsNamed();
   void chunkedAnswersAreRead();
   void nginxRateFingerprint();
@@ -215,6 +216,34 @@ void CliAuditTest::checkThenIncrementFailsBurst() {
   QVERIFY(check(doc, "burst")["over_limit_rounds"].toInt() >= 1);
   QCOMPARE(doc["verdict"].toString(), QString("fail"));
   QVERIFY(doc["summary"].toString().contains("(burst)"));
+}
+
+// A window boundary inside the burst's concurrent round admits two windows'
+// worth; that is the window resetting, not an over-admit. The probe sends the
+// round once more on a fresh key and judges that one; when every try is split
+// it warns that it could not judge, and never fails the limiter for it.
+void CliAuditTest::burstSplitByResetIsSentAgain() {
+  for (const char* which : {"once", "always"}) {
+    std::unique_ptr<Child> node;
+    QString why;
+    const QString url = startNode(node, {"split", "5", "2000", which}, why);
+    QVERIFY2(!url.isEmpty(), qPrintable(why));
+    const auto c = audit(url, {"--only", "discover,burst", "--require", "burst"});
+    const QJsonObject doc = c.json();
+    const QJsonObject burst = check(doc, "burst");
+    QCOMPARE(doc["declared"]["limit"].toInt(), 5);
+    if (QString(which) == "once") {
+      QCOMPARE(c.exitCode, 0);
+      QCOMPARE(verdictOf(doc, "burst"), QString("pass"));
+      QCOMPARE(burst["rounds_split_by_reset"].toInt(), 1);
+      QCOMPARE(burst["admitted_per_round"].toArray().first().toInt(), 5);  // the fresh key's round
+      QCOMPARE(burst["max_admitted"].toInt(), 5);
+    } else {
+      QCOMPARE(verdictOf(doc, "burst"), QString("warn"));
+      QCOMPARE(burst["rounds_split_by_reset"].toInt(), 2);
+      QVERIFY2(burst["summary"].toString().contains("window reset split every try"), c.out.constData());
+    }
+  }
 }
 
 void CliAuditTest::retryAfterInMillisecondsIsNamed() {

@@ -14,6 +14,10 @@
 //       an in-memory fixed window whose Retry-After is in milliseconds
 //   node audit_targets.js chunked <limit> <windowMs>
 //       an in-memory fixed window that answers with Transfer-Encoding: chunked
+//   node audit_targets.js split <limit> <windowMs> <once|always>
+//       an in-memory fixed window whose window resets right after a key's first
+//       deny, as a window boundary falling inside a concurrent round does: for
+//       the first key only (once) or for every key (always)
 'use strict';
 
 const http = require('node:http');
@@ -109,7 +113,30 @@ function chunked(limit, windowMs) {
   });
 }
 
-const modes = { express, fastify, naive, 'retry-ms': retryMs, chunked };
+function split(limit, windowMs, which) {
+  const windows = new Map();
+  let splits = 0;
+  ready(http.createServer((req, res) => {
+    const now = Date.now();
+    const key = keyOf(req.headers);
+    let w = windows.get(key);
+    if (!w || now >= w.end) windows.set(key, (w = { end: now + Number(windowMs), count: 0, split: false }));
+    w.count += 1;
+    const ok = w.count <= Number(limit);
+    const remaining = Math.max(0, Number(limit) - w.count);
+    if (!ok && !w.split && (which === 'always' || splits === 0)) {  // the boundary: a new window from here
+      splits += 1;
+      windows.set(key, { end: now + Number(windowMs), count: 0, split: true });
+    }
+    res.writeHead(ok ? 200 : 429, {
+      'RateLimit-Policy': `"split";q=${limit};w=${Math.ceil(windowMs / 1000)}`,
+      RateLimit: `"split";r=${remaining};t=${Math.ceil((w.end - now) / 1000)}`,
+    });
+    res.end(ok ? 'ok\n' : 'too many\n');
+  }));
+}
+
+const modes = { express, fastify, naive, 'retry-ms': retryMs, chunked, split };
 if (!modes[mode]) {
   console.error(`audit_targets.js: unknown mode '${mode}': allowed ${Object.keys(modes).join(', ')}`);
   process.exit(2);
