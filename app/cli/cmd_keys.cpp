@@ -77,8 +77,8 @@ constexpr FlagSpec kKeysFlags[] = {
     {"duration-ms", true},  {"jsonl", false},       {"enable-notifications", false}};
 
 constexpr const char* kKeysUsage =
-    "usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:)] [--match GLOB] [--json]\n"
-    "                       [--assume 'rate=10/s burst=20 limit=10 window=60s'] [--envoy-config FILE]\n"
+    "usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:; '' every key)] [--match GLOB]\n"
+    "                       [--json] [--assume 'rate=10/s burst=20 limit=10 window=60s'] [--envoy-config FILE]\n"
     "       ratelab-cli keys --audit [--prefix P (default: every key)] [--require ttl-bound,known,eviction]\n"
     "                       [--max-keys N] [--json]\n"
     "       ratelab-cli keys --watch --prefix P [--interval-ms MS (250)] [--duration-ms D (10000)] [--jsonl]\n"
@@ -194,7 +194,8 @@ int cmdKeys(const Args& args) {
   if (flags->has("watch") && !flags->get("prefix"))
     return badInput("keys", invalidArgument("--watch needs --prefix: allowed the prefix of one limiter's keys, e.g. rl:"));
   const std::string prefix = flags->get("prefix").value_or(audit ? std::string() : std::string(kDefaultPrefix));
-  if (prefix.empty() && !audit) return badInput("keys", invalidArgument("--prefix is empty: allowed 1 to 200 characters"));
+  if (prefix.empty() && flags->has("watch"))
+    return badInput("keys", invalidArgument("--watch --prefix is empty: allowed the prefix of one limiter's keys, e.g. rl:"));
   ReadContext context;
   std::optional<EnvoyConfig> envoy;
   if (int rc = contextFromFlags(*flags, context, envoy); rc != kExitOk) return rc;

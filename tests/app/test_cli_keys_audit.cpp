@@ -168,6 +168,16 @@ void CliKeysAuditTest::auditRequireAndBadInput() {
   const auto watch = test::runCli({"keys", "--watch", "--redis", url()});
   QCOMPARE(watch.exitCode, 2);
   QVERIFY(watch.err.contains("--watch needs --prefix"));
+  const auto watchAll = test::runCli({"keys", "--watch", "--prefix", "", "--redis", url()});
+  QCOMPARE(watchAll.exitCode, 2);
+  QVERIFY(watchAll.err.contains("--watch --prefix is empty"));
+  // An empty prefix lists every key of the database, limiter key or not.
+  const auto every = test::runCli({"keys", "--prefix", "", "--redis", url(), "--json"});
+  QCOMPARE(every.exitCode, 0);
+  QStringList names;
+  for (const QJsonValue& k : every.json()["keys"].toArray()) names << k.toObject()["name"].toString();
+  names.sort();
+  QCOMPARE(names, (QStringList{"rl:a", "session:x"}));
   const auto yaml = test::runCli({"keys", "--envoy-config", "/nonexistent.yaml", "--redis", url()});
   QCOMPARE(yaml.exitCode, 2);
 }
