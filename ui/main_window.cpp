@@ -23,6 +23,7 @@
 #include <QTimer>
 
 #include "redis/redis_url.hpp"
+#include "storm/quota_schedule.hpp"
 #include "storm/storm_settings.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
@@ -319,6 +320,20 @@ Result<void> MainWindow::saveScenario(const QString& path) {
   auto spec = storm_->spec();
   if (!spec) return spec.error();
   spec->redisUrl.clear();  // the connection is the machine's, not the scenario's
+  const auto experiment = controller_.lastResult().experiment;
+  if (experiment && !experiment->runs.empty() && !experiment->runs.front().outcome.markers.empty()) {
+    const ExperimentRun& run = experiment->runs.front();
+    const QuotaMarker& last = run.outcome.markers.back();
+    const Quota& form = spec->quota;
+    const bool stillTuned = form.limit == last.limit && form.window.count() == last.windowUs &&
+                            form.refillPerSecond.value_or(0) == last.refillPerSecond;
+    if (stillTuned) {
+      spec->quota = run.spec.quota;
+      spec->quotaChanges = withLiveChanges(run.spec.quotaChanges, run.outcome.markers);
+      fileNote_ = tr("with the %n quota change(s) made while the last storm ran", nullptr,
+                     static_cast<int>(run.outcome.markers.size()));
+    }
+  }
   return writeScenarioFile(path, *spec, preset_ ? preset_->id : QString(), preset_ ? preset_->explanation : QString());
 }
 
@@ -360,8 +375,10 @@ void MainWindow::fileAction(const QString& title, const QString& filter, bool sa
   const QString path = save ? QFileDialog::getSaveFileName(this, title, QString(), filter)
                             : QFileDialog::getOpenFileName(this, title, QString(), filter);
   if (path.isEmpty()) return;
+  fileNote_.clear();
   const Result<void> ok = fn(path);
-  showError(ok ? tr("%1: %2").arg(title, path) : QString::fromStdString(ok.error().message));
+  showError(!ok ? QString::fromStdString(ok.error().message)
+                : fileNote_.isEmpty() ? tr("%1: %2").arg(title, path) : tr("%1: %2, %3").arg(title, path, fileNote_));
 }
 
 void MainWindow::saveSettings(QSettings& s) const {

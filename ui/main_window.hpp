@@ -47,7 +47,9 @@ class MainWindow : public QMainWindow {
 
   /// Loads a scenario file into the form.
   Result<void> loadScenario(const QString& path);
-  /// Saves the form as a scenario file.
+  /// Saves the form as a scenario file. When the last storm was tuned live and
+  /// the form still holds the quota it was tuned to, the file holds the quota the
+  /// storm started with and every change at the time it was made, so it replays.
   Result<void> saveScenario(const QString& path);
   /// Saves the charts (lanes, level, TTL) as a PNG.
   Result<void> exportPng(const QString& path);
@@ -117,6 +119,7 @@ class MainWindow : public QMainWindow {
   std::optional<Preset> preset_;  ///< the preset the form was last set from
   Theme theme_ = Theme::Light;
   bool docksSized_ = false;  ///< default dock sizes applied (first show without saved state)
+  QString fileNote_;  ///< what a file action adds to its status line (set by the action, shown by fileAction)
 };
 
 }  // namespace rl::ui

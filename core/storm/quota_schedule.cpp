@@ -87,6 +87,12 @@ void insertQuotaChange(std::vector<QuotaChange>& changes, QuotaChange change) {
   changes.insert(pos, std::move(change));
 }
 
+std::vector<QuotaChange> withLiveChanges(std::span<const QuotaChange> scheduled, std::span<const QuotaMarker> live) {
+  std::vector<QuotaChange> out(scheduled.begin(), scheduled.end());
+  for (const QuotaMarker& m : live) insertQuotaChange(out, quotaChangeOf(m));
+  return out;
+}
+
 QuotaChange quotaChangeOf(const QuotaMarker& marker) {
   QuotaChange c;
   c.at = Micros{marker.atUs};

@@ -48,6 +48,10 @@ void insertQuotaChange(std::vector<QuotaChange>& changes, QuotaChange change);
 /// A live change (the window's tuning) as the event a scenario file holds: every field set.
 QuotaChange quotaChangeOf(const QuotaMarker& marker);
 
+/// `scheduled` with `live` (the window's tuning) merged in time order, as a
+/// scenario file holds them, so a tuned run replays headless.
+std::vector<QuotaChange> withLiveChanges(std::span<const QuotaChange> scheduled, std::span<const QuotaMarker> live);
+
 /// A quota in force from `atUs` (us since the run's start) until the next one.
 struct TimedQuota {
   std::int64_t atUs = 0;  ///< from when

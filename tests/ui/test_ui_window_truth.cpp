@@ -1,20 +1,28 @@
 // The window tells the truth in the small things: loading a preset clears the
 // previous storm's lanes and Summary, a running storm's Summary shows its own
 // counts live, the tab that matters is raised, and Space in a number field
-// starts the storm instead of blanking the field.
+// starts the storm instead of blanking the field; the sliders stop at round
+// values and a storm tuned live saves as a scenario that replays the tuning.
 
 #include <QtTest>
 
 #include <QCheckBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QSettings>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTableWidget>
 
+#include "support/cli_process.hpp"
 #include "ui/charts/chart_lane.hpp"
 #include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/labeled_slider.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
@@ -23,6 +31,21 @@
 
 using namespace rl;
 using namespace rl::ui;
+
+namespace {
+// A real-clock storm of 3 s on memory: one client at 200/s, `limit` per second.
+StormSpec threeSecondStorm(Algorithm algorithm, std::int64_t limit) {
+  StormSpec spec;
+  spec.backend = Backend::Memory;
+  spec.algorithms = {algorithm};
+  spec.quota = Quota::perWindow(limit, kSecond);
+  spec.clock = ClockMode::Client;
+  spec.pattern = Pattern::Constant;
+  spec.rate = 200;
+  spec.requests = 600;
+  return spec;
+}
+}  // namespace
 
 class UiWindowTruthTest : public QObject {
   Q_OBJECT
@@ -34,6 +57,7 @@ class UiWindowTruthTest : public QObject {
   void presetRaisesItsTab();
   void spaceInANumberFieldStartsTheStorm();
   void hintNamesWhatAStormWouldFireAt();
+  void liveTuningIsSavedInTheScenario();
 
  private:
   std::unique_ptr<StormController> controller_;
@@ -74,15 +98,7 @@ void UiWindowTruthTest::presetClearsTheLastStorm() {
 void UiWindowTruthTest::summaryFollowsTheRunLive() {
   // A real-clock storm of 3 s: while it runs, the Summary shows its rows with counts
   // that grow, and nothing of a previous run.
-  StormSpec spec;
-  spec.backend = Backend::Memory;
-  spec.algorithms = {Algorithm::SlidingLog};
-  spec.quota = Quota::perWindow(50, kSecond);
-  spec.clock = ClockMode::Client;
-  spec.pattern = Pattern::Constant;
-  spec.rate = 200;
-  spec.requests = 600;  // 3 s
-  window_->stormPanel()->setSpec(spec);
+  window_->stormPanel()->setSpec(threeSecondStorm(Algorithm::SlidingLog, 50));
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
   QVERIFY(window_->startStorm());
   QTableWidget* t = window_->summaryPanel()->table();
@@ -137,6 +153,44 @@ void UiWindowTruthTest::hintNamesWhatAStormWouldFireAt() {
   QVERIFY(hint->text().contains(QStringLiteral("the in-memory store")));
   window_->stormPanel()->findChild<QCheckBox*>(QStringLiteral("gcra"))->setChecked(false);
   QVERIFY2(!hint->text().contains(QStringLiteral("gcra")), qPrintable(hint->text()));
+}
+
+void UiWindowTruthTest::liveTuningIsSavedInTheScenario() {
+  // A storm tuned live (one slider step: limit 20 -> 25, a round stop) saves as the
+  // quota it started with plus the change at the time it was made; ratelab-cli
+  // runs that file with the same schedule.
+  window_->stormPanel()->setSpec(threeSecondStorm(Algorithm::TokenBucket, 20));
+  auto* limitBox = window_->stormPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("limit"));
+  auto* limit = qobject_cast<LabeledSlider*>(limitBox->parentWidget());
+  QVERIFY(limit);
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QSignalSpy tuned(controller_.get(), &StormController::quotaTuned);
+  QVERIFY(window_->startStorm());
+  QTableWidget* t = window_->summaryPanel()->table();
+  QTRY_VERIFY_WITH_TIMEOUT(t->rowCount() == 1 && t->item(0, 1) && t->item(0, 1)->text().toInt() > 100, 10'000);
+  limit->slider()->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+  QCOMPARE(limitBox->value(), 25.0);  // the next round stop, not 20 -> 2377
+  QTRY_COMPARE(tuned.count(), 1);
+  QVERIFY(done.wait(30'000));
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("tuned.json"));
+  QVERIFY(window_->saveScenario(path));
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const QJsonObject saved = QJsonDocument::fromJson(f.readAll()).object();
+  QCOMPARE(saved["limit"].toInt(), 20);  // the quota it started with
+  const QJsonArray changes = saved["quota_changes"].toArray();
+  QCOMPARE(changes.size(), 1);
+  const QStringList parts = changes[0].toString().split(':');
+  QCOMPARE(parts.size(), 2);
+  const int atMs = parts[0].toInt();
+  QVERIFY2(atMs > 400 && atMs < 3000, qPrintable(changes[0].toString()));  // after > 100 of 200/s were offered
+  QVERIFY2(parts[1].startsWith(QStringLiteral("limit=25,window_ms=1000")), qPrintable(parts[1]));
+  const auto cli = test::runCli({"run", "--scenario", path, "--json"});
+  QCOMPARE(cli.exitCode, 0);
+  const QJsonObject run = cli.json()["runs"].toArray()[0].toObject();
+  QCOMPARE(run["limit"].toInt(), 20);
+  QCOMPARE(run["quota_changes"].toArray(), changes);
 }
 
 QTEST_MAIN(UiWindowTruthTest)

@@ -10,17 +10,30 @@
 namespace rl::ui {
 
 namespace {
-constexpr int kSteps = 1000;
+
+// The round values from `lo` to `hi` (both > 0), rounded to `decimals`, each once.
+std::vector<double> roundStops(double lo, double hi, int decimals) {
+  constexpr double kMantissas[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8};
+  const double unit = std::pow(10.0, -decimals);
+  std::vector<double> out;
+  for (double decade = std::pow(10.0, std::floor(std::log10(lo))); decade <= hi * 1.0001; decade *= 10)
+    for (double m : kMantissas) {
+      const double v = std::round(m * decade / unit) * unit;
+      if (v >= lo * 0.9999 && v <= hi * 1.0001 && v > 0 && (out.empty() || v > out.back())) out.push_back(v);
+    }
+  return out;
 }
+
+}  // namespace
 
 LabeledSlider::LabeledSlider(double min, double max, double sliderMin, double sliderMax, int decimals,
                              QWidget* parent)
     : QWidget(parent),
       slider_(new QSlider(Qt::Horizontal, this)),
       spin_(new QDoubleSpinBox(this)),
-      sliderMin_(std::max(sliderMin, 1e-6)),
-      sliderMax_(std::max(sliderMax, sliderMin * 2)) {
-  slider_->setRange(0, kSteps);
+      stops_(roundStops(std::max(sliderMin, 1e-6), std::max(sliderMax, sliderMin * 2), decimals)) {
+  slider_->setRange(0, static_cast<int>(stops_.size()) - 1);
+  slider_->setPageStep(3);
   spin_->setRange(min, max);
   spin_->setDecimals(decimals);
   spin_->setKeyboardTracking(false);
@@ -30,11 +43,7 @@ LabeledSlider::LabeledSlider(double min, double max, double sliderMin, double sl
   row->setContentsMargins(0, 0, 0, 0);
   row->addWidget(slider_, 1);
   row->addWidget(spin_);
-  connect(slider_, &QSlider::valueChanged, this, [this](int pos) {
-    double v = fromSlider(pos);
-    if (spin_->decimals() == 0) v = std::round(v);
-    spin_->setValue(v);
-  });
+  connect(slider_, &QSlider::valueChanged, this, [this](int pos) { spin_->setValue(fromSlider(pos)); });
   connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
     const QSignalBlocker block(slider_);
     slider_->setValue(toSlider(v));
@@ -48,14 +57,18 @@ void LabeledSlider::setValue(double v) { spin_->setValue(v); }
 
 void LabeledSlider::setSuffix(const QString& suffix) { spin_->setSuffix(suffix); }
 
+// The stop nearest `v` on the log scale (a value between stops shows at the nearer one).
 int LabeledSlider::toSlider(double v) const {
-  if (v <= sliderMin_) return 0;
-  if (v >= sliderMax_) return kSteps;
-  return static_cast<int>(std::lround(kSteps * std::log(v / sliderMin_) / std::log(sliderMax_ / sliderMin_)));
+  const auto above = std::lower_bound(stops_.begin(), stops_.end(), v);
+  if (above == stops_.begin()) return 0;
+  if (above == stops_.end()) return static_cast<int>(stops_.size()) - 1;
+  const auto below = above - 1;
+  const bool nearerBelow = v <= 0 || std::log(v / *below) < std::log(*above / v);
+  return static_cast<int>((nearerBelow ? below : above) - stops_.begin());
 }
 
 double LabeledSlider::fromSlider(int pos) const {
-  return sliderMin_ * std::pow(sliderMax_ / sliderMin_, static_cast<double>(pos) / kSteps);
+  return stops_[static_cast<std::size_t>(std::clamp<int>(pos, 0, static_cast<int>(stops_.size()) - 1))];
 }
 
 }  // namespace rl::ui

@@ -1,9 +1,13 @@
 #pragma once
-// LabeledSlider: a slider and a spin box bound to one value. The slider is
-// logarithmic over a comfortable range; the spin box accepts the full range
-// (including values the storm will refuse, so the refusal can be shown).
+// LabeledSlider: a slider and a spin box bound to one value. The slider moves
+// over round stops on a log scale (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 in each
+// decade of a comfortable range), so one drag step changes the value by about
+// a fifth, never 20 -> 2377, and every value it sets is a round one. The spin
+// box accepts the full range (including values the storm will refuse, so the
+// refusal can be shown).
 
 #include <QWidget>
+#include <vector>
 
 class QSlider;
 class QDoubleSpinBox;
@@ -25,6 +29,10 @@ class LabeledSlider : public QWidget {
   QDoubleSpinBox* spinBox() const { return spin_; }
   /// Shown after the number ("ms", "/s").
   void setSuffix(const QString& suffix);
+  /// The slider (for tests).
+  QSlider* slider() const { return slider_; }
+  /// The values the slider stops at, ascending.
+  const std::vector<double>& stops() const { return stops_; }
 
  signals:
   /// The value changed (by the user or setValue).
@@ -35,8 +43,7 @@ class LabeledSlider : public QWidget {
   double fromSlider(int pos) const;
   QSlider* slider_;
   QDoubleSpinBox* spin_;
-  double sliderMin_;   ///< value at slider position 0
-  double sliderMax_;   ///< value at the last slider position
+  std::vector<double> stops_;  ///< the value at each slider position
 };
 
 }  // namespace rl::ui
