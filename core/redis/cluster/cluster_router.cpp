@@ -29,7 +29,7 @@ bool parseTarget(std::string_view rest, ClusterRedirect& r) {
       std::from_chars(port.data(), port.data() + port.size(), r.port).ec != std::errc{})
     return false;
   r.host = host.empty() ? "127.0.0.1" : std::string(host);  // an empty host means "the one you asked"
-  return r.slot >= 0 && r.slot < kClusterSlots && r.port > 0;
+  return r.slot >= 0 && r.slot < kClusterSlots && r.port > 0 && r.port <= 65535;
 }
 }  // namespace
 

@@ -1,12 +1,18 @@
 #include "redis/cluster/slot_map.hpp"
 
+#include <set>
+
 namespace rl {
 
 namespace {
 Result<ClusterNode> parseNode(ReplyView n) {
   if (n.size() < 2 || !n[0].isString() || !n[1].isInteger())
     return protocolError("CLUSTER SLOTS node entry is " + n.describe() + ", expected [host, port, id, ...]");
-  ClusterNode node{std::string(n[0].str()), static_cast<int>(n[1].integer()), std::string(n[2].str())};
+  if (n[1].integer() < 1 || n[1].integer() > 65535)
+    return protocolError("CLUSTER SLOTS names port " + std::to_string(n[1].integer()) + " for node " +
+                         std::string(n[0].str().substr(0, 64)) + ": allowed 1 to 65535");
+  ClusterNode node{std::string(n[0].str()), static_cast<int>(n[1].integer()),
+                   n.size() > 2 && n[2].isString() ? std::string(n[2].str()) : std::string()};
   if (node.host.empty() || node.host == "?") node.host = "127.0.0.1";  // unknown endpoint: the one we asked
   return node;
 }
@@ -15,11 +21,12 @@ Result<ClusterNode> parseNode(ReplyView n) {
 std::string ClusterNode::address() const { return host + ":" + std::to_string(port); }
 
 int SlotMap::addMaster(const std::string& host, int port) {
-  for (std::size_t i = 0; i < masters_.size(); ++i)
-    if (masters_[i].host == host && masters_[i].port == port) return static_cast<int>(i);
-  masters_.push_back(ClusterNode{host, port, {}});
+  ClusterNode node{host, port, {}};
+  const auto [it, added] = byAddress_.emplace(node.address(), static_cast<int>(masters_.size()));
+  if (!added) return it->second;
+  masters_.push_back(std::move(node));
   replicas_.emplace_back();
-  return static_cast<int>(masters_.size() - 1);
+  return it->second;
 }
 
 int SlotMap::coveredSlots() const {
@@ -30,11 +37,18 @@ int SlotMap::coveredSlots() const {
 
 Result<SlotMap> SlotMap::fromClusterSlots(ReplyView reply) {
   if (!reply.isArray()) return protocolError("CLUSTER SLOTS returned " + reply.describe());
+  if (reply.size() > static_cast<std::size_t>(kClusterSlots))
+    return protocolError("CLUSTER SLOTS names " + std::to_string(reply.size()) + " slot ranges: allowed at most " +
+                         std::to_string(kClusterSlots) + " (one per slot)");
   SlotMap map;
+  std::vector<std::set<std::string>> seen;  // replica addresses per master, for a duplicate check in log time
   for (std::size_t i = 0; i < reply.size(); ++i) {
     ReplyView range = reply[i];
     if (range.size() < 3 || !range[0].isInteger() || !range[1].isInteger())
       return protocolError("CLUSTER SLOTS entry " + std::to_string(i) + " is " + range.describe());
+    if (range.size() - 3 > kMaxClusterReplicas)
+      return protocolError("CLUSTER SLOTS entry " + std::to_string(i) + " names " + std::to_string(range.size() - 3) +
+                           " replicas: allowed at most " + std::to_string(kMaxClusterReplicas) + " per slot range");
     const auto first = range[0].integer(), last = range[1].integer();
     if (first < 0 || last >= kClusterSlots || first > last)
       return protocolError("CLUSTER SLOTS range " + std::to_string(first) + "-" + std::to_string(last) +
@@ -44,13 +58,16 @@ Result<SlotMap> SlotMap::fromClusterSlots(ReplyView reply) {
     const int m = map.addMaster(master->host, master->port);
     map.masters_[static_cast<std::size_t>(m)].id = master->id;
     auto& replicas = map.replicas_[static_cast<std::size_t>(m)];
+    seen.resize(map.masters_.size());
     for (std::size_t r = 3; r < range.size(); ++r) {
       auto rep = parseNode(range[r]);
       if (!rep) return rep.error();
-      bool known = false;
-      for (const auto& k : replicas) known = known || k.address() == rep->address();
-      if (!known) replicas.push_back(*rep);
+      if (seen[static_cast<std::size_t>(m)].insert(rep->address()).second) replicas.push_back(*rep);
     }
+    if (replicas.size() > kMaxClusterReplicas)
+      return protocolError("CLUSTER SLOTS names " + std::to_string(replicas.size()) + " replicas of " +
+                           map.masters_[static_cast<std::size_t>(m)].address() + ": allowed at most " +
+                           std::to_string(kMaxClusterReplicas) + " per master");
     for (auto s = first; s <= last; ++s) map.assign(static_cast<int>(s), m);
   }
   return map;

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@
 #include "redis/redis_connection.hpp"
 
 namespace rl {
+
+/// The most replicas a master may have in a CLUSTER SLOTS reply RateLab reads
+/// (a real cluster has a handful; a hostile node could name millions).
+inline constexpr std::size_t kMaxClusterReplicas = 64;
 
 /// One node of a cluster as CLUSTER SLOTS names it.
 struct ClusterNode {
@@ -27,7 +32,9 @@ struct ClusterNode {
 /// The slot ownership of one cluster at one moment.
 class SlotMap {
  public:
-  /// Parses a CLUSTER SLOTS reply. Protocol error when it is malformed.
+  /// Parses a CLUSTER SLOTS reply. Protocol error when it is malformed or out
+  /// of bounds: more than 16384 ranges, more than kMaxClusterReplicas replicas
+  /// per range or per master, a port outside 1 to 65535.
   static Result<SlotMap> fromClusterSlots(ReplyView reply);
 
   /// Index into masters() of the master serving `slot`, or -1 when no node serves it.
@@ -47,6 +54,7 @@ class SlotMap {
   SlotMap() { owner_.fill(-1); }
   std::vector<ClusterNode> masters_;                  ///< by index
   std::vector<std::vector<ClusterNode>> replicas_;    ///< per master
+  std::map<std::string, int> byAddress_;              ///< master index by host:port
   std::array<std::int16_t, kClusterSlots> owner_{};   ///< master index per slot, -1 = none
 };
 

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "support/loopback_server.hpp"
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_store.hpp"
@@ -33,48 +34,24 @@ const char* const kExpected =
     " (expected redis://[user:password@]host:port[/db], redis+cluster://[user:password@]host:port[,host:port...] or "
     "redis+sentinel://[user:password@]host:port[,host:port...]/service_name[/db])";
 
-// A loopback listener that accepts one connection at a time and plays a hostile Sentinel.
+// A loopback listener that plays a hostile Sentinel: `reply` (empty: it never
+// answers), then as many bytes as the client takes, until it goes away.
 class HostileSentinel {
  public:
-  explicit HostileSentinel(std::string reply) : reply_(std::move(reply)) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(fd_, 4);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
-    thread_ = std::thread([this] {
-      while (!stop_) {
-        const int c = ::accept(fd_, nullptr, nullptr);
-        if (c < 0) return;
-        char buf[256];
-        (void)::recv(c, buf, sizeof buf, 0);
-        // The reply, then as many bytes as the client takes, until it goes away.
-        if (!reply_.empty()) (void)::send(c, reply_.data(), reply_.size(), MSG_NOSIGNAL);
-        std::string flood(64 * 1024, 'x');
-        while (!stop_ && !reply_.empty() && ::send(c, flood.data(), flood.size(), MSG_NOSIGNAL) > 0) {}
-        while (!stop_ && reply_.empty() && ::recv(c, buf, sizeof buf, 0) > 0) {}
-        ::close(c);
-      }
-    });
-  }
-  ~HostileSentinel() {
-    stop_ = true;
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
-    thread_.join();
-  }
-  int port() const { return port_; }
+  explicit HostileSentinel(std::string reply)
+      : reply_(std::move(reply)), server_([this](int c, const std::atomic<bool>& stopping) {
+          char buf[256];
+          (void)::recv(c, buf, sizeof buf, 0);
+          if (!reply_.empty()) (void)::send(c, reply_.data(), reply_.size(), MSG_NOSIGNAL);
+          std::string flood(64 * 1024, 'x');
+          while (!stopping && !reply_.empty() && ::send(c, flood.data(), flood.size(), MSG_NOSIGNAL) > 0) {}
+          while (!stopping && reply_.empty() && ::recv(c, buf, sizeof buf, 0) > 0) {}
+        }) {}
+  int port() const { return server_.port(); }
 
  private:
-  std::string reply_;  ///< what it sends first; empty = never answers
-  int fd_ = -1;        ///< listening socket
-  int port_ = 0;       ///< its port
-  std::atomic<bool> stop_{false};  ///< set by the destructor
-  std::thread thread_;             ///< serves connections
+  std::string reply_;            ///< what it sends first; empty = never answers
+  test::LoopbackServer server_;  ///< serves connections, one at a time
 };
 
 bool processGone(int pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
