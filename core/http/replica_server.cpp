@@ -144,7 +144,8 @@ void ReplicaServer::handle(HttpConnection& connection, HttpRequest&& request) {
   const auto cost = requestedCost(request);
   if (!cost) return refuse(connection, cost.error().message);
   event.algorithm = *algorithm;
-  const bool noWait = findHeader(request.headers, "x-ratelab-no-wait") != nullptr;
+  // Skipping the shaping delay is a client override: any other client's answer waits its delay.
+  const bool noWait = options_.allowClientOverrides && findHeader(request.headers, "x-ratelab-no-wait") != nullptr;
   static const SystemClock clock;
   event.at = clock.now();
   const DecisionRequest r{event.algorithm, event.client, options_.quota, *cost, event.at};

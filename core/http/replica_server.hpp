@@ -23,10 +23,12 @@
 //   x-ratelab-algorithm: <name>   decide with another algorithm (same quota; only
 //                                 algorithms the quota is valid for, checked at start)
 //   x-ratelab-cost: <n>           weight of the request, 1..min(limit, maxCost)
-// Always honoured:
-//   x-ratelab-algorithm equal to the replica's own algorithm (a no-op)
 //   x-ratelab-no-wait: 1          answer a shaped (leaky-bucket) request at once;
 //                                 its delay is still in X-RateLimit-Delay-Ms and the body
+//                                 (without the flag it is not refused, since every
+//                                 `run --backend http` sends it: the answer waits its delay)
+// Always honoured:
+//   x-ratelab-algorithm equal to the replica's own algorithm (a no-op)
 
 #include <atomic>
 #include <cstdint>

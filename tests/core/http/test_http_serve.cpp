@@ -53,6 +53,7 @@ class HttpServeTest : public QObject {
   void keepAliveThroughFront();
   void deadReplicaGets502();
   void leakyBucketShapes();
+  void noWaitIsAClientOverride();
   void frontReplacesForwardedFor();
   void cleanupTestCase() { shared_.reset(); }
 
@@ -401,10 +402,35 @@ void HttpServeTest::leakyBucketShapes() {
   QVERIFY2(d->delay > Micros{200'000} && d->delay <= Micros{250'000}, qPrintable(QString::number(d->delay.count())));
   QCOMPARE(findHeader(second->headers, "X-RateLimit-Delay-Ms")->c_str(), std::to_string(ceilMillis(d->delay)).c_str());
   QVERIFY(waited >= d->delay);  // a lower bound only: never flaky on a slow machine
-  // With x-ratelab-no-wait (the HTTP store's way) the delay is reported, not waited.
+  // x-ratelab-no-wait from a client without serve --allow-client-overrides: the
+  // answer still waits its delay (the shaping is not the client's to skip).
   r.headers.push_back({"x-ratelab-no-wait", "1"});
+  const auto thirdStart = std::chrono::steady_clock::now();
   const auto third = decisionFromResponse(*client.send(r));
-  QVERIFY(third.ok() && third->allowed && third->delay > Micros{0});
+  const auto thirdWaited = std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now() - thirdStart);
+  QVERIFY(third.ok() && third->allowed && third->delay > Micros{200'000});
+  QVERIFY2(thirdWaited >= third->delay, qPrintable(QString::number(thirdWaited.count())));
+}
+
+void HttpServeTest::noWaitIsAClientOverride() {
+  // With --allow-client-overrides (the HTTP store's way) the delay is reported,
+  // not waited: one leak every 20 s, so the second request's answer would be
+  // held about 20 s; it comes at once with its delay in the headers.
+  ServeOptions o;
+  o.algorithm = Algorithm::LeakyBucket;
+  o.quota = Quota::perMinute(3).withBurst(5);
+  o.allowClientOverrides = true;
+  auto cluster = ServeCluster::start(o, memoryFactory());
+  QVERIFY(cluster.ok());
+  HttpClient client(*parseHttpUrl((*cluster)->frontUrl()));
+  HttpRequest r{"GET", "/ping", 1, {{"x-api-key", "shaped"}, {"x-ratelab-no-wait", "1"}}, {}};
+  QCOMPARE(client.send(r)->status, 200);
+  const auto start = std::chrono::steady_clock::now();
+  const auto second = decisionFromResponse(*client.send(r));
+  const auto waited = std::chrono::duration_cast<Micros>(std::chrono::steady_clock::now() - start);
+  QVERIFY(second.ok() && second->allowed);
+  QVERIFY2(second->delay > Micros{19'000'000}, qPrintable(QString::number(second->delay.count())));
+  QVERIFY2(waited < second->delay / 2, qPrintable(QString::number(waited.count())));
 }
 
 void HttpServeTest::frontReplacesForwardedFor() {
