@@ -1,21 +1,14 @@
 #include "redis/managed_redis_server.hpp"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <grp.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
@@ -28,140 +21,7 @@
 
 namespace rl {
 
-namespace {
-// ---- registry for the signal handler (async-signal-safe data only) ----------
-constexpr std::size_t kMaxServers = 64;
-constexpr std::size_t kDirLen = 256;
-struct Slot {
-  std::atomic<int> pid{0};     ///< live child pid, 0 = free slot
-  char dir[kDirLen] = {};      ///< its temp dir (NUL-terminated)
-};
-std::array<Slot, kMaxServers> gSlots;
 
-void registerChild(int pid, const std::string& dir) {
-  for (auto& s : gSlots) {
-    int expected = 0;
-    if (!s.pid.compare_exchange_strong(expected, -1)) continue;  // claim the slot, then fill it
-    std::strncpy(s.dir, dir.c_str(), kDirLen - 1);
-    s.pid.store(pid);
-    return;
-  }
-}
-
-bool isRegistered(int pid) {
-  for (auto& s : gSlots)
-    if (s.pid.load() == pid) return true;
-  return false;
-}
-
-void unregisterChild(int pid) {
-  for (auto& s : gSlots) {
-    int expected = pid;
-    if (s.pid.compare_exchange_strong(expected, 0)) return;
-  }
-}
-
-// Removes the files a managed server may leave, then the dir (signal-safe calls only).
-void removeDirSignalSafe(const char* dir) {
-  static const char* const kFiles[] = {"/redis.log", "/dump.rdb", "/appendonly.aof", "/nodes.conf", "/sentinel.conf"};
-  char path[kDirLen + 32];
-  for (const char* f : kFiles) {
-    std::size_t n = std::strlen(dir);
-    std::memcpy(path, dir, n);
-    std::memcpy(path + n, f, std::strlen(f) + 1);
-    ::unlink(path);
-  }
-  ::rmdir(dir);
-}
-
-extern "C" void onTerminatingSignal(int sig) {
-  stopAllManagedServers();
-  ::_exit(128 + sig);
-}
-
-// Forks and execs from one long-lived thread. PR_SET_PDEATHSIG fires when the
-// *thread* that forked exits, so forking from a caller's worker thread would
-// kill the server with that thread; this thread lives until the process ends.
-class Spawner {
- public:
-  static Spawner& instance() {
-    // Never destroyed: its thread runs until exit. A forked child has no copy
-    // of that thread, so a process that is not the creator makes its own.
-    static std::mutex guard;
-    static Spawner* s = nullptr;
-    static pid_t owner = 0;
-    std::lock_guard lock(guard);
-    if (!s || owner != ::getpid()) {
-      s = new Spawner;
-      owner = ::getpid();
-    }
-    return *s;
-  }
-  /// Runs fork + exec of `argv` on the spawner thread; returns the pid or -errno.
-  int spawn(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs) {
-    std::unique_lock lock(mutex_);
-    idle_.wait(lock, [&] { return job_ == nullptr; });
-    Job job{&argv, runAs, 0, false};
-    job_ = &job;
-    wake_.notify_all();
-    idle_.wait(lock, [&] { return job.done; });
-    job_ = nullptr;
-    idle_.notify_all();
-    return job.result;
-  }
-
- private:
-  struct Job {
-    std::vector<char*>* argv;  ///< NULL-terminated
-    std::optional<std::pair<unsigned, unsigned>> runAs;  ///< uid, gid to drop to
-    int result;                ///< pid or -errno
-    bool done;                 ///< set by the spawner thread
-  };
-  Spawner() { std::thread([this] { loop(); }).detach(); }
-  [[noreturn]] void loop() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      wake_.wait(lock, [&] { return job_ != nullptr && !job_->done; });
-      job_->result = forkExec(*job_->argv, job_->runAs);
-      job_->done = true;
-      idle_.notify_all();
-    }
-  }
-  static int forkExec(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs) {
-    const pid_t parent = ::getpid();
-    const pid_t pid = ::fork();
-    if (pid < 0) return -errno;
-    if (pid == 0) {
-      // Child: only async-signal-safe calls until exec. Credentials change before
-      // PR_SET_PDEATHSIG, because a change of user clears it.
-      if (runAs && ::geteuid() == 0 &&
-          (::setgroups(0, nullptr) != 0 || ::setgid(runAs->second) != 0 || ::setuid(runAs->first) != 0))
-        ::_exit(126);
-      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (::getppid() != parent) ::_exit(127);  // the owner died before prctl
-      const int devnull = ::open("/dev/null", O_RDWR);
-      if (devnull >= 0) {
-        ::dup2(devnull, 0);
-        ::dup2(devnull, 1);
-        ::dup2(devnull, 2);
-      }
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-    return pid;
-  }
-
-  std::mutex mutex_;                 ///< guards job_
-  std::condition_variable wake_;     ///< a job arrived
-  std::condition_variable idle_;     ///< a job finished / the slot is free
-  Job* job_ = nullptr;               ///< the job in progress
-};
-
-}  // namespace
-
-int spawnOwnedChild(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs) {
-  return Spawner::instance().spawn(argv, runAs);
-}
 
 Result<int> freeLoopbackPort() {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
@@ -278,23 +138,6 @@ std::optional<std::string> findRedisServer() {
   return std::nullopt;
 }
 
-void stopAllManagedServers() {
-  for (auto& s : gSlots) {
-    int pid = s.pid.load();
-    if (pid <= 0 || !s.pid.compare_exchange_strong(pid, 0)) continue;
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, nullptr, 0);
-    removeDirSignalSafe(s.dir);
-  }
-}
-
-void installServerSignalCleanup() {
-  struct sigaction sa{};
-  sa.sa_handler = onTerminatingSignal;
-  sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, nullptr);
-  ::sigaction(SIGTERM, &sa, nullptr);
-}
 
 Result<ManagedRedisServer> ManagedRedisServer::start(const ManagedServerOptions& options) {
   ManagedRedisServer s;
@@ -358,11 +201,11 @@ Result<void> ManagedRedisServer::spawn() {
   const int pid = spawnOwnedChild(argv);
   if (pid < 0) return unavailable(std::string("cannot fork redis-server: ") + std::strerror(-pid));
   pid_ = pid;
-  registerChild(pid, dir_);
+  registerOwnedChild(pid, dir_);
   const auto deadline = std::chrono::steady_clock::now() + startTimeout_;
   while (std::chrono::steady_clock::now() < deadline) {
     if (::waitpid(pid, nullptr, WNOHANG) == pid) {
-      unregisterChild(pid);
+      unregisterOwnedChild(pid);
       pid_ = 0;
       return unavailable("redis-server on 127.0.0.1:" + port + " exited at start: " + tailOf(log));
     }
@@ -377,7 +220,7 @@ Result<void> ManagedRedisServer::spawn() {
 Result<void> ManagedRedisServer::stop() {
   if (pid_ <= 0) return {};
   const int pid = pid_;
-  if (!isRegistered(pid)) {  // stopAllManagedServers() already killed and reaped it
+  if (!ownedChildRegistered(pid)) {  // stopAllManagedServers() already killed and reaped it
     pid_ = 0;
     return {};
   }
@@ -387,7 +230,7 @@ Result<void> ManagedRedisServer::stop() {
     ::kill(pid, SIGKILL);
     waitExit(pid, std::chrono::milliseconds(2000));
   }
-  unregisterChild(pid);
+  unregisterOwnedChild(pid);
   pid_ = 0;
   return {};
 }
@@ -396,10 +239,10 @@ Result<void> ManagedRedisServer::kill() {
   if (pid_ <= 0) return unavailable("the managed redis-server is not running: nothing to kill");
   const int pid = pid_;
   pid_ = 0;
-  if (!isRegistered(pid)) return {};  // stopAllManagedServers() already killed and reaped it
+  if (!ownedChildRegistered(pid)) return {};  // stopAllManagedServers() already killed and reaped it
   ::kill(pid, SIGKILL);
   waitExit(pid, std::chrono::milliseconds(2000));
-  unregisterChild(pid);
+  unregisterOwnedChild(pid);
   return {};
 }
 

@@ -4,13 +4,11 @@
 // the embedded default (ARCHITECTURE.md). It never touches :6379.
 //
 // Lifetime: the destructor stops the server and removes the temp dir. The
-// child gets PR_SET_PDEATHSIG(SIGKILL) and is forked from one internal
-// long-lived thread, so it dies when the owning process dies (even by SIGKILL),
-// whichever thread called start(). installServerSignalCleanup() makes
-// SIGINT/SIGTERM stop every live managed server and remove its dir before the
-// process exits. A dir left by an owner killed with SIGKILL (the server dies
-// with it, the dir cannot be removed then) is swept by the next start() once
-// it is a minute old. start/stop/restart of one server: one thread at a time.
+// server is an owned child (owned_child.hpp): it dies with its owner, and
+// installServerSignalCleanup() makes SIGINT/SIGTERM stop it and remove its
+// dir. A dir left by an owner killed with SIGKILL (the server dies with it,
+// the dir cannot be removed then) is swept by the next start() once it is a
+// minute old. start/stop/restart of one server: one thread at a time.
 
 #include <optional>
 #include <utility>
@@ -18,15 +16,10 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "redis/owned_child.hpp"
 #include "redis/redis_url.hpp"
 
 namespace rl {
-
-/// Forks and execs `argv` (NULL-terminated) as a child that dies with this process,
-/// even by SIGKILL (PR_SET_PDEATHSIG, forked from one long-lived thread), with
-/// stdin/stdout/stderr on /dev/null. With `runAs` (uid, gid) the child drops to that
-/// user first (when started as root). Returns the pid, or -errno. (Also used for nginx.)
-int spawnOwnedChild(std::vector<char*>& argv, std::optional<std::pair<unsigned, unsigned>> runAs = std::nullopt);
 
 /// How to start a managed server.
 struct ManagedServerOptions {
@@ -94,16 +87,6 @@ Result<int> freeLoopbackPort();
 
 /// Finds redis-server in PATH, then /usr/bin; nullopt when not installed.
 std::optional<std::string> findRedisServer();
-
-/// Installs SIGINT and SIGTERM handlers that stop every live managed server
-/// and remove its dir, then exit with 128 + signal. Idempotent. Programs with
-/// their own handlers call stopAllManagedServers() from them instead.
-void installServerSignalCleanup();
-
-/// Kills every live managed server of this process and removes its dir.
-/// Async-signal-safe: callable from a signal handler. Servers owned by live
-/// ManagedRedisServer objects count as stopped afterwards.
-void stopAllManagedServers();
 
 /// The embedded default: what to use when no --redis was given.
 struct EmbeddedRedis {
