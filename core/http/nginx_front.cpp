@@ -2,8 +2,10 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <grp.h>
 #include <pwd.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,7 +18,7 @@
 #include <thread>
 
 #include "http/replica_server.hpp"
-#include "redis/managed_redis_server.hpp"
+#include "redis/owned_child.hpp"
 
 namespace rl {
 namespace {
@@ -104,6 +106,19 @@ void sweepStaleDirs() {
   }
 }
 
+// An id no user or group has (systemd's DynamicUser range, 61184-65519),
+// picked from this process's pid, for nginx to run as when RateLab is root:
+// its dir (0700) and config (0600, it holds the front's secret) are then
+// readable by root and that id only, not by every process running as nobody.
+std::optional<unsigned> privateServiceId() {
+  constexpr unsigned kFirst = 61184, kCount = 65519 - 61184 + 1;
+  for (unsigned i = 0; i < kCount; ++i) {
+    const unsigned id = kFirst + (static_cast<unsigned>(::getpid()) + i) % kCount;
+    if (::getpwuid(id) == nullptr && ::getgrgid(id) == nullptr) return id;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> findNginx() {
@@ -171,15 +186,17 @@ Result<void> NginxFront::launch(const std::string& executable, const NginxFrontO
   if (!port) return port.error();
   const std::string conf = dir_ + "/nginx.conf";
   std::ofstream(conf) << nginxConfig(o, *port, dir_);
+  ::chmod(conf.c_str(), 0600);  // the secret: never readable by others (the dir is 0700 too, from mkdtemp)
   std::ofstream(dir_ + "/owner.pid") << ::getpid() << "\n";
   std::optional<std::pair<unsigned, unsigned>> runAs;
   if (::geteuid() == 0) {
-    if (const passwd* nobody = ::getpwnam("nobody")) {
-      runAs = std::pair<unsigned, unsigned>(nobody->pw_uid, nobody->pw_gid);
-      std::error_code ec;
-      for (const auto& p : {fs::path(dir_), fs::path(conf)})
-        if (::chown(p.c_str(), nobody->pw_uid, nobody->pw_gid) != 0) ec.assign(errno, std::generic_category());
-    }
+    const auto id = privateServiceId();
+    if (!id) return unavailable("no free user id in 61184-65519 to run nginx as (it must not run as root)");
+    runAs = std::pair<unsigned, unsigned>(*id, *id);
+    for (const auto& p : {fs::path(dir_), fs::path(conf)})
+      if (::chown(p.c_str(), *id, *id) != 0)
+        return unavailable("cannot hand " + p.string() + " to nginx's user id " + std::to_string(*id) + ": " +
+                           std::strerror(errno));
   }
   std::vector<std::string> args = {executable, "-p", dir_, "-c", conf, "-e", dir_ + "/error.log"};
   std::vector<char*> argv;
@@ -188,9 +205,11 @@ Result<void> NginxFront::launch(const std::string& executable, const NginxFrontO
   const int pid = spawnOwnedChild(argv, runAs);
   if (pid < 0) return unavailable(std::string("cannot fork nginx: ") + std::strerror(-pid));
   pid_ = pid;
+  registerOwnedChild(pid, dir_);  // a SIGINT/SIGTERM of the owner stops it and removes the dir
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (std::chrono::steady_clock::now() < deadline) {
     if (::waitpid(pid, nullptr, WNOHANG) == pid) {
+      unregisterOwnedChild(pid);
       pid_ = 0;
       return unavailable("nginx on " + hostPort(o.bindAddress, *port) + " exited at start: " + tailOf(dir_ + "/error.log"));
     }
@@ -202,12 +221,13 @@ Result<void> NginxFront::launch(const std::string& executable, const NginxFrontO
   }
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
+  unregisterOwnedChild(pid);
   pid_ = 0;
   return unavailable("nginx did not accept connections within 5 s: " + tailOf(dir_ + "/error.log"));
 }
 
 NginxFront::~NginxFront() {
-  if (pid_ > 0) {
+  if (pid_ > 0 && ownedChildRegistered(pid_)) {  // else stopAllManagedServers() killed and reaped it
     ::kill(pid_, SIGQUIT);  // graceful: finish the requests in progress
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
     bool gone = false;
@@ -219,6 +239,7 @@ NginxFront::~NginxFront() {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
     }
+    unregisterOwnedChild(pid_);
   }
   std::error_code ec;
   if (!dir_.empty()) fs::remove_all(dir_, ec);

@@ -1,9 +1,12 @@
 #pragma once
 // NginxFront: Debian's nginx as the cluster's front (`serve --front nginx`).
 // It runs as a child process in a private temp dir with its own config, pid,
-// error log and temp paths, in one process (`master_process off`), as
-// `nobody` when started by root, and dies with its owner (PR_SET_PDEATHSIG,
-// also on SIGKILL; see spawnOwnedChild). The config:
+// error log and temp paths, in one process (`master_process off`). Started by
+// root, it runs as an id no user or group has (61184-65519), which alone owns
+// its 0700 dir and 0600 config (the config holds the front's secret, so no
+// process running as nobody can read it). It dies with its owner
+// (PR_SET_PDEATHSIG, also on SIGKILL), and an owner's SIGINT/SIGTERM stops it
+// and removes the dir (owned_child.hpp). The config:
 //   upstream   = the replicas, keep-alive connections, never marked down;
 //   every request goes to exactly one replica (proxy_next_upstream off: a
 //   decision is never retried on another replica);

@@ -1,11 +1,19 @@
 // Both fronts, builtin and Debian's nginx, in front of redis-lua replicas:
 // the curl check (ten 200, ten 429: token_bucket capacity 10, refill 1/s),
-// the identity the replicas see through each, and nginx's lifetime.
+// the identity the replicas see through each, and nginx's lifetime: its
+// config (the front's secret) unreadable by a process running as nobody, and
+// its dir gone when its owner is SIGTERMed (as the window is).
 
 #include <QtTest>
 
+#include <pwd.h>
 #include <signal.h>
+#include <sys/stat.h>
 
+#include <filesystem>
+#include <iostream>
+
+#include "http/nginx_front.hpp"
 #include "http/serve_cluster.hpp"
 #include "http_test_support.hpp"
 #include "redis_test_server.hpp"
@@ -26,6 +34,26 @@ ServeOptions curlCheckOptions(FrontKind front) {
 
 bool processAlive(int pid) { return pid > 0 && ::kill(pid, 0) == 0; }
 
+NginxFrontOptions lonelyFront() {
+  NginxFrontOptions o;
+  o.replicaPorts = {9};  // never asked: these checks send no request
+  o.secret = "front-secret-under-test";
+  return o;
+}
+
+// RL_NGINX_OWNER=1: this binary is an owner as the window is (signal cleanup
+// installed, an nginx front started); prints "<dir> <nginx pid>", then waits for a signal.
+int runAsNginxOwner() {
+  installServerSignalCleanup();
+  auto front = NginxFront::start(lonelyFront());
+  if (!front) {
+    std::cout << "error " << front.error().message << std::endl;
+    return 1;
+  }
+  std::cout << (*front)->dir() << ' ' << (*front)->pid() << std::endl;
+  for (;;) ::pause();
+}
+
 }  // namespace
 
 class ServeFrontsTest : public QObject {
@@ -35,6 +63,8 @@ class ServeFrontsTest : public QObject {
   void curlCheck_data();
   void curlCheck();
   void nginxIdentityAndLifetime();
+  void nginxConfigIsNotReadableByNobody();
+  void sigtermedOwnerLeavesNoNginxDir();
 
  private:
   std::unique_ptr<RedisTestServer> redis_;
@@ -103,5 +133,64 @@ void ServeFrontsTest::nginxIdentityAndLifetime() {
   QVERIFY(!curlInclude(url + "/ping", "gone").startsWith("HTTP/1.1"));  // stopped with the cluster
 }
 
-QTEST_GUILESS_MAIN(ServeFrontsTest)
+void ServeFrontsTest::nginxConfigIsNotReadableByNobody() {
+  if (::geteuid() != 0) QSKIP("nginx drops to its own user id only when started by root (CI runs as root)");
+  auto front = NginxFront::start(lonelyFront());
+  QVERIFY2(front, front ? "" : front.error().message.c_str());
+  const std::string conf = (*front)->dir() + "/nginx.conf";
+  struct stat confStat {}, dirStat {};
+  QCOMPARE(::stat(conf.c_str(), &confStat), 0);
+  QCOMPARE(::stat((*front)->dir().c_str(), &dirStat), 0);
+  QCOMPARE(confStat.st_mode & 0777, 0600u);
+  QCOMPARE(dirStat.st_mode & 0777, 0700u);
+  const passwd* nobody = ::getpwnam("nobody");
+  QVERIFY(nobody);
+  QVERIFY(confStat.st_uid != 0 && confStat.st_uid != nobody->pw_uid);
+  QVERIFY2(confStat.st_uid >= 61184 && confStat.st_uid <= 65519, qPrintable(QString::number(confStat.st_uid)));
+  QVERIFY(::getpwuid(confStat.st_uid) == nullptr);
+  // nginx itself runs as that id.
+  QFile status(QString("/proc/%1/status").arg((*front)->pid()));
+  QVERIFY(status.open(QIODevice::ReadOnly));
+  QVERIFY2(status.readAll().contains(QByteArray("\nUid:\t") + QByteArray::number(confStat.st_uid) + '\t'),
+           "nginx runs as the id that owns its config");
+  // A process running as nobody cannot read the secret.
+  QProcess cat;
+  cat.start("/usr/bin/setpriv", {"--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/cat",
+                                 QString::fromStdString(conf)});
+  QVERIFY(cat.waitForFinished(10'000));
+  QVERIFY(cat.exitCode() != 0);
+  QVERIFY2(!cat.readAllStandardOutput().contains("front-secret-under-test"), "nobody read the secret");
+  QVERIFY2(cat.readAllStandardError().contains("Permission denied"), "cat failed for another reason");
+  // The front answers (nginx could read its own config): a request gets a 502 from nginx, not silence.
+  QVERIFY(curlInclude((*front)->url() + "/ping", "x").startsWith("HTTP/1.1 502"));
+}
+
+void ServeFrontsTest::sigtermedOwnerLeavesNoNginxDir() {
+  QProcess owner;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("RL_NGINX_OWNER", "1");
+  owner.setProcessEnvironment(env);
+  owner.start(QCoreApplication::applicationFilePath(), {});
+  QVERIFY(owner.waitForStarted(10'000));
+  QTRY_VERIFY_WITH_TIMEOUT(owner.canReadLine() || owner.state() == QProcess::NotRunning, 20'000);
+  const QStringList started = QString::fromUtf8(owner.readLine()).trimmed().split(' ');
+  QCOMPARE(started.size(), 2);
+  QVERIFY2(started[0] != "error", qPrintable(started.join(' ')));
+  const std::string dir = started[0].toStdString();
+  const int nginxPid = started[1].toInt();
+  QVERIFY(std::filesystem::exists(dir + "/nginx.conf"));
+  QVERIFY(processAlive(nginxPid));
+  ::kill(static_cast<pid_t>(owner.processId()), SIGTERM);
+  QVERIFY(owner.waitForFinished(10'000));
+  QCOMPARE(owner.exitCode(), 128 + SIGTERM);
+  QVERIFY2(!std::filesystem::exists(dir), dir.c_str());  // was left behind before
+  QTRY_VERIFY_WITH_TIMEOUT(!processAlive(nginxPid), 5'000);
+}
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsSet("RL_NGINX_OWNER")) return runAsNginxOwner();
+  QCoreApplication app(argc, argv);
+  ServeFrontsTest test;
+  return QTest::qExec(&test, argc, argv);
+}
 #include "test_serve_fronts.moc"
