@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "common/json.hpp"
+#include "common/printable_text.hpp"
 
 namespace rl {
 namespace {
@@ -116,11 +117,16 @@ HttpResponse errorResponse(int status, std::string_view message) {
 }
 
 Result<Decision> decisionFromResponse(const HttpResponse& r) {
-  if (const auto* policy = findHeader(r.headers, kFailurePolicyHeader))
-    return unavailable("the replica's store failed and it applied fail-" + *policy + " (HTTP " +
-                       std::to_string(r.status) + ")");
-  if (r.status != 200 && r.status != 429)
-    return protocolError("limiter replica answered HTTP " + std::to_string(r.status) + ": " + r.body);
+  // A replica whose store failed says which policy decided: its decision, kept as it is.
+  const std::string* policy = findHeader(r.headers, kFailurePolicyHeader);
+  if (policy != nullptr && !parseFailurePolicy(*policy))
+    return protocolError("limiter replica sent " + std::string(kFailurePolicyHeader) + ": " + printableText(std::string_view(*policy).substr(0, 40)) +
+                         " (allowed " + failurePolicyChoices() + ")");
+  const bool closed = policy != nullptr && *policy == "closed";
+  if (closed ? r.status != 503 : r.status != 200 && r.status != 429)
+    return protocolError("limiter replica answered HTTP " + std::to_string(r.status) +
+                         (policy ? " with " + std::string(kFailurePolicyHeader) + ": " + *policy : std::string()) +
+                         ": " + r.body);
   const auto parsed = parseJson(r.body);
   const Json body = parsed && parsed->is_object() ? *parsed : Json::object();
   const auto allowed = body.find("allowed");
@@ -136,7 +142,8 @@ Result<Decision> decisionFromResponse(const HttpResponse& r) {
   const bool admitted = allowed->get<bool>();
   if (admitted != (r.status == 200))
     return protocolError("limiter replica's status and body disagree: HTTP " + std::to_string(r.status));
-  return Decision{admitted, *remaining, *limit, Micros{*retry}, Micros{*reset}, Micros{*delay}, level->get<double>()};
+  return Decision{admitted, *remaining, *limit, Micros{*retry}, Micros{*reset}, Micros{*delay}, level->get<double>(),
+                  policy != nullptr};
 }
 
 }  // namespace rl

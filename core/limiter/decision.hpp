@@ -16,6 +16,9 @@ struct Decision {
   Micros resetAfter{0};    ///< time until the key is back to full capacity (fresh state)
   Micros delay{0};         ///< leaky bucket: how long an admitted request waits in the queue
   double level = 0;        ///< tokens / window count / queue depth, for charts
+  /// An HTTP target's own failure policy made it (its store was down; it said so
+  /// in X-RateLimit-Failure-Policy): counted as degraded, never decided again.
+  bool degraded = false;
 };
 
 }  // namespace rl

@@ -49,7 +49,7 @@ Result<PolicyDecision> decideWithPolicy(Store& store, const DecisionRequest& req
 
 Result<PolicyDecision> applyPolicy(Result<Decision> d, const DecisionRequest& request, FailurePolicy policy,
                                    Micros retryAfter, Store* fallback) {
-  if (d) return PolicyDecision{*d, false};
+  if (d) return PolicyDecision{*d, d->degraded, d->degraded ? ErrorCode::Unavailable : ErrorCode::Internal};
   if (classifyStoreError(d.error()) != StoreErrorClass::Outage) return d.error();
   const ErrorCode cause = d.error().code;
   if (policy != FailurePolicy::Local) return PolicyDecision{failureDecision(policy, request.quota, retryAfter), true, cause};

@@ -57,6 +57,8 @@ Decision failureDecision(FailurePolicy policy, const Quota& quota, Micros retryA
 
 /// The policy applied to a store's answer `decided` to `request`, however it was
 /// obtained (the HTTP replicas' asynchronous Redis path): what decideWithPolicy does after asking.
+/// A decision an HTTP target made by its own failure policy (Decision::degraded)
+/// stays as it is, counted as the policy's (byPolicy, cause Unavailable).
 Result<PolicyDecision> applyPolicy(Result<Decision> decided, const DecisionRequest& request, FailurePolicy policy,
                                    Micros retryAfter, Store* fallback = nullptr);
 

@@ -212,6 +212,23 @@ void HttpServeTest::storeFailurePolicyHeader() {
   QCOMPARE(headerOf(rb, "Retry-After"), QByteArray("1"));
   QCOMPARE((*a)->tally().failedOpen, 1);
   QCOMPARE((*b)->tally().failedClosed, 1);
+  // The HTTP store (run --backend http) keeps what the target decided by its own
+  // policy, counted as degraded: a fail-closed 503 is a denial even when the run's
+  // own policy is open (it was taken for an outage and admitted: "overshoot 2.00x").
+  const DecisionRequest r{Algorithm::TokenBucket, "k", open.quota, 1, Micros{0}};
+  auto storeA = makeHttpStore((*a)->frontUrl());
+  auto storeB = makeHttpStore((*b)->frontUrl());
+  QVERIFY(storeA.ok() && storeB.ok());
+  const auto byClosed = decideWithPolicy(**storeB, r, FailurePolicy::Open, Micros{1});
+  QVERIFY2(byClosed.ok(), byClosed.ok() ? "" : byClosed.error().message.c_str());
+  QVERIFY(!byClosed->decision.allowed);
+  QVERIFY(byClosed->byPolicy);
+  QCOMPARE(byClosed->cause, ErrorCode::Unavailable);
+  QCOMPARE(byClosed->decision.retryAfter, Micros{kPolicyRetryAfter});
+  const auto byOpen = decideWithPolicy(**storeA, r, FailurePolicy::Closed, Micros{1});
+  QVERIFY(byOpen.ok() && byOpen->decision.allowed && byOpen->byPolicy);
+  QCOMPARE((*b)->tally().failedClosed, 2);
+  QCOMPARE((*a)->tally().failedOpen, 2);
 }
 
 void HttpServeTest::httpStoreReadsExactDecisions() {
