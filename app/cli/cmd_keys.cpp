@@ -2,6 +2,7 @@
 // type, PTTL, the fields, value, ZSET or LIST size, and what the key means to
 // the library that wrote it (RateLab, Python limits, rate-limiter-flexible,
 // rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -44,11 +45,22 @@ Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
   j["type"] = k.type;
   j["pttl_ms"] = k.pttlMs;
   if (k.pttlMs == -1) j["no_ttl"] = true;
-  if (k.type == "string") j["value"] = k.value;
+  if (k.type == "string") {
+    // At most 64 KiB of it (an escaped NUL takes 6 bytes of JSON); value_bytes says how long it is.
+    constexpr std::size_t kJsonValueBytes = 64 * 1024;
+    const std::string_view shown = std::string_view(k.value).substr(0, kJsonValueBytes);
+    j["value"] = std::string(shown);
+    j["value_bytes"] = k.valueBytes;
+    if (k.valueBytes > static_cast<std::int64_t>(shown.size())) j["value_truncated"] = true;
+  }
   if (!k.fields.empty()) {
     Json fields;
     for (const auto& [f, v] : k.fields) fields[f] = v;
     j["fields"] = std::move(fields);
+  }
+  if (k.type == "hash") {
+    j["field_count"] = k.fieldCount;  // fields holds at most kHashHead of them
+    if (k.fieldCount > static_cast<std::int64_t>(k.fields.size())) j["fields_truncated"] = true;
   }
   if (k.type == "zset") j["zset_size"] = k.zsetSize;
   if (k.type == "list") j["list_size"] = k.listSize;
@@ -61,12 +73,22 @@ Json keyJson(const KeyInfo& k, const std::optional<KeyReading>& reading) {
 }
 
 // Key names and values come from Redis as bytes: printed through printableText.
+// A table cell shows at most kDetailBytes of a value and kDetailFields fields, then says how much there is.
 std::string keyDetail(const KeyInfo& k) {
-  if (k.type == "string" && k.fields.empty()) return printableText(k.value);
+  constexpr std::size_t kDetailBytes = 200, kDetailFields = 20;
+  if (k.type == "string" && k.fields.empty()) {
+    if (k.value.size() <= kDetailBytes && k.valueBytes <= static_cast<std::int64_t>(kDetailBytes))
+      return printableText(k.value);
+    return printableText(std::string_view(k.value).substr(0, kDetailBytes)) + "... (" + std::to_string(k.valueBytes) +
+           " bytes)";
+  }
   if (k.type == "zset") return "size " + std::to_string(k.zsetSize);
   if (k.type == "list") return "length " + std::to_string(k.listSize);
   std::string out;
-  for (const auto& [f, v] : k.fields) out += (out.empty() ? "" : " ") + printableText(f) + "=" + printableText(v);
+  for (std::size_t i = 0; i < k.fields.size() && i < kDetailFields; ++i)
+    out += (out.empty() ? "" : " ") + printableText(k.fields[i].first) + "=" + printableText(k.fields[i].second);
+  const auto total = std::max<std::int64_t>(k.fieldCount, static_cast<std::int64_t>(k.fields.size()));
+  if (total > static_cast<std::int64_t>(kDetailFields)) out += " ... (" + std::to_string(total) + " fields)";
   return out;
 }
 

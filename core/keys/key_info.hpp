@@ -1,7 +1,7 @@
 #pragma once
 // One key as it was read from Redis: name, type, PTTL and a type-aware view of
-// its value. core/redis/key_inspector.cpp fills it (SCAN, TYPE, PTTL, GET,
-// HGETALL, ZRANGE, LRANGE, MEMORY USAGE); everything in core/keys reads it
+// its value. core/redis/key_inspector.cpp fills it (SCAN, TYPE, PTTL, STRLEN +
+// GETRANGE, HLEN + HSCAN, ZRANGE, LRANGE, MEMORY USAGE: heads, never a whole big value); everything in core/keys reads it
 // without a server, so readers and the audit are tested from plain values.
 
 #include <cstdint>
@@ -17,9 +17,12 @@ struct KeyInfo {
   std::string name;        ///< full key name, prefix included
   std::string type;        ///< "string", "hash", "zset", ... ("none" if it vanished meanwhile)
   std::int64_t pttlMs = -2;  ///< PTTL: ms left, -1 = no TTL, -2 = gone
-  std::string value;       ///< string keys: the value
-  /// hash keys: field, value; RateLab's sliding_log string decoded (entries, oldest, newest)
+  std::string value;       ///< string keys: the value, at most its first kValueHead bytes
+  std::int64_t valueBytes = 0;  ///< string keys: STRLEN (more than value.size(): value is a head)
+  /// hash keys: field, value (at most kHashHead of them); RateLab's sliding_log string decoded
+  /// (entries, oldest, newest)
   std::vector<std::pair<std::string, std::string>> fields;
+  std::int64_t fieldCount = 0;  ///< hash keys: HLEN (more than fields.size(): fields is a head)
   std::int64_t zsetSize = 0;  ///< zset keys: ZCARD
   std::vector<std::pair<std::string, std::string>> zsetHead;  ///< zset keys: first entries (member, score)
   std::optional<std::pair<std::string, std::string>> zsetLast;  ///< zset keys: the entry with the highest score
@@ -32,5 +35,11 @@ struct KeyInfo {
 
 /// How many entries of a LIST key are read (Python limits' moving window keeps at most its limit).
 inline constexpr int kListHead = 1000;
+/// How many bytes of a string value are read (GETRANGE): every limiter's value
+/// fits, a RateLab sliding_log of up to 131072 entries too; a 100 MB string is not fetched whole.
+inline constexpr std::int64_t kValueHead = 1 << 20;
+/// How many fields of a hash are read (HSCAN COUNT, never HGETALL): a 1M-field hash
+/// stalls neither the listing nor the server's other clients.
+inline constexpr int kHashHead = 1000;
 
 }  // namespace rl

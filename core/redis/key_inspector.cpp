@@ -3,6 +3,7 @@
 #include <charconv>
 #include <map>
 
+#include "common/printable_text.hpp"
 #include "redis/redis_link.hpp"
 
 #include "keys/value_codec.hpp"
@@ -27,9 +28,9 @@ std::vector<std::pair<std::string, std::string>> pairsOf(ReplyView r) {
   return out;
 }
 
-// The fields of RateLab's sliding_log string (keys/value_codec.hpp).
+// The fields of RateLab's sliding_log string (keys/value_codec.hpp), when it was read whole.
 std::vector<std::pair<std::string, std::string>> decodedFields(const KeyInfo& k) {
-  if (k.name.find("{sliding_log:") != std::string::npos) {
+  if (k.name.find("{sliding_log:") != std::string::npos && k.valueBytes == static_cast<std::int64_t>(k.value.size())) {
     auto log = decodeSlidingLog(k.value);
     if (log && !log->empty())
       return {{"entries", std::to_string(log->size())},
@@ -39,7 +40,10 @@ std::vector<std::pair<std::string, std::string>> decodedFields(const KeyInfo& k)
   return {};
 }
 
-// Pipelined TYPE + PTTL for every key, then one value read per key by its type.
+Result<void> readValue(RedisConnection& conn, KeyInfo& k, int zsetHead);
+
+// Pipelined TYPE + PTTL for every key, then the heads of each value by its type
+// (STRLEN + GETRANGE, HLEN + HSCAN, ZCARD + ZRANGE, LLEN + LRANGE).
 Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int zsetHead) {
   for (const auto& k : keys) {
     if (auto ok = conn.append({"TYPE", k.name}); !ok) return ok;
@@ -54,52 +58,73 @@ Result<void> describeKeys(RedisConnection& conn, std::vector<KeyInfo>& keys, int
     k.pttlMs = pttl->integer();
   }
   const std::string last = std::to_string(zsetHead - 1);
-  int queued = 0;
+  static const std::string kValueEnd = std::to_string(kValueHead - 1), kHashCount = std::to_string(kHashHead);
   for (const auto& k : keys) {
     Result<void> ok;
-    if (k.type == "string") ok = conn.append({"GET", k.name});
-    else if (k.type == "hash") ok = conn.append({"HGETALL", k.name});
+    if (k.type == "string") ok = conn.append({"STRLEN", k.name});
+    else if (k.type == "hash") ok = conn.append({"HLEN", k.name});
     else if (k.type == "zset") ok = conn.append({"ZCARD", k.name});
     else if (k.type == "list") ok = conn.append({"LLEN", k.name});
     else continue;
     if (!ok) return ok;
-    ++queued;
+    if (k.type == "string") {
+      if (auto g = conn.append({"GETRANGE", k.name, "0", kValueEnd}); !g) return g;
+    }
+    if (k.type == "hash") {
+      if (auto h = conn.append({"HSCAN", k.name, "0", "COUNT", kHashCount}); !h) return h;
+    }
     if (k.type == "zset" && zsetHead > 0) {
       if (auto z = conn.append({"ZRANGE", k.name, "0", last, "WITHSCORES"}); !z) return z;
       if (auto z = conn.append({"ZRANGE", k.name, "-1", "-1", "WITHSCORES"}); !z) return z;
-      queued += 2;
     }
     if (k.type == "list") {
       if (auto l = conn.append({"LRANGE", k.name, "0", std::to_string(kListHead - 1)}); !l) return l;
-      ++queued;
     }
   }
   for (auto& k : keys) {
     if (k.type != "string" && k.type != "hash" && k.type != "zset" && k.type != "list") continue;
-    auto r = conn.getReply();
-    if (!r) return r.error();
-    if (k.type == "string") {
-      k.value = std::string(r->str());
-      k.fields = decodedFields(k);
-    }
-    if (k.type == "hash") k.fields = pairsOf(*r);
-    if (k.type == "zset") {
-      k.zsetSize = r->integer();
-      if (zsetHead > 0) {
-        auto head = conn.getReply();
-        if (!head) return head.error();
-        k.zsetHead = pairsOf(*head);
-        auto tail = conn.getReply();
-        if (!tail) return tail.error();
-        if (auto newest = pairsOf(*tail); !newest.empty()) k.zsetLast = newest.front();
-      }
-    }
-    if (k.type == "list") {
-      k.listSize = r->integer();
+    auto read = readValue(conn, k, zsetHead);
+    if (!read)
+      return Error{read.error().code, "reading " + k.type + " key '" + printableText(k.name) + "': " + read.error().message};
+  }
+  return {};
+}
+
+// The replies describeKeys queued for `k`, in order.
+Result<void> readValue(RedisConnection& conn, KeyInfo& k, int zsetHead) {
+  auto r = conn.getReply();
+  if (!r) return r.error();
+  if (k.type == "string") {
+    k.valueBytes = r->integer();
+    auto head = conn.getReply();
+    if (!head) return head.error();
+    k.value = std::string(head->str());
+    k.fields = decodedFields(k);
+  }
+  if (k.type == "hash") {
+    k.fieldCount = r->integer();
+    auto scan = conn.getReply();
+    if (!scan) return scan.error();
+    if (!scan->isArray() || scan->size() != 2) return protocolError("HSCAN returned " + scan->describe());
+    k.fields = pairsOf((*scan)[1]);
+    if (k.fields.size() > static_cast<std::size_t>(kHashHead)) k.fields.resize(static_cast<std::size_t>(kHashHead));
+  }
+  if (k.type == "zset") {
+    k.zsetSize = r->integer();
+    if (zsetHead > 0) {
       auto head = conn.getReply();
       if (!head) return head.error();
-      for (std::size_t i = 0; i < head->size(); ++i) k.listHead.emplace_back((*head)[i].str());
+      k.zsetHead = pairsOf(*head);
+      auto tail = conn.getReply();
+      if (!tail) return tail.error();
+      if (auto newest = pairsOf(*tail); !newest.empty()) k.zsetLast = newest.front();
     }
+  }
+  if (k.type == "list") {
+    k.listSize = r->integer();
+    auto head = conn.getReply();
+    if (!head) return head.error();
+    for (std::size_t i = 0; i < head->size(); ++i) k.listHead.emplace_back((*head)[i].str());
   }
   return {};
 }

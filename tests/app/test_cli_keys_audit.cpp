@@ -34,6 +34,7 @@ class CliKeysAuditTest : public QObject {
   void auditReadsDocumentedLayouts();
   void auditRequireAndBadInput();
   void auditCoversEveryClusterMaster();
+  void bigValuesAreReadAsHeads();
   void watchSeesExpressCountRise();
   void watchUsesNotificationsOnlyWhenAllowed();
   void watchReadsEachNotifiedChange();
@@ -52,7 +53,9 @@ class CliKeysAuditTest : public QObject {
 void CliKeysAuditTest::initTestCase() {
   redis_ = std::make_unique<test::RedisTestServer>();
   RL_REQUIRE_REDIS(*redis_);
-  auto c = redis_->connect();
+  auto ep = redis_->endpoint();
+  ep.commandTimeout = Micros{10'000'000};  // a 100 MB SETRANGE on a busy machine
+  auto c = RedisConnection::connect(ep);
   QVERIFY(c);
   conn_.emplace(std::move(c).value());
   QString error;
@@ -64,7 +67,7 @@ void CliKeysAuditTest::init() { redisDo({"FLUSHALL"}); }
 
 void CliKeysAuditTest::redisDo(const std::vector<std::string>& argv) {
   auto r = conn_->command(argv);
-  QVERIFY2(r && !r->isError(), argv.front().c_str());
+  QVERIFY2(r && !r->isError(), (argv.front() + ": " + (r ? std::string(r->str()) : r.error().message)).c_str());
 }
 
 int CliKeysAuditTest::startExpress(QProcess& express) {
@@ -180,6 +183,40 @@ void CliKeysAuditTest::auditRequireAndBadInput() {
   QCOMPARE(names, (QStringList{"rl:a", "session:x"}));
   const auto yaml = test::runCli({"keys", "--envoy-config", "/nonexistent.yaml", "--redis", url()});
   QCOMPARE(yaml.exitCode, 2);
+}
+
+void CliKeysAuditTest::bigValuesAreReadAsHeads() {
+  // A 100 MB string and a 200,000-field hash: the listing reads their heads
+  // (GETRANGE, HSCAN), says how big they are, and prints a bounded line.
+  redisDo({"SETRANGE", "big:string", std::to_string(100 * 1024 * 1024 - 1), "x"});
+  redisDo({"EVAL", "for i = 1, tonumber(ARGV[1]) do redis.call('HSET', KEYS[1], 'f' .. i, i) end return 1", "1",
+           "big:hash", "200000"});
+  redisDo({"SET", "big:small", "12"});
+  const auto listed = test::runCli({"keys", "--prefix", "big:", "--redis", url(), "--json"});
+  QCOMPARE(listed.exitCode, 0);
+  QVERIFY2(listed.out.size() < 3 * 1024 * 1024, qPrintable(QString::number(listed.out.size())));
+  QMap<QString, QJsonObject> byName;
+  for (const QJsonValue& k : listed.json()["keys"].toArray()) byName[k.toObject()["name"].toString()] = k.toObject();
+  QCOMPARE(byName.size(), 3);
+  const QJsonObject str = byName["big:string"];
+  QCOMPARE(str["value_bytes"].toInteger(), 100LL * 1024 * 1024);
+  QCOMPARE(str["value"].toString().size(), 64 * 1024);  // what --json shows of a value
+  QVERIFY(str["value_truncated"].toBool());
+  const QJsonObject hash = byName["big:hash"];
+  QCOMPARE(hash["field_count"].toInteger(), 200000);
+  QVERIFY(hash["fields_truncated"].toBool());
+  const auto shown = hash["fields"].toObject().size();
+  QVERIFY2(shown >= 100 && shown <= 1000, qPrintable(QString::number(shown)));  // HSCAN COUNT 1000, kHashHead
+  const QJsonObject small = byName["big:small"];
+  QCOMPARE(small["value"].toString(), QStringLiteral("12"));
+  QCOMPARE(small["value_bytes"].toInteger(), 2);
+  QVERIFY(!small.contains("value_truncated"));
+  // The table: one bounded line per key, saying how much there is.
+  const auto table = test::runCli({"keys", "--prefix", "big:", "--redis", url()});
+  QCOMPARE(table.exitCode, 0);
+  QVERIFY2(table.out.size() < 4096, qPrintable(QString::number(table.out.size())));
+  QVERIFY2(table.out.contains("... (104857600 bytes)"), table.out.constData());
+  QVERIFY2(table.out.contains("... (200000 fields)"), table.out.constData());
 }
 
 void CliKeysAuditTest::auditCoversEveryClusterMaster() {
