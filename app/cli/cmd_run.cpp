@@ -66,6 +66,10 @@ constexpr const char* kRunHelp =
     "  --http-key header:NAME|source-addr   the client as a header (default header:x-api-key) or as\n"
     "                       the source address 127.0.0.2+i (per-IP limits, e.g. nginx $binary_remote_addr)\n"
     "  --http-deny-status S[,S..]  e.g. 429,503 (nginx's default limit_req_status is 503)\n"
+    "  --http-timeout-ms N  bound of each connect / send / answer (default 2000, 1 to 60000). A request\n"
+    "                       without an answer is an outage for --on-redis-error; after 3 in a row the\n"
+    "                       target is down: requests fail at once for 100 ms (doubling to 1 s), then one\n"
+    "                       probe goes through. The first outage is printed (target and cause)\n"
     "  --cacert FILE --insecure   https targets: trust this PEM's CAs, or accept any certificate\n"
     "  --script FILE        --backend redis-script: your Lua limiter; --script-keys T --script-argv T\n"
     "                       (placeholders {client} {prefix} {limit} {window_ms} {window_s} {refill_rate}\n"
@@ -105,7 +109,7 @@ void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
 // Reachability of the HTTP target(s) at start: exit 3 when down.
 int checkHttp(const StormSpec& spec) {
   if (spec.backend != Backend::Http) return kExitOk;
-  if (auto ok = checkHttpTargets(spec.httpTargets, Micros{2'000'000}, {spec.httpCaFile, spec.httpInsecure}); !ok) {
+  if (auto ok = checkHttpTargets(spec.httpTargets, spec.httpTimeout, {spec.httpCaFile, spec.httpInsecure}); !ok) {
     if (ok.error().code != ErrorCode::Unavailable) return badInput("run", ok.error());
     std::fprintf(stderr, "ratelab-cli run: cannot reach the HTTP target: %s\n", ok.error().message.c_str());
     return kExitNoRedis;
@@ -204,11 +208,17 @@ int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const
     if (o.firstDecisionError)
       std::fprintf(stderr, "ratelab-cli run: %s: first error: %s\n", std::string(backendName(run.spec.backend)).c_str(),
                    printableText(o.firstDecisionError->message).c_str());
+    if (o.firstOutage)  // one line: which server was down and why; the table counts what the policy decided
+      std::fprintf(stderr, "ratelab-cli run: %s: down, --on-redis-error %s decided: first outage: %s\n",
+                   std::string(backendName(run.spec.backend)).c_str(),
+                   std::string(failurePolicyName(run.spec.onRedisError)).c_str(),
+                   printableText(o.firstOutage->message).c_str());
   }
   if (const int rc = reportRuns(*result, flags); rc != kExitOk) return rc;
   if (result->cancelled) return interruptedExitCode();  // Ctrl-C: what was recorded, then 130
-  // A decision error that no failure policy covers (a wrong script reply, an
-  // unexpected HTTP status, a target that stopped answering) fails the run.
+  // A decision error that no failure policy covers (a wrong script reply, a
+  // looping script, an unexpected HTTP status) fails the run; an outage (Redis
+  // or the HTTP target down) is the policy's, as --on-redis-error says.
   for (const ExperimentRun& r : result->runs) {
     if (r.faults && !faultActionsOk(*r.faults)) return kExitFailed;  // the faults asked for did not all happen
     if (r.outcome.firstDecisionError && r.outcome.firstDecisionError->code != ErrorCode::Unavailable) return kExitFailed;

@@ -32,8 +32,9 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
                    static_cast<double>(m.worstAtUs) / 1e6, m.overshoot);
   for (const AlgorithmMetrics& m : metrics)
     if (m.degraded > 0)
-      std::fprintf(out, "%s: %lld decisions degraded (Redis down), --on-redis-error %s admitted %lld of them\n",
+      std::fprintf(out, "%s: %lld decisions degraded (%s down), --on-redis-error %s admitted %lld of them\n",
                    std::string(algorithmName(m.algorithm)).c_str(), static_cast<long long>(m.degraded),
+                   spec.backend == Backend::Http ? "HTTP target" : "Redis",
                    std::string(failurePolicyName(spec.onRedisError)).c_str(), static_cast<long long>(m.degradedAdmitted));
   std::fprintf(out, "wall %.1f ms; late %lld, dropped %lld%s\n", static_cast<double>(o.wallDuration.count()) / 1000.0,
                static_cast<long long>(o.progress.late), static_cast<long long>(o.progress.dropped),

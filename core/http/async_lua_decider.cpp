@@ -219,7 +219,7 @@ void AsyncLuaDecider::onReplyFrom(redisAsyncContext* ac, Call* call, void* raw) 
   }
   if (call->kind == Call::Kind::Probe && !view.isError()) {
     state_ = State::Up;
-    backoff_ = std::chrono::milliseconds{0};
+    circuit_.succeeded();
   } else if (view.isError() && call->kind != Call::Kind::Load) {
     breakConnection(std::string(view.str()));
   }
@@ -267,8 +267,8 @@ void AsyncLuaDecider::checkDeadline() {
 
 void AsyncLuaDecider::scheduleReconnect() {
   if (reconnect_.isActive()) return;
-  backoff_ = backoff_.count() == 0 ? std::chrono::milliseconds{10} : std::min(backoff_ * 2, std::chrono::milliseconds{1000});
-  reconnect_.start(backoff_);
+  circuit_.failed(lastError_);
+  reconnect_.start(std::chrono::milliseconds{circuit_.msUntilNextAttempt()});
 }
 
 void AsyncLuaDecider::loadScripts() {

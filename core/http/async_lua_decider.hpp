@@ -26,6 +26,7 @@
 
 #include "http/replica_decider.hpp"
 #include "redis/redis_store.hpp"
+#include "store/circuit_breaker.hpp"
 
 struct redisAsyncContext;
 
@@ -69,7 +70,7 @@ class AsyncLuaDecider final : public QObject, public ReplicaDecider {
   std::deque<Call*> inflight_;           ///< sent, in reply order (oldest first)
   QTimer deadline_;                      ///< fires when the oldest call may have timed out
   QTimer reconnect_;                     ///< the backoff
-  std::chrono::milliseconds backoff_{0}; ///< next wait before reconnecting
+  CircuitBreaker circuit_{std::chrono::milliseconds{10}, std::chrono::milliseconds{1000}};  ///< the backoff schedule
   std::string lastError_;                ///< why the connection is down
   int loadsPending_ = 0;                 ///< SCRIPT LOADs in flight (one reload at a time)
 };

@@ -18,6 +18,11 @@
 
 namespace rl {
 
+/// A storm's bound of each connect / send / receive on an HTTP target (`--http-timeout-ms`): default and range.
+inline constexpr Micros kDefaultHttpTimeout{2'000'000};
+inline constexpr std::int64_t kMinHttpTimeoutMs = 1;       ///< --http-timeout-ms at least
+inline constexpr std::int64_t kMaxHttpTimeoutMs = 60'000;  ///< --http-timeout-ms at most
+
 /// Where an HTTP server is: parsed from `http[s]://host:port[/path]`.
 struct HttpTarget {
   std::string host = "127.0.0.1";  ///< name, IPv4, or IPv6 (without brackets)

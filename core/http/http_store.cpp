@@ -55,8 +55,12 @@ std::string sourceAddressFor(std::string_view client) {
   return "127." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255);
 }
 
-HttpStore::HttpStore(HttpTarget target, HttpStoreOptions options, bool pathGiven)
-    : target_(std::move(target)), options_(std::move(options)), path_(pathGiven ? target_.path : "/ping") {}
+HttpStore::HttpStore(HttpTarget target, HttpStoreOptions options, bool pathGiven,
+                     std::shared_ptr<HttpTargetBreaker> breaker)
+    : target_(std::move(target)),
+      options_(std::move(options)),
+      path_(pathGiven ? target_.path : "/ping"),
+      breaker_(breaker ? std::move(breaker) : std::make_shared<HttpTargetBreaker>(target_.toString())) {}
 
 HttpClient& HttpStore::clientFor(std::string_view client) {
   const std::string source = options_.keyHeader.empty() ? sourceAddressFor(client) : std::string();
@@ -86,11 +90,16 @@ Result<Decision> HttpStore::decide(const DecisionRequest& request) {
   r.headers.push_back({"x-ratelab-no-wait", "1"});  // the storm accounts the delay itself
   if (request.cost != 1) r.headers.push_back({"x-ratelab-cost", std::to_string(request.cost)});
   r.body = options_.body;
+  bool probe = false;
+  if (auto down = breaker_->admit(probe)) return *down;  // the target is down: fail fast, the policy decides
   auto response = clientFor(options_.keyPerLane ? std::string_view(key) : request.client).send(r);
-  if (!response) {  // the limiter did not answer: an error, never the failure policy's admit
-    if (response.error().code == ErrorCode::Unavailable) return protocolError(response.error().message);
+  if (!response) {  // no answer (refused, reset, timed out): an outage, the failure policy decides
+    if (response.error().code == ErrorCode::Unavailable) breaker_->failed(probe, response.error().message);
+    else if (response.error().code == ErrorCode::Protocol) breaker_->answered(probe);  // bytes that are not HTTP: up, at fault
+    else breaker_->failed(probe, response.error().message);  // never answered: a probe must not stay in flight
     return response.error();
   }
+  breaker_->answered(probe);
   if (findHeader(response->headers, kFailurePolicyHeader) != nullptr || isRateLabBody(*response))
     return decisionFromResponse(*response);
   if (response->status >= 200 && response->status < 300) return genericDecision(*response, true);
@@ -103,11 +112,13 @@ Result<Decision> HttpStore::decide(const DecisionRequest& request) {
                        excerpt(response->body));
 }
 
-Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options) {
+Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options,
+                                             std::shared_ptr<HttpTargetBreaker> breaker) {
   auto target = parseHttpUrl(url);
   if (!target) return target.error();
   const bool pathGiven = url.find('/', url.find("://") + 3) != std::string_view::npos;  // after "http[s]://"
-  return std::unique_ptr<Store>(std::make_unique<HttpStore>(std::move(*target), std::move(options), pathGiven));
+  return std::unique_ptr<Store>(
+      std::make_unique<HttpStore>(std::move(*target), std::move(options), pathGiven, std::move(breaker)));
 }
 
 Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeout, const TlsOptions& tls) {
@@ -122,10 +133,15 @@ Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeo
 
 Result<StoreFactory> httpStoreFactory(const std::vector<std::string>& urls, HttpStoreOptions options) {
   if (urls.empty()) return invalidArgument("--backend http needs --http-target URL[,URL..] (e.g. http://127.0.0.1:8080)");
-  for (const auto& url : urls)
-    if (auto t = parseHttpUrl(url); !t) return invalidArgument("--http-target: " + t.error().message);
-  return StoreFactory([urls, options](int replica, int) {
-    return makeHttpStore(urls[static_cast<std::size_t>(replica) % urls.size()], options);
+  std::vector<std::shared_ptr<HttpTargetBreaker>> breakers;  // one per URL: a dead target is down for every worker
+  for (const auto& url : urls) {
+    auto t = parseHttpUrl(url);
+    if (!t) return invalidArgument("--http-target: " + t.error().message);
+    breakers.push_back(std::make_shared<HttpTargetBreaker>(t->toString()));
+  }
+  return StoreFactory([urls, options, breakers](int replica, int) {
+    const std::size_t i = static_cast<std::size_t>(replica) % urls.size();
+    return makeHttpStore(urls[i], options, breakers[i]);
   });
 }
 

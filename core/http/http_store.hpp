@@ -24,10 +24,12 @@
 //     is an error (Protocol) naming the status. Limit headers are read where
 //     present, in every dialect (limit_headers.hpp). Absent values are unknown:
 //     remaining -1, limit 0, retryAfter 0, resetAfter 0 (never invented).
-//   transport failures (refused, reset, timeout) mid-run are errors (Protocol,
-//     "cannot connect ..."), never handed to the failure policy: a limiter that
-//     does not answer has admitted nothing. checkHttpTargets() tells a target
-//     that is down at start (exit 3).
+//   transport failures (refused, reset, no answer within `timeout`) mid-run
+//     are outages (Unavailable): the storm's --on-redis-error decides them, as
+//     it does when Redis is down. The target's breaker (http_target_breaker.hpp,
+//     shared by every store of the target) makes a dead target fail fast after 3
+//     of them in a row, instead of costing the timeout per request.
+//     checkHttpTargets() tells a target that is down at start (exit 3).
 //
 // Blocking, Qt-free, keep-alive connections: one store per thread.
 
@@ -38,6 +40,7 @@
 #include <vector>
 
 #include "http/http_client.hpp"
+#include "http/http_target_breaker.hpp"
 #include "store/store.hpp"
 
 namespace rl {
@@ -49,7 +52,7 @@ struct HttpStoreOptions {
   std::string body;                        ///< request body ("" = none)
   std::string keyHeader = "x-api-key";     ///< header carrying the client key ("" = source address)
   std::vector<int> denyStatus{429};        ///< statuses that mean denied
-  Micros timeout{5'000'000};               ///< bound of each connect / send / receive
+  Micros timeout = kDefaultHttpTimeout;     ///< bound of each connect / send / receive (--http-timeout-ms)
   TlsOptions tls;                          ///< certificate checks of https targets
   bool keyPerLane = false;                 ///< each algorithm (lane) its own keys: "<client>.<algorithm>"
 };
@@ -61,8 +64,10 @@ std::string sourceAddressFor(std::string_view client);
 /// See the file comment.
 class HttpStore final : public Store {
  public:
-  /// `pathGiven` false (a URL without a path) asks RateLab's "/ping".
-  explicit HttpStore(HttpTarget target, HttpStoreOptions options = {}, bool pathGiven = true);
+  /// `pathGiven` false (a URL without a path) asks RateLab's "/ping". `breaker` is the
+  /// target's, shared with the other stores of the target (null: this store's own).
+  explicit HttpStore(HttpTarget target, HttpStoreOptions options = {}, bool pathGiven = true,
+                     std::shared_ptr<HttpTargetBreaker> breaker = {});
   std::string_view name() const override { return "http"; }
   Result<Decision> decide(const DecisionRequest& request) override;
 
@@ -73,10 +78,13 @@ class HttpStore final : public Store {
   HttpStoreOptions options_; ///< request shape and reading
   std::string path_;         ///< request path
   std::map<std::string, std::unique_ptr<HttpClient>> clients_;  ///< by source address ("" = shared)
+  std::shared_ptr<HttpTargetBreaker> breaker_;  ///< the target's, shared by its stores
 };
 
-/// Parses `url` (`http://host:port[/path]`; no path = RateLab's /ping) and makes a store for one thread.
-Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options = {});
+/// Parses `url` (`http://host:port[/path]`; no path = RateLab's /ping) and makes a store for one thread
+/// (with `breaker`, the target's shared one; else its own).
+Result<std::unique_ptr<Store>> makeHttpStore(std::string_view url, HttpStoreOptions options = {},
+                                             std::shared_ptr<HttpTargetBreaker> breaker = {});
 
 /// Connects once to every URL (https: with `tls`'s certificate checks): Unavailable naming the
 /// first that cannot be reached, InvalidArgument for a bad URL or CA file.
@@ -84,7 +92,8 @@ Result<void> checkHttpTargets(const std::vector<std::string>& urls, Micros timeo
                               const TlsOptions& tls = {});
 
 /// The storm's factory for `--backend http`: replica r talks to `urls[r % urls.size()]`,
-/// each (replica, worker) over its own connections. InvalidArgument for an empty or bad URL list.
+/// each (replica, worker) over its own connections, every store of one URL with that URL's one
+/// breaker. InvalidArgument for an empty or bad URL list.
 Result<StoreFactory> httpStoreFactory(const std::vector<std::string>& urls, HttpStoreOptions options = {});
 
 }  // namespace rl

@@ -77,6 +77,7 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     if (spec.backend == Backend::RedisScript) r["script"] = scriptName(spec);
     if (spec.backend == Backend::Http) r["http_target"] = spec.httpTargets.front();
     if (o.firstDecisionError) r["first_error"] = o.firstDecisionError->message;
+    if (o.firstOutage) r["first_outage"] = o.firstOutage->message;
     r["limit"] = spec.quota.limit;
     r["window_ms"] = static_cast<std::int64_t>(spec.quota.window.count() / 1000);
     if (spec.quota.refillPerSecond) r["refill_rate"] = *spec.quota.refillPerSecond;

@@ -14,16 +14,9 @@ namespace rl {
 
 namespace {
 using SteadyClock = std::chrono::steady_clock;
-constexpr std::chrono::milliseconds kMinBackoff{10};
-constexpr std::chrono::milliseconds kMaxBackoff{250};  // probes are cheap (non-blocking): recover quickly
 // The longest a call waits for a probe's PONG (capped by the command timeout): a
 // live server on a busy machine answers within it, a stopped one costs this per probe.
 constexpr Micros kProbeWait{20'000};
-
-std::int64_t msUntil(SteadyClock::time_point t) {
-  return std::max<std::int64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(t - SteadyClock::now()).count() + 1, 0);
-}
 
 // Makes a probe's non-blocking context a blocking one with the command timeout.
 Result<void> makeBlocking(redisContext* c, const RedisEndpoint& ep) {
@@ -72,11 +65,8 @@ Result<ProbeState> pumpProbe(RedisConnection::Probe& p, const RedisEndpoint& ep,
 }  // namespace
 
 void RedisConnection::openCircuit(std::string why) {
-  lastError_ = std::move(why);
   probe_.reset();
-  ++failures_;
-  backoff_ = std::min<std::chrono::milliseconds>(kMinBackoff * (1 << std::min(failures_ - 1, 10)), kMaxBackoff);
-  nextAttempt_ = SteadyClock::now() + backoff_;
+  circuit_.failed(std::move(why));
 }
 
 Error RedisConnection::ioError(std::string_view what) {
@@ -93,13 +83,10 @@ Error RedisConnection::ioError(std::string_view what) {
   Error e{timedOut ? ErrorCode::Timeout : ErrorCode::Unavailable,
           std::string(what) + " on " + endpoint_.address() + " failed: " + why};
   free();  // a broken or timed-out socket cannot be reused: replies would desynchronise
-  if (timedOut || failures_ > 0) {
+  if (timedOut || circuit_.open()) {
     openCircuit(why);
   } else {  // a plain I/O error on a working connection (a restarted server): probe at once
-    lastError_ = why;
-    failures_ = 1;
-    backoff_ = kMinBackoff;
-    nextAttempt_ = SteadyClock::now();
+    circuit_.failedRetryNow(why);
   }
   return e;
 }
@@ -107,10 +94,7 @@ Error RedisConnection::ioError(std::string_view what) {
 void RedisConnection::dropForSentinel(const std::string& why) {
   free();
   probe_.reset();
-  lastError_ = why;
-  failures_ = 1;
-  backoff_ = kMinBackoff;
-  nextAttempt_ = SteadyClock::now();  // ask the Sentinels again at the next call
+  circuit_.failedRetryNow(why);  // ask the Sentinels again at the next call
 }
 
 Result<void> RedisConnection::reconnect() {
@@ -127,9 +111,7 @@ Result<void> RedisConnection::reconnect() {
   }
   ctx_ = *c;
   ++reconnects_;
-  failures_ = 0;
-  backoff_ = std::chrono::milliseconds{0};
-  lastError_.clear();
+  circuit_.succeeded();
   return {};
 }
 
@@ -137,15 +119,15 @@ Result<void> RedisConnection::runProbe(Micros wait) {
   auto state = pumpProbe(*probe_, endpoint_, wait);
   if (!state) {
     openCircuit(state.error().message);
-    return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + "); next probe in " +
-                       std::to_string(msUntil(nextAttempt_)) + " ms");
+    return unavailable("circuit open to " + endpoint_.address() + " (" + circuit_.lastError() + "); next probe in " +
+                       std::to_string(circuit_.msUntilNextAttempt()) + " ms");
   }
   if (*state == ProbeState::Pending) {
     if (SteadyClock::now() < probe_->deadline)
-      return unavailable("circuit half-open to " + endpoint_.address() + ": waiting for PONG (" + lastError_ + ")");
+      return unavailable("circuit half-open to " + endpoint_.address() + ": waiting for PONG (" + circuit_.lastError() + ")");
     openCircuit("no PONG within the command timeout (" + std::to_string(endpoint_.commandTimeout.count() / 1000) +
                 " ms): is the server stopped?");
-    return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + ")");
+    return unavailable("circuit open to " + endpoint_.address() + " (" + circuit_.lastError() + ")");
   }
   if (auto ok = makeBlocking(probe_->ctx, endpoint_); !ok) {
     openCircuit(ok.error().message);
@@ -154,9 +136,7 @@ Result<void> RedisConnection::runProbe(Micros wait) {
   ctx_ = std::exchange(probe_->ctx, nullptr);
   probe_.reset();
   ++reconnects_;
-  failures_ = 0;
-  backoff_ = std::chrono::milliseconds{0};
-  lastError_.clear();
+  circuit_.succeeded();
   return {};
 }
 
@@ -169,9 +149,9 @@ Result<void> RedisConnection::ensureConnected() {
     dropForSentinel("the Sentinels name " + master->first + ":" + std::to_string(master->second) + " now");
   }
   if (probe_) return runProbe(Micros{0});
-  if (SteadyClock::now() < nextAttempt_)
-    return unavailable("circuit open to " + endpoint_.address() + " (" + lastError_ + "); next probe in " +
-                       std::to_string(msUntil(nextAttempt_)) + " ms");
+  if (circuit_.coolingOff())
+    return unavailable("circuit open to " + endpoint_.address() + " (" + circuit_.lastError() + "); next probe in " +
+                       std::to_string(circuit_.msUntilNextAttempt()) + " ms");
   free();
   if (auto ok = detail::resolveMasterOf(endpoint_); !ok) {  // Sentinel: where the master is now
     openCircuit(ok.error().message);

@@ -178,10 +178,7 @@ RedisConnection::RedisConnection(RedisConnection&& o) noexcept
       endpoint_(std::move(o.endpoint_)),
       reconnects_(o.reconnects_),
       pending_(o.pending_),
-      backoff_(o.backoff_),
-      nextAttempt_(o.nextAttempt_),
-      lastError_(std::move(o.lastError_)),
-      failures_(o.failures_),
+      circuit_(std::move(o.circuit_)),
       probe_(std::move(o.probe_)),
       nextSentinelCheck_(o.nextSentinelCheck_) {}
 
@@ -192,10 +189,7 @@ RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
     endpoint_ = std::move(o.endpoint_);
     reconnects_ = o.reconnects_;
     pending_ = o.pending_;
-    backoff_ = o.backoff_;
-    nextAttempt_ = o.nextAttempt_;
-    lastError_ = std::move(o.lastError_);
-    failures_ = o.failures_;
+    circuit_ = std::move(o.circuit_);
     probe_ = std::move(o.probe_);
     nextSentinelCheck_ = o.nextSentinelCheck_;
   }
@@ -295,7 +289,7 @@ Result<void> RedisConnection::append(std::span<const std::string_view> argv) {
   if (argv.empty()) return invalidArgument("empty Redis command");
   if (pending_ == 0)
     if (auto ok = ensureConnected(); !ok) return ok.error();
-  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + circuit_.lastError() + ")");
   ArgvBuf buf(argv);
   if (redisAppendCommandArgv(ctx_, static_cast<int>(argv.size()), buf.ptrs.data(), buf.lens.data()) !=
       REDIS_OK)
@@ -309,7 +303,7 @@ Result<void> RedisConnection::append(std::initializer_list<std::string_view> arg
 }
 
 Result<RedisReply> RedisConnection::getReply() {
-  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + circuit_.lastError() + ")");
   if (pending_ == 0) return Error{ErrorCode::Internal, "getReply() with no queued command"};
   void* r = nullptr;
   if (redisGetReply(ctx_, &r) != REDIS_OK || !r) return ioError("pipelined command");
@@ -322,7 +316,7 @@ Result<RedisReply> RedisConnection::getReply() {
 int RedisConnection::fd() const { return ctx_ && ctx_->err == 0 ? ctx_->fd : -1; }
 
 Result<void> RedisConnection::flush() {
-  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + circuit_.lastError() + ")");
   int done = 0;
   while (!done)
     if (redisBufferWrite(ctx_, &done) != REDIS_OK) return ioError("flush");
@@ -338,7 +332,7 @@ Result<std::optional<RedisReply>> RedisConnection::replyFromReader() {
 }
 
 Result<std::optional<RedisReply>> RedisConnection::tryGetReply() {
-  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + lastError_ + ")");
+  if (!ctx_) return unavailable("not connected to " + endpoint_.address() + " (" + circuit_.lastError() + ")");
   if (pending_ == 0) return Error{ErrorCode::Internal, "tryGetReply() with no queued command"};
   auto buffered = replyFromReader();
   if (!buffered || buffered->has_value()) return buffered;

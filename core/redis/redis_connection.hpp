@@ -16,6 +16,8 @@
 // timeout. Only a PONG closes the circuit: a stopped (SIGSTOP) server whose
 // kernel still accepts connections does not reset the backoff. So a paused
 // server costs one call the command timeout; every other call fails at once.
+// The failure count and backoff schedule are store/circuit_breaker.hpp's, as
+// an HTTP target's breaker's are.
 //
 // Error replies map to codes by their first word (redisReplyError): OOM ->
 // OutOfMemory, READONLY -> ReadOnly, LOADING/BUSY/MASTERDOWN/TRYAGAIN/
@@ -47,6 +49,7 @@
 
 #include "common/result.hpp"
 #include "redis/redis_url.hpp"
+#include "store/circuit_breaker.hpp"
 
 struct redisContext;
 struct redisReply;
@@ -147,7 +150,7 @@ class RedisConnection {
   /// Drops the socket and connects again now, blocking, PING included (ignores the backoff).
   Result<void> reconnect();
   /// True while the circuit is open or half-open (calls fail fast until a probe gets PONG).
-  bool circuitOpen() const { return failures_ > 0; }
+  bool circuitOpen() const { return circuit_.open(); }
   /// True while the socket is usable (no I/O error seen).
   bool connected() const;
   /// Successful reconnects since connect().
@@ -172,10 +175,8 @@ class RedisConnection {
   RedisEndpoint endpoint_;       ///< where to (re)connect
   std::int64_t reconnects_ = 0;  ///< successful reconnects
   int pending_ = 0;              ///< replies queued by append() and not yet read
-  std::chrono::milliseconds backoff_{0};                ///< next wait before a reconnect attempt
-  std::chrono::steady_clock::time_point nextAttempt_{};  ///< no reconnect attempt before this
-  std::string lastError_;        ///< why the connection broke (for fail-fast messages)
-  int failures_ = 0;             ///< consecutive failed attempts; 0 = circuit closed
+  /// Failed attempts, backoff (10 ms doubling to 250 ms: probes are cheap, so recover quickly) and why.
+  CircuitBreaker circuit_{std::chrono::milliseconds{10}, std::chrono::milliseconds{250}};
   std::unique_ptr<Probe> probe_;  ///< the half-open probe, while one runs
   std::chrono::steady_clock::time_point nextSentinelCheck_{};  ///< Sentinel: next time to ask where the master is
 };

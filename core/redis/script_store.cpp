@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "common/file_read.hpp"
+#include "redis/script_kill.hpp"
 #include "store/failure_policy.hpp"
 
 namespace rl {
@@ -80,6 +81,7 @@ Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptSto
   s->keys_ = std::move(keys).value();
   s->argv_ = std::move(argv).value();
   s->fields_ = std::move(fields);
+  s->runaway_ = o.runaway ? o.runaway : std::make_shared<RunawayScript>();
   auto loaded = s->link_.forEachMaster([&](RedisConnection& conn) -> Result<void> {
     auto sha = conn.command({"SCRIPT", "LOAD", s->source_});
     if (!sha) {
@@ -87,6 +89,7 @@ Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptSto
       return invalidArgument("--script '" + o.file + "' does not load: " + sha.error().message);
     }
     s->sha_ = std::string(sha->str());
+    s->busyThreshold_ = busyReplyThreshold(conn);
     return {};
   });
   if (!loaded) return loaded.error();
@@ -141,15 +144,46 @@ Result<Decision> RedisScriptStore::parseReply(ReplyView r, const Quota& q) const
   return d;
 }
 
+Error RedisScriptStore::afterTimeout(const RedisEndpoint& node, const Error& timeout) {
+  const std::string ms = std::to_string(node.commandTimeout.count() / 1000);
+  // Redis reads the kill once the script has run its busy-reply-threshold; a second of slack for a busy machine.
+  const ScriptKillOutcome kill = killBusyScript(node, busyThreshold_ + node.commandTimeout + Micros{1'000'000});
+  std::string sentence;
+  if (kill.result == ScriptKillResult::Killed) {
+    sentence = "script " + scriptName_ + " looped: no answer within the " + ms + " ms command timeout, and it was still "
+               "running after the server's busy-reply-threshold (" + std::to_string(busyThreshold_.count() / 1000) +
+               " ms; other clients got BUSY meanwhile); RateLab sent SCRIPT KILL on a new connection and Redis killed "
+               "it; it is not run again in this run (a limiter script must return: fix the loop)";
+  } else if (kill.result == ScriptKillResult::Unkillable) {
+    sentence = "script " + scriptName_ + " looped after writing: no answer within the " + ms + " ms command timeout, "
+               "and Redis refused SCRIPT KILL (UNKILLABLE: a script that wrote cannot be killed), so " + node.address() +
+               " answers BUSY to every client until the script ends; only SHUTDOWN NOSAVE stops it, losing the data "
+               "not saved, and RateLab does not send that (fix the loop)";
+  } else {  // it ended meanwhile, or the server does not answer at all (stopped): an outage, as before
+    return Error{timeout.code, "script " + scriptName_ + " failed: " + timeout.message + " (SCRIPT KILL: " +
+                                   (kill.result == ScriptKillResult::NotBusy ? "no script was running any more"
+                                                                             : kill.detail) + ")"};
+  }
+  std::lock_guard lock(runaway_->mutex);
+  if (!runaway_->verdict) runaway_->verdict = protocolError(sentence);
+  return *runaway_->verdict;
+}
+
 Result<Decision> RedisScriptStore::decide(const DecisionRequest& req) {
   if (auto ok = req.quota.validate(req.algorithm); !ok) return ok.error();
   if (auto ok = validateCost(req.cost, req.quota); !ok) return ok.error();
+  {
+    std::lock_guard lock(runaway_->mutex);
+    if (runaway_->verdict) return *runaway_->verdict;  // it looped: not run again on the shared Redis
+  }
   const auto keys = keys_->expand(req, options_.prefix);
   const auto argv = argv_->expand(req, options_.prefix);
   std::vector<std::string> cmd{"EVALSHA", sha_, std::to_string(keys.size())};
   cmd.insert(cmd.end(), keys.begin(), keys.end());
   cmd.insert(cmd.end(), argv.begin(), argv.end());
+  std::optional<RedisEndpoint> node;  // where the script ran (a Cluster master): where SCRIPT KILL goes
   auto r = link_.onKey(keys.empty() ? std::string_view() : std::string_view(keys.front()), [&](RedisConnection& conn) {
+    node = conn.endpoint();
     auto reply = conn.command(cmd);
     if (!reply && reply.error().code == ErrorCode::Protocol && reply.error().message.starts_with("NOSCRIPT")) {
       std::vector<std::string> eval = cmd;  // this node lost the script: run the source, load it again
@@ -160,6 +194,7 @@ Result<Decision> RedisScriptStore::decide(const DecisionRequest& req) {
     }
     return reply;
   });
+  if (!r && r.error().code == ErrorCode::Timeout && node) return afterTimeout(*node, r.error());
   if (!r) {
     // The one classifier decides: an outage (down, timeout, OOM, READONLY, BUSY) keeps its code and goes
     // through the failure policy; anything else (a Lua error, an unreadable reply) is this script's fault.

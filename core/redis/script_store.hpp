@@ -13,12 +13,24 @@
 // elements than named) is a Protocol error naming the script and the reply it
 // gave: counted as an error, never a silent denial, never the failure policy.
 //
+// A script that does not answer within the command timeout: SCRIPT KILL on a
+// fresh connection (script_kill.hpp), so the shared Redis does not stay BUSY.
+// Killed (it looped) or UNKILLABLE (it looped after writing) is the script's
+// fault, said in one sentence: that decision and every later one of the run
+// (the stores share `ScriptSettings::runaway`) are errors with it, never the
+// failure policy's, and the script is not run again. A script that had ended
+// by then (NOTBUSY) or a server that did not answer the kill is an outage,
+// as before. The kill waits up to the server's busy-reply-threshold + 1 s (5 s by
+// default): a script is only killable once it has run that long.
+//
 // Cluster: the call goes to the master of KEYS[1] (slot 0 without keys); the
 // script is loaded on every master, NOSCRIPT reloads it on the node that said so.
 //
 // Threading: one connection (cluster: one per master), one thread (like every Redis store).
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,12 +39,19 @@
 
 namespace rl {
 
+/// A run's verdict on its user script, shared by its stores: set once the script looped.
+struct RunawayScript {
+  std::mutex mutex;             ///< guards verdict
+  std::optional<Error> verdict;  ///< the sentence every later decision returns
+};
+
 /// The user's script and how it is called (--script, --script-keys, --script-argv, --script-reply).
 struct ScriptSettings {
   std::string file;            ///< the Lua file
   std::string keys = "{prefix}{client}";                  ///< KEYS template
   std::string argv = "{limit} {refill_rate} {now_s} {cost}";  ///< ARGV template
   std::string reply = "allowed";  ///< names of the reply's elements (more may follow unnamed)
+  std::shared_ptr<RunawayScript> runaway{};  ///< shared by one run's stores (null: each store its own)
 };
 
 /// What runs and how its reply is read.
@@ -56,6 +75,7 @@ class RedisScriptStore final : public RedisStoreBase {
   RedisScriptStore(RedisLink link, RedisStoreOptions options) : RedisStoreBase(std::move(link), std::move(options)) {}
   Result<Decision> parseReply(ReplyView r, const Quota& q) const;
   Error wrong(const std::string& what, ReplyView r) const;
+  Error afterTimeout(const RedisEndpoint& node, const Error& timeout);
 
   std::string source_;              ///< the script text
   std::string sha_;                 ///< its SHA1 on the server
@@ -64,6 +84,8 @@ class RedisScriptStore final : public RedisStoreBase {
   std::optional<ScriptTemplate> keys_;  ///< KEYS template
   std::optional<ScriptTemplate> argv_;  ///< ARGV template
   std::vector<Field> fields_;       ///< reply element meanings, in order
+  Micros busyThreshold_{5'000'000};  ///< the server's busy-reply-threshold: how long a kill may wait
+  std::shared_ptr<RunawayScript> runaway_;  ///< the run's verdict on the script
 };
 
 /// The store of a Redis `backend` for one thread: redis-lua, redis-naive,

@@ -52,11 +52,13 @@ Result<PolicyDecision> applyPolicy(Result<Decision> d, const DecisionRequest& re
   if (d) return PolicyDecision{*d, d->degraded, d->degraded ? ErrorCode::Unavailable : ErrorCode::Internal};
   if (classifyStoreError(d.error()) != StoreErrorClass::Outage) return d.error();
   const ErrorCode cause = d.error().code;
-  if (policy != FailurePolicy::Local) return PolicyDecision{failureDecision(policy, request.quota, retryAfter), true, cause};
+  std::string why = std::move(d.error().message);
+  if (policy != FailurePolicy::Local)
+    return PolicyDecision{failureDecision(policy, request.quota, retryAfter), true, cause, std::move(why)};
   if (fallback == nullptr) return Error{ErrorCode::Internal, "the local failure policy has no local store"};
   auto local = fallback->decide(request);
   if (!local) return local.error();
-  return PolicyDecision{*local, true, cause};
+  return PolicyDecision{*local, true, cause, std::move(why)};
 }
 
 }  // namespace rl

@@ -10,6 +10,7 @@
 // error and never admitted, whatever the policy.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "common/result.hpp"
@@ -48,6 +49,7 @@ struct PolicyDecision {
   Decision decision;      ///< what the caller acts on
   bool byPolicy = false;  ///< true: the store did not decide; the policy did
   ErrorCode cause = ErrorCode::Internal;  ///< byPolicy: the store's error (Unavailable, Timeout, OutOfMemory, ReadOnly)
+  std::string why{};      ///< byPolicy: the store's error message (which server, what failed)
 };
 
 /// The open or closed policy's decision for a request the store could not decide.

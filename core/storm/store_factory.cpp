@@ -76,6 +76,7 @@ HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
   o.denyStatus = spec.httpDenyStatus;
   o.keyPerLane = spec.algorithms.size() > 1;  // each lane (algorithm) meets its own keys on the target
   o.tls = {spec.httpCaFile, spec.httpInsecure};
+  o.timeout = spec.httpTimeout;
   return o;
 }
 
@@ -88,7 +89,8 @@ StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endp
   options.endpoint = endpoint;
   options.prefix = spec.prefix;
   options.serverClock = false;  // {now_*} is the storm's clock
-  const ScriptSettings script = scriptSettingsOf(spec);
+  ScriptSettings script = scriptSettingsOf(spec);
+  script.runaway = std::make_shared<RunawayScript>();  // one verdict for the run: a looping script is killed once
   return [options, script](int, int) { return makeRedisBackendStore(Backend::RedisScript, options, script); };
 }
 

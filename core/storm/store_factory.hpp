@@ -29,7 +29,8 @@ ScriptSettings scriptSettingsOf(const StormSpec& spec);
 /// redis-script stores (spec.scriptFile and templates), one per (replica, worker).
 StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint);
 
-/// The HTTP client settings of a storm spec (--http-method, --http-header, --http-body, --http-key, --http-deny-status).
+/// The HTTP client settings of a storm spec (--http-method, --http-header, --http-body, --http-key,
+/// --http-deny-status, --http-timeout-ms, --cacert, --insecure).
 HttpStoreOptions httpStoreOptions(const StormSpec& spec);
 
 /// The factory for spec.backend: memory, Redis (`endpoint` used by Redis

@@ -79,6 +79,7 @@ struct StormOutcome {
   bool cancelled = false;                   ///< cancel() stopped it early
   std::optional<Error> failure;             ///< a store could not be created (e.g. Redis down)
   std::optional<Error> firstDecisionError;  ///< the first error a decision returned (the rest are counted)
+  std::optional<Error> firstOutage;         ///< the first outage the failure policy decided (server and cause)
 };
 
 /// Runs one storm; see the file comment.
@@ -177,6 +178,8 @@ class StormRunner {
   std::optional<Error> failure_;       ///< first store failure
   std::optional<Error> firstDecisionError_;  ///< guarded by mutex_: the first decision's error
   std::atomic<bool> sawDecisionError_{false};  ///< firstDecisionError_ is set
+  std::optional<Error> firstOutage_;   ///< guarded by mutex_: the first outage the policy decided
+  std::atomic<bool> sawOutage_{false};  ///< firstOutage_ is set
   std::thread driver_;                 ///< runs drive()
 };
 

@@ -152,6 +152,10 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
     std::lock_guard lock(mutex_);
     firstDecisionError_ = d.error();
   }
+  if (d && d->byPolicy && !sawOutage_.load(std::memory_order_relaxed) && !sawOutage_.exchange(true)) {
+    std::lock_guard lock(mutex_);  // the first outage: which server, and why, for the report
+    firstOutage_ = Error{d->cause, d->why};
+  }
   if (retryCounter_) add(c[3], retryCounter_(store) - retriesBefore);
   add(w.sent, 1);
   w.lastAtUs.store(rec.atUs, std::memory_order_relaxed);
@@ -228,6 +232,7 @@ StormOutcome StormRunner::outcome() {
   std::lock_guard lock(mutex_);
   o.failure = failure_;
   o.firstDecisionError = firstDecisionError_;
+  o.firstOutage = firstOutage_;
   if (o.failure) o.cancelled = false;
   return o;
 }

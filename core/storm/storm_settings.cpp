@@ -12,7 +12,7 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 50> kNames = {
+constexpr std::array<std::string_view, 51> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
@@ -20,7 +20,8 @@ constexpr std::array<std::string_view, 50> kNames = {
     "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "compare_policies",
     "compare_wait_replicas", "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
-    "wait_replicas", "wait_timeout_ms", "read_from", "failover", "fault", "quota_change", "cacert", "insecure"};
+    "wait_replicas", "wait_timeout_ms", "read_from", "failover", "fault", "quota_change", "cacert", "insecure",
+    "http_timeout_ms"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
 constexpr std::array<std::string_view, 3> kSwitches = {"trace_burst", "strict", "insecure"};
@@ -192,6 +193,9 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "http_key") { s.httpKey = std::string(t); return {}; }
   if (key == "cacert") { s.httpCaFile = std::string(t); return {}; }  // https targets: trusted CAs (PEM)
   if (key == "insecure") return setSwitch(s.httpInsecure, t, shownAs);
+  if (key == "http_timeout_ms")  // the range is validate()'s (one message for flags, scenarios and the window)
+    return setMillis(s.httpTimeout, t, shownAs, "an integer " + std::to_string(kMinHttpTimeoutMs) + " to " +
+                                                    std::to_string(kMaxHttpTimeoutMs) + " (ms)");
   if (key == "http_deny_status") {
     s.httpDenyStatus.clear();
     for (std::string_view v : splitList(t)) {
@@ -364,6 +368,7 @@ Json specToJson(const StormSpec& s) {
     doc["http_deny_status"] = s.httpDenyStatus;
     if (!s.httpCaFile.empty()) doc["cacert"] = s.httpCaFile;
     if (s.httpInsecure) doc["insecure"] = true;
+    doc["http_timeout_ms"] = static_cast<std::int64_t>(s.httpTimeout.count() / 1000);
   }
   if (!s.scriptFile.empty()) {
     doc["script"] = s.scriptFile;

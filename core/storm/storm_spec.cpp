@@ -124,6 +124,9 @@ Result<void> validateHttpRequest(const StormSpec& s) {
   for (int st : s.httpDenyStatus)
     if (st < 400 || st > 599) return fail("--http-deny-status " + std::to_string(st) + " is not valid: allowed 400 to 599");
   if (s.httpBody.size() > 1'000'000) return fail("--http-body is over 1000000 bytes: allowed up to 1000000");
+  if (s.httpTimeout.count() < kMinHttpTimeoutMs * 1000 || s.httpTimeout.count() > kMaxHttpTimeoutMs * 1000)
+    return fail("--http-timeout-ms " + std::to_string(s.httpTimeout.count() / 1000) + " is out of range: allowed " +
+                std::to_string(kMinHttpTimeoutMs) + " to " + std::to_string(kMaxHttpTimeoutMs) + " ms");
   return {};
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "http/http_client.hpp"
 #include "limiter/algorithm.hpp"
 #include "limiter/quota.hpp"
 #include "store/backend.hpp"
@@ -98,6 +99,7 @@ struct StormSpec {
   std::vector<int> httpDenyStatus{429};  ///< backend http: statuses that mean "denied" (2xx = admitted)
   std::string httpCaFile;                ///< backend http, https targets: trusted CAs (PEM; "" = the system's)
   bool httpInsecure = false;             ///< backend http, https targets: accept any certificate
+  Micros httpTimeout = kDefaultHttpTimeout;  ///< backend http: bound of each connect / send / receive (--http-timeout-ms)
   std::string scriptFile;                ///< backend redis-script: the Lua file
   std::string scriptKeys = "{prefix}{client}";  ///< backend redis-script: KEYS template (space-separated)
   std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template

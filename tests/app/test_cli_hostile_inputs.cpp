@@ -45,12 +45,7 @@ class CliHostileInputsTest : public QObject {
   void deeplyNestedScriptReplyIsAFault();
 
  private:
-  QString write(const char* name, const QByteArray& body) {
-    QFile f(tmp_.filePath(name));
-    f.open(QIODevice::WriteOnly);
-    f.write(body);
-    return f.fileName();
-  }
+  QString write(const char* name, const QByteArray& body) { return test::writeFile(tmp_, name, body); }
   QString url() const { return QString("redis://127.0.0.1:%1").arg(redis_->endpoint().port); }
   QTemporaryDir tmp_;
   QString longLog_;

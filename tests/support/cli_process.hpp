@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QTemporaryDir>
 
 #include <vector>
 
@@ -21,6 +22,14 @@ struct CliRun {
   /// stdout as a JSON object.
   QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
 };
+
+/// Writes `body` to the file `name` in `dir`; returns its path (scripts, scenarios, logs a run reads).
+inline QString writeFile(const QTemporaryDir& dir, const char* name, const QByteArray& body) {
+  QFile f(dir.filePath(name));
+  f.open(QIODevice::WriteOnly);
+  f.write(body);
+  return f.fileName();
+}
 
 /// Runs ratelab-cli `args` (killed after `timeoutMs`).
 inline CliRun runCli(const QStringList& args, int timeoutMs = 120'000) {

@@ -266,8 +266,8 @@ void HttpServeTest::httpStoreReadsExactDecisions() {
            refused.error().message.c_str());
   QVERIFY(!makeHttpStore("ftp://x").ok());  // http:// and https:// only
   auto dead = makeHttpStore("http://127.0.0.1:1");
-  // A limiter that does not answer admitted nothing: an error, never the failure policy's (Unavailable).
-  QCOMPARE((*dead)->decide(r).error().code, ErrorCode::Protocol);
+  // A limiter that does not answer is down: an outage (Unavailable) for the run's failure policy (test_http_breaker).
+  QCOMPARE((*dead)->decide(r).error().code, ErrorCode::Unavailable);
   QCOMPARE(checkHttpTargets({"http://127.0.0.1:1"}).error().code, ErrorCode::Unavailable);
 }
 

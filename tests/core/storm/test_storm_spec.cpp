@@ -56,6 +56,10 @@ void StormSpecTest::validateNamesTheFlag_data() {
                             << "--http-key 'cookie' is not valid: allowed header:NAME (e.g. header:x-api-key) or source-addr";
   QTest::newRow("deny 2xx") << Mutator([](StormSpec& s) { s.httpDenyStatus = {200}; })
                             << "--http-deny-status 200 is not valid: allowed 400 to 599";
+  QTest::newRow("http timeout 0") << Mutator([](StormSpec& s) { s.httpTimeout = Micros{0}; })
+                                  << "--http-timeout-ms 0 is out of range: allowed 1 to 60000 ms";
+  QTest::newRow("http timeout 61 s") << Mutator([](StormSpec& s) { s.httpTimeout = Micros{61'000'000}; })
+                                     << "--http-timeout-ms 61000 is out of range: allowed 1 to 60000 ms";
   QTest::newRow("script needed") << Mutator([](StormSpec& s) { s.backend = Backend::RedisScript; })
                                  << "--script is required by --backend redis-script: allowed a readable Lua file";
   QTest::newRow("compare self") << Mutator([](StormSpec& s) { s.compareBackends = {Backend::Memory}; })
@@ -119,6 +123,7 @@ void StormSpecTest::settingsRejectBadText_data() {
   QTest::newRow("policy") << "on_redis_error" << "maybe" << "--on-redis-error: 'maybe' is not valid: allowed open, closed or local";
   QTest::newRow("refill") << "refill_rate" << "0" << "--refill-rate: '0' is not valid: allowed a number > 0 and <= 1000000 (tokens per second)";
   QTest::newRow("deny status") << "http_deny_status" << "429,many" << "--http-deny-status: 'many' is not valid: allowed comma-separated HTTP statuses 400 to 599, e.g. 429,503";
+  QTest::newRow("http timeout") << "http_timeout_ms" << "soon" << "--http-timeout-ms: 'soon' is not valid: allowed an integer 1 to 60000 (ms)";
   QTest::newRow("compare") << "compare_backend" << "redis" << "--compare-backend: 'redis' is not valid: allowed comma-separated backends: memory, redis-lua, redis-naive, redis-watch, redis-script";
 }
 
