@@ -140,12 +140,13 @@ void LaneChart::fitMinimumHeight() {
   // once laid out, the plot's real height corrects the estimate (a theme's fonts, a two-line title).
   const int title = QFontMetrics(chart()->titleFont()).height();
   const int axis = QFontMetrics(x_->labelsFont()).height();
-  setMinimumHeight(std::max(minimumHeight(), kMinPlotHeight + title + 2 * axis + 48));
+  setMinimumHeight(std::max(minimumHeight(), kMinPlotHeight + title + 2 * axis + 52));
 }
 
 void LaneChart::onPlotAreaChanged(const QRectF& plot) {
-  const int missing = kMinPlotHeight - static_cast<int>(plot.height());
-  if (missing > 0 && height() <= minimumHeight()) setMinimumHeight(minimumHeight() + missing);
+  if (plot.height() < 20 || static_cast<int>(chart()->size().height()) != viewport()->height()) return;  // mid-layout
+  const int needed = height() - static_cast<int>(plot.height()) + kMinPlotHeight;
+  if (needed > minimumHeight()) setMinimumHeight(needed);
 }
 
 void LaneChart::setHeading(const QString& heading) {
@@ -404,7 +405,8 @@ void SeriesChart::setReference(const QList<QPointF>& points) {
 }
 
 void SeriesChart::setRanges(double xMaxSeconds, double yMax) {
-  setNiceRange(x_, xMaxSeconds * scale_.perSecond, std::min(6, timeTicksFor(columns())));
+  const int plot = static_cast<int>(chart()->plotArea().width());  // fewer ticks where labels would be elided
+  setNiceRange(x_, xMaxSeconds * scale_.perSecond, isVisible() && plot > 0 ? std::min(6, timeTicksFor(plot)) : 6);
   setNiceRange(y_, std::max(yMax, 1.0), 4);
 }
 

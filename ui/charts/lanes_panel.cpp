@@ -21,10 +21,10 @@ LanesPanel::LanesPanel(QWidget* parent)
     : QWidget(parent),
       lanesBox_(new QWidget),
       legend_(new LaneLegend),
-      level_(new SeriesChart(tr("Level (tokens, queue depth or window count) vs capacity"), tr("level"),
-                             tr("capacity"))),
+      level_(new SeriesChart(tr("Level vs capacity"), tr("level"), tr("capacity"))),
       ttl_(new TtlChart) {
   level_->setXTitle(tr("s on the storm's timeline"));
+  level_->setToolTip(tr("Level of each algorithm against its capacity: tokens, queue depth or window count"));
   new QVBoxLayout(lanesBox_);
   lanesBox_->layout()->setContentsMargins(0, 0, 0, 0);
   lanesBox_->layout()->setSpacing(2);
@@ -119,6 +119,8 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   }
   level_->setAlgorithms(algorithms, labels);
   ttl_->reset(algorithms, ttl, labels);
+  // Only a storm whose keys are sampled draws PTTL; otherwise the level chart takes the width.
+  ttl_->setVisible(ttl == TtlSource::WallClock || ttl == TtlSource::VirtualClock);
   level_->setTimeScale({});
   level_->setRanges(1.0, 1.0);  // a plain 0..1 s axis until the first refresh
   xMax_ = 1;
