@@ -88,7 +88,8 @@ void UiLayoutTest::presetFitsTheWindow_data() {
   for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
     const QByteArray at = QByteArray::number(size.width()) + "x" + QByteArray::number(size.height());
     QTest::newRow("boundary " + at) << size << QStringLiteral("boundary") << false << QStringLiteral("s");
-    QTest::newRow("replica_leak " + at) << size << QStringLiteral("replica_leak") << false << QStringLiteral("\u00b5s");
+    // 400 decisions at one virtual instant: by decision number.
+    QTest::newRow("replica_leak " + at) << size << QStringLiteral("replica_leak") << false << QStringLiteral("decision");
     QTest::newRow("boundary dark " + at) << size << QStringLiteral("boundary") << true << QStringLiteral("s");
   }
   QTest::newRow("race loaded 1024x700") << QSize(1024, 700) << QStringLiteral("race") << false << QString();
@@ -170,18 +171,23 @@ void UiLayoutTest::presetFitsTheWindow() {
                             .arg(header->fontMetrics().horizontalAdvance(text))));
   }
 
-  // The time axis fits the data: its unit from the span drawn, the last decision inside the range.
+  // The time axis fits the data: its unit from the span drawn, the last decision inside the range; a burst
+  // faster than the clock's microseconds by decision number.
   const double lastSeconds = static_cast<double>(controller_->model().lastTime()) / 1e6;
-  const double spanSeconds = std::max({lastSeconds, static_cast<double>(controller_->spanUs()) / 1e6, 1e-3});
-  QCOMPARE(timeScaleFor(spanSeconds).unit, unit);
+  const double decisions = static_cast<double>(controller_->model().mostInALane());
+  const bool byDecision = lastSeconds * 1e6 < decisions;
+  const double spanSeconds =
+      byDecision ? decisions / 1e6 : std::max({lastSeconds, static_cast<double>(controller_->spanUs()) / 1e6, 1e-3});
+  const TimeScale scale = byDecision ? decisionScale() : timeScaleFor(spanSeconds);
+  QCOMPARE(scale.unit, unit);
   for (LaneChart* lane : lanes->lanes()) {
     QCOMPARE(lane->timeUnit(), unit);
     QVERIFY2(lane->timeAxis()->titleText().startsWith(unit + QLatin1Char(' ')), qPrintable(lane->timeAxis()->titleText()));
-    const double k = timeScaleFor(spanSeconds).perSecond;
-    QVERIFY2(lane->timeAxis()->max() >= lastSeconds * k && lane->timeAxis()->max() <= 2.5 * spanSeconds * k,
-             qPrintable(QStringLiteral("axis to %1 %2 for decisions up to %3 s").arg(lane->timeAxis()->max()).arg(unit).arg(lastSeconds)));
+    const double last = byDecision ? decisions - 1 : lastSeconds * scale.perSecond;
+    QVERIFY2(lane->timeAxis()->max() >= last && lane->timeAxis()->max() <= 2.5 * spanSeconds * scale.perSecond,
+             qPrintable(QStringLiteral("axis to %1 %2 for the last decision at %3").arg(lane->timeAxis()->max()).arg(unit).arg(last)));
   }
-  QVERIFY2(lanes->levelChart()->xAxisMax() <= 2.5 * spanSeconds * timeScaleFor(spanSeconds).perSecond,
+  QVERIFY2(lanes->levelChart()->xAxisMax() <= 2.5 * spanSeconds * scale.perSecond,
            qPrintable(QString::number(lanes->levelChart()->xAxisMax())));
 }
 

@@ -270,7 +270,7 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   // Admitted against the limit on the left axis; denied on its own, so many denials never flatten the admitted line.
   const double top = std::max(1.0, peakOf(p.openErrorsInWindow, peakOf(p.limit, peakOf(p.admittedInWindow))) * 1.1);
   const double deniedTop = std::max(1.0, peakOf(p.deniedInWindow) * 1.1);
-  const TimeScale scale = timeScaleFor(xMaxSeconds);
+  const TimeScale scale = p.byDecision ? decisionScale() : timeScaleFor(xMaxSeconds);
   const double k = scale.perSecond;
   QList<QPointF> over;
   over.reserve(static_cast<qsizetype>(p.overLimit.size()) * 4);
@@ -291,7 +291,8 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   closedUpper_->replace(scaledX(p.closedErrorsInWindow, k));
   if (scale.unit != timeUnit_) {
     timeUnit_ = scale.unit;
-    x_->setTitleText(tr("%1 since the storm started").arg(timeUnit_));
+    x_->setTitleText(p.byDecision ? tr("decision number (faster than one per \u00b5s of the virtual clock)")
+                                  : tr("%1 since the storm started").arg(timeUnit_));
   }
   setNiceRange(x_, xMaxSeconds * k, timeTicksFor(columns()));
   setNiceRange(y_, top, 4);

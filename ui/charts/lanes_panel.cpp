@@ -133,7 +133,10 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   model.absorb();
   model_ = &model;
   spanUs_ = spanUs;
-  const std::int64_t span = std::max({spanUs, model.lastTime(), std::int64_t{1000}});
+  // A burst faster than the clock's microseconds is drawn by decision number, not as a line at 0.
+  const bool byDecision = model.fasterThanTime();
+  const std::int64_t span = byDecision ? static_cast<std::int64_t>(model.mostInALane())
+                                       : std::max({spanUs, model.lastTime(), std::int64_t{1000}});
   xMax_ = static_cast<double>(span) / 1e6;
   double levelMax = 1;
   const int n = std::min(static_cast<int>(model.algorithms().size()), static_cast<int>(lanes_.size()));
@@ -144,7 +147,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   for (int i = 0; i < n; ++i) columns[static_cast<std::size_t>(i)] = lanes_[i]->columns();
   const auto buildRange = [&](int from, int step) {
     for (int i = from; i < n; i += step)
-      points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span, client_->value());
+      points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span, client_->value(), byDecision);
   };
   if (n > 1 && model.size() > kParallelBuildAbove) {
     auto helper = std::async(std::launch::async, buildRange, 1, 2);
@@ -160,9 +163,9 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     const QSignalBlocker quiet(client_);
     client_->setMaximum(std::max(0, static_cast<int>(clients) - 1));
   }
-  const TimeScale scale = timeScaleFor(xMax_);
+  const TimeScale scale = byDecision ? decisionScale() : timeScaleFor(xMax_);
   level_->setTimeScale(scale);
-  level_->setXTitle(tr("%1 on the storm's timeline").arg(scale.unit));
+  level_->setXTitle(byDecision ? tr("decision number") : tr("%1 on the storm's timeline").arg(scale.unit));
   QList<LegendEntry> drawn;
   for (int i = 0; i < n; ++i) {
     const LanePoints& p = points[static_cast<std::size_t>(i)];
@@ -176,7 +179,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   }
   legend_->setEntries(drawn);
   level_->setRanges(xMax_, levelMax * 1.1);
-  ttl_->setLanesSpan(xMax_);
+  if (!byDecision) ttl_->setLanesSpan(xMax_);
   lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }
 

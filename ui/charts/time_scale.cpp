@@ -8,6 +8,8 @@ TimeScale timeScaleFor(double spanSeconds) {
   return {1e6, QStringLiteral("\u00b5s")};
 }
 
+TimeScale decisionScale() { return {1e6, QStringLiteral("decision")}; }
+
 QList<QPointF> scaledX(const QList<QPointF>& points, double factor) {
   if (factor == 1) return points;
   QList<QPointF> out;
