@@ -268,8 +268,9 @@ double peakOf(const QList<QPointF>& points, double floor = 0) {
 
 void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   // Admitted against the limit on the left axis; denied on its own, so many denials never flatten the admitted line.
-  const double top = std::max(1.0, peakOf(p.openErrorsInWindow, peakOf(p.limit, peakOf(p.admittedInWindow))) * 1.1);
-  const double deniedTop = std::max(1.0, peakOf(p.deniedInWindow) * 1.1);
+  // At least 0..4: counts keep whole-number ticks even before anything (or nothing) was denied.
+  const double top = std::max(4.0, peakOf(p.openErrorsInWindow, peakOf(p.limit, peakOf(p.admittedInWindow))) * 1.1);
+  const double deniedTop = std::max(4.0, peakOf(p.deniedInWindow) * 1.1);
   const TimeScale scale = p.byDecision ? decisionScale() : timeScaleFor(xMaxSeconds);
   const double k = scale.perSecond;
   QList<QPointF> over;
@@ -326,7 +327,7 @@ SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QStr
   chart()->legend()->setAlignment(Qt::AlignRight);
   chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the line's dash pattern
   setRenderHint(QPainter::Antialiasing, true);
-  setMinimumHeight(150);
+  setMinimumHeight(195);  // the legend lists six algorithms and the reference line
   styleSeries();
 }
 
@@ -355,6 +356,9 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms, const 
 }
 
 void SeriesChart::styleSeries() {
+  QFont f = QApplication::font();  // six algorithms and the reference line fit beside a short plot
+  f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1.5));
+  chart()->legend()->setFont(f);
   for (int i = 0; i < lines_.size(); ++i) {
     styleLine(lines_[i], i);
     for (QLineSeries* s : continuations_[i]) styleLine(s, i);
