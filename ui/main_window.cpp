@@ -93,18 +93,15 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
 }
 
 void MainWindow::buildDocks() {
-  QScrollArea* scroll = scrollable(storm_, QFrame::StyledPanel);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(440);
   dock(this, tr("Connection"), QStringLiteral("connectionDock"), connection_, Qt::LeftDockWidgetArea);
-  dock(this, tr("Storm"), QStringLiteral("stormDock"), scroll, Qt::LeftDockWidgetArea);
+  dock(this, tr("Storm"), QStringLiteral("stormDock"), storm_, Qt::LeftDockWidgetArea);  // its form scrolls, Start does not
   // The left column runs the full height (the storm form fits at 1366x768);
   // the bottom tabs sit under the lanes only, and scroll rather than push
   // the lanes away when a tab (Tune, Race lab) wants more height.
   setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   auto* summary = dock(this, tr("Summary"), QStringLiteral("summaryDock"), summary_, Qt::BottomDockWidgetArea);
   auto* race = dock(this, tr("Race lab"), QStringLiteral("raceDock"), scrollable(race_, QFrame::NoFrame), Qt::BottomDockWidgetArea);
-  auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), inspector_, Qt::BottomDockWidgetArea);
+  auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), scrollable(inspector_, QFrame::NoFrame), Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary, race);
   tabifyDockWidget(race, keys);
   tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrollable(tune_, QFrame::NoFrame), Qt::BottomDockWidgetArea));

@@ -13,13 +13,21 @@ StormSpec besideRun(const StormSpec& spec, std::string_view tag) {
   return run;
 }
 
+constexpr const char* kDot = " \xC2\xB7 ";
+
+// "<algorithm or script> · <backend>" and " · <variant>" when one sets the run apart.
+std::string headingOf(const StormSpec& run, Algorithm a, const std::string& variant) {
+  std::string heading = laneLabel(run, a, false) + kDot + std::string(backendName(run.backend));
+  return variant.empty() ? heading : heading + kDot + variant;
+}
+
 // One lane per algorithm of each run, named "<algorithm> · <what sets the run apart>".
 template <class Suffix>
 std::vector<StormLane> lanesOf(const std::vector<StormSpec>& runs, Suffix suffix) {
   std::vector<StormLane> lanes;
   for (const StormSpec& run : runs)
     for (Algorithm a : run.algorithms)
-      lanes.push_back({a, laneLabel(run, a, false) + " \xC2\xB7 " + suffix(run), run.onRedisError});
+      lanes.push_back({a, laneLabel(run, a, false) + kDot + suffix(run), run.onRedisError, headingOf(run, a, suffix(run))});
   return lanes;
 }
 }  // namespace
@@ -57,7 +65,8 @@ std::vector<StormLane> stormLanes(const StormSpec& spec) {
   const auto runs = comparedRuns(spec);
   std::vector<StormLane> lanes;
   for (const StormSpec& run : runs)
-    for (Algorithm a : run.algorithms) lanes.push_back({a, laneLabel(run, a, runs.size() > 1), run.onRedisError});
+    for (Algorithm a : run.algorithms)
+      lanes.push_back({a, laneLabel(run, a, runs.size() > 1), run.onRedisError, headingOf(run, a, {})});
   return lanes;
 }
 

@@ -23,6 +23,7 @@ struct StormLane {
   Algorithm algorithm = Algorithm::FixedWindow;
   std::string label;
   FailurePolicy policy = FailurePolicy::Open;  ///< decides the lane's store errors (names its bands)
+  std::string heading;  ///< "<algorithm> · <backend>[ · <variant>]": what the lane chart's title calls it
 };
 
 /// The lanes of every run of comparedRuns(spec), in order; names carry the

@@ -52,7 +52,7 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   // While run 1 sends, the second lane says it waits for it (not "admitted 0 denied 0").
   QTRY_VERIFY_WITH_TIMEOUT(window.lanesPanel()->lanes()[0]->admittedPoints() > 0, 60'000);
   QCOMPARE(window.lanesPanel()->lanes()[1]->title(),
-           QStringLiteral("sliding_log \u00b7 WAIT 1   waiting for run 1 to finish (this run gets a fresh private Redis "
+           QStringLiteral("sliding_log \u00b7 redis-lua \u00b7 WAIT 1   waiting for run 1 to finish (this run gets a fresh private Redis "
                           "Cluster)"));
   // The PTTL chart samples the key on run 1's own cluster.
   QTRY_VERIFY_WITH_TIMEOUT(window.lanesPanel()->ttlChart()->points(0) > 0, 30'000);

@@ -1,5 +1,6 @@
 #include "ui/charts/chart_lane.hpp"
 
+#include <QApplication>
 #include <QAreaSeries>
 #include <QChart>
 #include <QGraphicsLayout>
@@ -27,11 +28,7 @@ QChart* makeChart() {
 QValueAxis* makeAxis(QChart* chart, Qt::Alignment side, const QString& title) {
   auto* axis = new QValueAxis;
   axis->setTitleText(title);
-  QFont f = axis->labelsFont();
-  f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1));
-  axis->setLabelsFont(f);
-  f.setBold(false);
-  axis->setTitleFont(f);
+  styleAxisFonts(axis);
   chart->addAxis(axis, side);
   return axis;
 }
@@ -72,6 +69,15 @@ int plotColumns(const QChart* chart) {
 }
 }  // namespace
 
+void styleAxisFonts(QValueAxis* axis) {
+  QFont f = QApplication::font();
+  f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1));
+  axis->setLabelsFont(f);
+  axis->setTitleFont(f);
+}
+
+int timeTicksFor(int pixels) { return std::clamp(pixels / 75, 2, 10); }
+
 void setNiceRange(QValueAxis* axis, double max, int ticks) {
   max = std::max(max, 1e-3);
   const double raw = max / ticks;
@@ -90,11 +96,12 @@ void setNiceRange(QValueAxis* axis, double max, int ticks) {
   axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
 
-LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
+LaneChart::LaneChart(Algorithm algorithm, QWidget* parent)
     : QChartView(makeChart(), parent), algorithm_(algorithm) {
   QChart* c = chart();
-  x_ = makeAxis(c, Qt::AlignBottom, QString());
-  y_ = makeAxis(c, Qt::AlignLeft, tr("in window"));
+  x_ = makeAxis(c, Qt::AlignBottom, tr("s since the storm started"));
+  y_ = makeAxis(c, Qt::AlignLeft, tr("admitted / window"));
+  yDenied_ = makeAxis(c, Qt::AlignRight, tr("denied / window"));
   overUpper_ = new QLineSeries(this);
   over_ = new QAreaSeries(overUpper_);
   over_->setName(tr("over limit"));
@@ -107,29 +114,61 @@ LaneChart::LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent)
   admitted_ = new QLineSeries;
   admitted_->setName(tr("admitted"));
   denied_ = new QLineSeries;
-  denied_->setName(tr("denied"));
+  denied_->setName(tr("denied (right axis)"));
   limit_ = new QLineSeries;
   limit_->setName(tr("limit"));
   marks_ = new QScatterSeries;
   marks_->setName(tr("tuned"));
   marks_->setMarkerSize(9);
   marks_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, openErrors_, closedErrors_, denied_,
-                                                                    admitted_, limit_, marks_})
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, openErrors_, admitted_, limit_, marks_})
     attach(c, s, x_, y_);
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{closedErrors_, denied_}) attach(c, s, x_, yDenied_);
   label_ = qs(algorithmName(algorithm));
+  heading_ = label_;
   c->setTitle(label_);
-  c->legend()->setVisible(showLegend);
-  c->legend()->setAlignment(Qt::AlignTop);  // on top: every lane's plot spans the same x pixels
-  setToolTip(qs(algorithmSummary(algorithm)));
+  c->legend()->setVisible(false);  // the lanes panel's one legend, outside every plot (lane_legend.hpp)
+  setToolTip(tr("%1\nLeft axis: admitted in the trailing window, against the limit; right axis: denied.")
+                 .arg(qs(algorithmSummary(algorithm))));
   setRenderHint(QPainter::Antialiasing, true);
-  setMinimumHeight(130);
+  connect(c, &QChart::plotAreaChanged, this, &LaneChart::onPlotAreaChanged);
   styleSeries();
+}
+
+void LaneChart::fitMinimumHeight() {
+  // Title, time-axis labels and title, and the chart's margins around a plot of kMinPlotHeight;
+  // once laid out, the plot's real height corrects the estimate (a theme's fonts, a two-line title).
+  const int title = QFontMetrics(chart()->titleFont()).height();
+  const int axis = QFontMetrics(x_->labelsFont()).height();
+  setMinimumHeight(std::max(minimumHeight(), kMinPlotHeight + title + 2 * axis + 52));
+}
+
+void LaneChart::onPlotAreaChanged(const QRectF& plot) {
+  if (plot.height() < 20 || static_cast<int>(chart()->size().height()) != viewport()->height()) return;  // mid-layout
+  const int needed = height() - static_cast<int>(plot.height()) + kMinPlotHeight;
+  if (needed > minimumHeight()) setMinimumHeight(needed);
+}
+
+void LaneChart::setHeading(const QString& heading) {
+  heading_ = heading.isEmpty() ? label_ : heading;
+  chart()->setTitle(heading_);
+}
+
+QList<LegendEntry> LaneChart::drawnEntries() const {
+  using S = LegendEntry::Swatch;
+  QList<LegendEntry> out{{admitted_->name(), Palette::admitted(), S::Line},
+                         {denied_->name(), Palette::denied(), S::Line},
+                         {limit_->name(), Palette::limit(), S::DashedLine}};
+  if (spans_ > 0) out.append({over_->name(), Palette::overLimit(), S::Band});
+  if (openUpper_->count() > 0) out.append({openErrors_->name(), Palette::failOpen(), S::Band});
+  if (closedUpper_->count() > 0) out.append({closedErrors_->name(), Palette::failClosed(), S::HatchedBand});
+  if (marks_->count() > 0) out.append({marks_->name(), Palette::mark(), S::Square});
+  return out;
 }
 
 void LaneChart::setLabel(const QString& label) {
   label_ = label;
-  chart()->setTitle(label_);
+  setHeading(label);
 }
 
 void LaneChart::styleSeries() {
@@ -144,6 +183,11 @@ void LaneChart::styleSeries() {
   openErrors_->setPen(QPen(Palette::failOpen().darker(130), 1.0));
   closedErrors_->setBrush(QBrush(Palette::failClosed(), Qt::BDiagPattern));
   closedErrors_->setPen(QPen(Palette::failClosed(), 1.0));
+  for (QValueAxis* axis : {x_, y_, yDenied_}) styleAxisFonts(axis);  // a chart theme resets them
+  y_->setTitleBrush(Palette::admitted());
+  yDenied_->setTitleBrush(Palette::denied());
+  yDenied_->setLabelsBrush(Palette::denied());
+  fitMinimumHeight();
 }
 
 void LaneChart::setTheme(Theme t) {
@@ -189,15 +233,6 @@ QString errorsText(const LanePoints& p, FailurePolicy policy) {
       .arg(decidedBy(policy));
 }
 
-/// Shows or hides the legend entry of `series`; the legend closes the gap of a hidden entry.
-void showInLegend(QChart* chart, QAbstractSeries* series, bool visible) {
-  bool changed = false;
-  for (QLegendMarker* m : chart->legend()->markers(series)) {
-    changed = changed || m->isVisible() != visible;
-    m->setVisible(visible);
-  }
-  if (changed && chart->legend()->layout()) chart->legend()->layout()->invalidate();
-}
 }  // namespace
 
 QString LaneChart::clientText(const LanePoints& p) {
@@ -224,33 +259,49 @@ QString LaneChart::bandName(bool admitted) const {
   return (admitted ? tr("admitted by %1 (store error)") : tr("denied by %1 (store error)")).arg(decidedBy(policy_));
 }
 
+namespace {
+double peakOf(const QList<QPointF>& points, double floor = 0) {
+  for (const QPointF& q : points) floor = std::max(floor, q.y());
+  return floor;
+}
+}  // namespace
+
 void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
-  const double top = std::max(1.0, p.peak * 1.1);
+  // Admitted against the limit on the left axis; denied on its own, so many denials never flatten the admitted line.
+  // At least 0..4: counts keep whole-number ticks even before anything (or nothing) was denied.
+  const double top = std::max(4.0, peakOf(p.openErrorsInWindow, peakOf(p.limit, peakOf(p.admittedInWindow))) * 1.1);
+  const double deniedTop = std::max(4.0, peakOf(p.deniedInWindow) * 1.1);
+  const TimeScale scale = p.byDecision ? decisionScale() : timeScaleFor(xMaxSeconds);
+  const double k = scale.perSecond;
   QList<QPointF> over;
   over.reserve(static_cast<qsizetype>(p.overLimit.size()) * 4);
   // An over-limit instant is drawn at least two pixels wide, so a single admission shows.
   const double px = xMaxSeconds / std::max(columns(), 1);
   for (const Span& s : p.overLimit) {
-    const double from = std::max(0.0, s.from - px);
-    const double to = s.to + px;
+    const double from = std::max(0.0, s.from - px) * k;
+    const double to = (s.to + px) * k;
     over << QPointF(from, 0) << QPointF(from, top) << QPointF(to, top) << QPointF(to, 0);
   }
   spans_ = static_cast<qsizetype>(p.overLimit.size());
   overUpper_->replace(over);
-  admitted_->replace(p.admittedInWindow);
-  denied_->replace(p.deniedInWindow);
-  limit_->replace(p.limit);
-  marks_->replace(p.marks);
-  openUpper_->replace(p.openErrorsInWindow);
-  closedUpper_->replace(p.closedErrorsInWindow);
-  showInLegend(chart(), openErrors_, p.openErrors > 0);
-  showInLegend(chart(), closedErrors_, p.closedErrors > 0);
-  setNiceRange(x_, xMaxSeconds, 10);
+  admitted_->replace(scaledX(p.admittedInWindow, k));
+  denied_->replace(scaledX(p.deniedInWindow, k));
+  limit_->replace(scaledX(p.limit, k));
+  marks_->replace(scaledX(p.marks, k));
+  openUpper_->replace(scaledX(p.openErrorsInWindow, k));
+  closedUpper_->replace(scaledX(p.closedErrorsInWindow, k));
+  if (scale.unit != timeUnit_) {
+    timeUnit_ = scale.unit;
+    x_->setTitleText(p.byDecision ? tr("decision number (faster than one per \u00b5s of the virtual clock)")
+                                  : tr("%1 since the storm started").arg(timeUnit_));
+  }
+  setNiceRange(x_, xMaxSeconds * k, timeTicksFor(columns()));
   setNiceRange(y_, top, 4);
+  setNiceRange(yDenied_, deniedTop, 4);
   if (!waiting_.isEmpty() && p.admitted == 0 && p.denied == 0 && p.errors == 0)
-    return chart()->setTitle(tr("%1   %2").arg(label_, waiting_));
+    return chart()->setTitle(tr("%1   %2").arg(heading_, waiting_));
   chart()->setTitle(tr("%1%2   admitted %3  denied %4%5%6")
-                        .arg(label_, clientText(p))
+                        .arg(heading_, clientText(p))
                         .arg(p.admitted)
                         .arg(p.denied)
                         .arg(errorsText(p, policy_), overText(p)));
@@ -258,7 +309,7 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
 
 void LaneChart::setWaiting(const QString& text) {
   waiting_ = text;
-  if (!text.isEmpty()) chart()->setTitle(tr("%1   %2").arg(label_, waiting_));
+  if (!text.isEmpty()) chart()->setTitle(tr("%1   %2").arg(heading_, waiting_));
 }
 
 QString LaneChart::title() const { return chart()->title(); }
@@ -276,7 +327,7 @@ SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QStr
   chart()->legend()->setAlignment(Qt::AlignRight);
   chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the line's dash pattern
   setRenderHint(QPainter::Antialiasing, true);
-  setMinimumHeight(150);
+  setMinimumHeight(195);  // the legend lists six algorithms and the reference line
   styleSeries();
 }
 
@@ -305,6 +356,9 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms, const 
 }
 
 void SeriesChart::styleSeries() {
+  QFont f = QApplication::font();  // six algorithms and the reference line fit beside a short plot
+  f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1.5));
+  chart()->legend()->setFont(f);
   for (int i = 0; i < lines_.size(); ++i) {
     styleLine(lines_[i], i);
     for (QLineSeries* s : continuations_[i]) styleLine(s, i);
@@ -323,7 +377,7 @@ void SeriesChart::styleLine(QLineSeries* s, int index) const {
 
 void SeriesChart::setSegments(int index, const std::vector<QList<QPointF>>& segments) {
   if (index < 0 || index >= lines_.size()) return;
-  lines_[index]->replace(segments.empty() ? QList<QPointF>() : segments.front());
+  lines_[index]->replace(segments.empty() ? QList<QPointF>() : scaledX(segments.front(), scale_.perSecond));
   QList<QLineSeries*>& more = continuations_[index];
   for (std::size_t k = 1; k < segments.size(); ++k) {
     if (static_cast<std::size_t>(more.size()) < k) {  // one more piece of line `index`: same look, no legend entry
@@ -334,7 +388,7 @@ void SeriesChart::setSegments(int index, const std::vector<QList<QPointF>>& segm
       for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(false);
       more.append(s);
     }
-    more[static_cast<qsizetype>(k - 1)]->replace(segments[k]);
+    more[static_cast<qsizetype>(k - 1)]->replace(scaledX(segments[k], scale_.perSecond));
   }
   for (qsizetype k = std::max<qsizetype>(static_cast<qsizetype>(segments.size()) - 1, 0); k < more.size(); ++k)
     more[k]->clear();  // fewer pieces than last time: nothing stale stays drawn
@@ -348,15 +402,16 @@ qsizetype SeriesChart::segments(int index) const {
 QPen SeriesChart::pen(int index) const { return index >= 0 && index < lines_.size() ? lines_[index]->pen() : QPen(); }
 
 void SeriesChart::setSeries(int index, const QList<QPointF>& points) {
-  if (index >= 0 && index < lines_.size()) lines_[index]->replace(points);
+  if (index >= 0 && index < lines_.size()) lines_[index]->replace(scaledX(points, scale_.perSecond));
 }
 
 void SeriesChart::setReference(const QList<QPointF>& points) {
-  if (reference_) reference_->replace(points);
+  if (reference_) reference_->replace(scaledX(points, scale_.perSecond));
 }
 
 void SeriesChart::setRanges(double xMaxSeconds, double yMax) {
-  setNiceRange(x_, xMaxSeconds, 6);
+  const int plot = static_cast<int>(chart()->plotArea().width());  // fewer ticks where labels would be elided
+  setNiceRange(x_, xMaxSeconds * scale_.perSecond, isVisible() && plot > 0 ? std::min(6, timeTicksFor(plot)) : 6);
   setNiceRange(y_, std::max(yMax, 1.0), 4);
 }
 
@@ -366,6 +421,8 @@ double SeriesChart::xAxisMax() const { return x_->max(); }
 
 void SeriesChart::setTheme(Theme t) {
   chart()->setTheme(chartTheme(t));
+  styleAxisFonts(x_);  // the chart theme reset them
+  styleAxisFonts(y_);
   styleSeries();
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 // Chart views of the lanes panel. LaneChart: one algorithm's admit/deny
-// timeline (admitted and denied in the trailing window, the limit as a step
-// line, tuning marks, over-limit windows shaded, and when the store failed
+// timeline (admitted in the trailing window against the limit, a step line,
+// on the left axis; denied on its own right axis, so a flood of denials never
+// flattens the admitted line; tuning marks, over-limit windows shaded, and when the store failed
 // the part of the admitted or denied that the failure policy decided, as a
 // filled band under that line, named for the lane's policy: fail-open,
-// fail-closed, or the local limiter, which both admits and denies). SeriesChart: one
+// fail-closed, or the local limiter, which both admits and denies). Its plot
+// keeps kMinPlotHeight pixels; the legend is the lanes panel's (lane_legend.hpp);
+// the time axis is in s, ms or \u00b5s, whichever fits the span (time_scale.hpp). SeriesChart: one
 // line per algorithm plus an optional reference line (level vs capacity, PTTL);
 // each algorithm has its own dash pattern, so identical lines stay visible.
 // Every update is one QXYSeries::replace() per series, never append().
@@ -16,8 +19,10 @@
 
 #include "limiter/algorithm.hpp"
 #include "store/failure_policy.hpp"
+#include "ui/charts/lane_legend.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/charts/theme.hpp"
+#include "ui/charts/time_scale.hpp"
 
 class QAreaSeries;
 class QLineSeries;
@@ -28,12 +33,19 @@ namespace rl::ui {
 
 /// Sets the axis to [0, max rounded up] with round ticks (1, 2 or 5 x 10^k, about `ticks` of them).
 void setNiceRange(QValueAxis* axis, double max, int ticks);
+/// How many ticks a time axis `pixels` wide takes without eliding its labels.
+int timeTicksFor(int pixels);
+/// The chart axes' fonts (a step under the widget font); a chart theme resets them, so set again after one.
+void styleAxisFonts(QValueAxis* axis);
 
 /// One algorithm's timeline; see the file comment.
 class LaneChart : public QChartView {
   Q_OBJECT
  public:
-  LaneChart(Algorithm algorithm, bool showLegend, QWidget* parent = nullptr);
+  /// The least height of a lane's plot area, pixels.
+  static constexpr int kMinPlotHeight = 110;
+
+  explicit LaneChart(Algorithm algorithm, QWidget* parent = nullptr);
   /// Shows `points` over [0, xMaxSeconds].
   void showPoints(const LanePoints& points, double xMaxSeconds);
   /// Applies a theme (chart theme + fixed series colours).
@@ -60,6 +72,20 @@ class LaneChart : public QChartView {
   QString bandName(bool admitted) const;
   /// Names the lane (default: the algorithm; a team's script by its file name).
   void setLabel(const QString& label);
+  /// What the title calls the lane: algorithm, backend and variant
+  /// ("fixed_window \u00b7 redis-lua \u00b7 fail-open"); default: the label.
+  void setHeading(const QString& heading);
+  /// See setHeading.
+  const QString& heading() const { return heading_; }
+  /// The legend entries of the series this lane draws now.
+  QList<LegendEntry> drawnEntries() const;
+  /// The unit of the time axis now ("s", "ms" or "\u00b5s").
+  const QString& timeUnit() const { return timeUnit_; }
+  /// The time axis (tests).
+  QValueAxis* timeAxis() const { return x_; }
+  /// The admitted axis (left) and the denied axis (right; tests).
+  QValueAxis* admittedAxis() const { return y_; }
+  QValueAxis* deniedAxis() const { return yDenied_; }
   /// The lane's name, first in its title.
   const QString& label() const { return label_; }
   /// What the lane waits for while it has no decision yet ("waiting for run 1 (no WAIT) to finish");
@@ -70,6 +96,8 @@ class LaneChart : public QChartView {
 
  private:
   void styleSeries();
+  void fitMinimumHeight();
+  void onPlotAreaChanged(const QRectF& plot);
   /// " - client 17 (worst of 200)" when the lane shows one client of several.
   static QString clientText(const LanePoints& p);
   /// "   over limit 3" when admissions broke the algorithm's own limit.
@@ -77,7 +105,9 @@ class LaneChart : public QChartView {
   Algorithm algorithm_;
   FailurePolicy policy_ = FailurePolicy::Open;  ///< decided the store errors
   QString label_;
+  QString heading_;  ///< see setHeading
   QString waiting_;  ///< see setWaiting
+  QString timeUnit_ = QStringLiteral("s");  ///< see timeUnit
   QLineSeries* admitted_;
   QLineSeries* denied_;
   QLineSeries* limit_;
@@ -89,7 +119,8 @@ class LaneChart : public QChartView {
   QLineSeries* closedUpper_;   ///< fail-closed errors in the window
   QAreaSeries* closedErrors_;  ///< filled down to 0, under the denied line
   QValueAxis* x_;
-  QValueAxis* y_;
+  QValueAxis* y_;        ///< admitted, limit, over limit and fail-open band (left)
+  QValueAxis* yDenied_;  ///< denied and fail-closed band (right)
   qsizetype spans_ = 0;
 };
 
@@ -108,8 +139,10 @@ class SeriesChart : public QChartView {
   void setSegments(int index, const std::vector<QList<QPointF>>& segments);
   /// Replaces the reference line.
   void setReference(const QList<QPointF>& points);
-  /// Sets the axes' ranges.
+  /// Sets the axes' ranges (the time axis in `scale`'s unit: points given in seconds are scaled).
   void setRanges(double xMaxSeconds, double yMax);
+  /// Draws the time axis in `scale`'s unit from the next setSeries/setSegments/setRanges on.
+  void setTimeScale(const TimeScale& scale) { scale_ = scale; }
   /// Names the time axis (default "seconds").
   void setXTitle(const QString& title);
   /// Upper end of the time axis (tests).
@@ -135,6 +168,7 @@ class SeriesChart : public QChartView {
   QList<QList<QLineSeries*>> continuations_;  ///< per line: its pieces after the first gap
   QLineSeries* reference_ = nullptr;
   bool pointsVisible_ = false;
+  TimeScale scale_;  ///< the time axis unit (points arrive in seconds)
   QValueAxis* x_;
   QValueAxis* y_;
 };

@@ -235,12 +235,23 @@ std::size_t LaneModel::size() const {
   return n;
 }
 
-LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client) const {
+std::size_t LaneModel::mostInALane() const {
+  std::size_t most = 0;
+  for (const Lane& l : lanes_) most = std::max(most, l.samples.size());
+  return most;
+}
+
+bool LaneModel::fasterThanTime() const {
+  const std::size_t most = mostInALane();
+  return most > 1 && static_cast<std::size_t>(std::max<std::int64_t>(lastTime_, 0)) < most;
+}
+
+LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client, bool byDecision) const {
   const auto marks = quotaMarks();
   const Lane& l = lanes_.at(static_cast<std::size_t>(lane));
   const std::int64_t overAll = l.judge ? l.judge->overCount() : 0;
   if (l.clients <= 1 && client < 0) {
-    LanePoints out = buildFrom(l, columns, span, marks);
+    LanePoints out = buildFrom(l, columns, span, marks, byDecision);
     out.client = worstClient(lane);
     out.clients = l.clients;
     out.overAdmittedAll = overAll;
@@ -258,7 +269,7 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client
   }
   derive(one, marks);
   one.judged = one.samples.size();
-  LanePoints out = buildFrom(one, columns, span, marks);
+  LanePoints out = buildFrom(one, columns, span, marks, byDecision);
   out.client = shown;
   out.clients = l.clients;
   out.picked = client >= 0;
@@ -267,8 +278,9 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client
 }
 
 LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
-                                const std::vector<QuotaMark>& marks) const {
+                                const std::vector<QuotaMark>& marks, bool byDecision) const {
   LanePoints out;
+  out.byDecision = byDecision;
   const auto& s = l.samples;
   const auto& d = l.derived;
   const std::size_t n = std::min(l.dirtyFrom, s.size());  // derived by absorb()
@@ -284,23 +296,24 @@ LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
     for (std::size_t i = 0; i < n; ++i) {
       const LaneSample& x = s[i];
       const LaneDerived& y = d[i];
+      const std::int64_t t = byDecision ? static_cast<std::int64_t>(i) : x.t;  // the x of this sample
       out.admitted += x.allowed;
-      const std::int64_t column = admitted.columnOf(x.t);
-      admitted.addInColumn(column, x.t, y.admittedInWindow);
-      denied.addInColumn(column, x.t, y.deniedInWindow);
+      const std::int64_t column = admitted.columnOf(t);
+      admitted.addInColumn(column, t, y.admittedInWindow);
+      denied.addInColumn(column, t, y.deniedInWindow);
       if (x.error)
         level.gap();  // the store failed: no level to show
       else
-        level.addInColumn(column, x.t, x.level);
+        level.addInColumn(column, t, x.level);
       if (errors) {
         out.openErrors += x.error && x.allowed;
         out.closedErrors += x.error && !x.allowed;
-        open.addInColumn(column, x.t, y.openErrorsInWindow);
-        closed.addInColumn(column, x.t, y.closedErrorsInWindow);
+        open.addInColumn(column, t, y.openErrorsInWindow);
+        closed.addInColumn(column, t, y.closedErrorsInWindow);
       }
       if (i < l.judged && l.over[i] != 0) {  // this admission broke the algorithm's own limit
         ++out.overAdmitted;
-        const double at = static_cast<double>(x.t) / kUsPerSecond;
+        const double at = static_cast<double>(t) / kUsPerSecond;
         addSpan(out.overLimit, at, at, mergeGap);
       }
     }
@@ -313,8 +326,14 @@ LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
     out.peak = std::max({admitted.peak(), denied.peak(), level.peak()});
   }
   const double end = static_cast<double>(span) / kUsPerSecond;
+  const auto xOfMark = [&](std::int64_t t) {  // by decision: the first decision at or after the change
+    if (!byDecision) return static_cast<double>(t) / kUsPerSecond;
+    const auto at = std::lower_bound(l.samples.begin(), l.samples.end(), t,
+                                     [](const LaneSample& a, std::int64_t v) { return a.t < v; });
+    return static_cast<double>(at - l.samples.begin()) / kUsPerSecond;
+  };
   for (std::size_t m = 0; m < marks.size(); ++m) {
-    const double x = static_cast<double>(marks[m].t) / kUsPerSecond;
+    const double x = xOfMark(marks[m].t);
     const double y = static_cast<double>(marks[m].quota.limit);
     if (m > 0) {
       out.limit.append({x, out.limit.back().y()});

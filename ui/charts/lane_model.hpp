@@ -87,6 +87,10 @@ struct LanePoints {
   std::int64_t openErrors = 0;      ///< of those, admitted (fail-open)
   std::int64_t closedErrors = 0;    ///< of those, denied (fail-closed)
   double peak = 0;                  ///< largest y value (for the axis)
+  /// x is the decision's number in the lane, not its time: a burst faster than one decision
+  /// per microsecond (virtual clock) has no time axis to speak of. x is then number / 1e6, so
+  /// every series keeps one unit ("seconds") and the chart scales it by 1e6 (time_scale.hpp).
+  bool byDecision = false;
 };
 
 /// Every decision of one storm, per algorithm; see the file comment for threading.
@@ -105,8 +109,14 @@ class LaneModel {
   bool absorb();
 
   /// Builds the decimated points of `lane` for `columns` pixel columns over [0, span] us,
-  /// for client `client`, or the lane's worst client when negative.
-  LanePoints build(int lane, int columns, std::int64_t span, int client = -1) const;
+  /// for client `client`, or the lane's worst client when negative. `byDecision`: x is the
+  /// decision's number and span a number of decisions (LanePoints::byDecision).
+  LanePoints build(int lane, int columns, std::int64_t span, int client = -1, bool byDecision = false) const;
+  /// True when the decisions came faster than one per microsecond of their clock (a virtual-clock
+  /// burst): the lanes then draw them by decision number.
+  bool fasterThanTime() const;
+  /// The most decisions in one lane.
+  std::size_t mostInALane() const;
   /// The lane's worst client so far (largest need / limit).
   std::uint32_t worstClient(int lane) const;
   /// The lane's counts so far.
@@ -144,7 +154,8 @@ class LaneModel {
   void derive(Lane& lane, const std::vector<QuotaMark>& marks) const;
   void judge(Lane& lane, Algorithm algorithm, std::size_t from, const std::vector<QuotaMark>& marks,
              std::int64_t origin, bool rebuild);
-  LanePoints buildFrom(const Lane& l, int columns, std::int64_t span, const std::vector<QuotaMark>& marks) const;
+  LanePoints buildFrom(const Lane& l, int columns, std::int64_t span, const std::vector<QuotaMark>& marks,
+                       bool byDecision) const;
 
   mutable std::mutex mutex_;              ///< guards pending_, marks_ and markedAt_
   std::vector<Pending> pending_;          ///< batches not yet absorbed

@@ -12,6 +12,7 @@
 #include <future>
 
 #include "ui/charts/chart_lane.hpp"
+#include "ui/charts/lane_legend.hpp"
 #include "ui/charts/lane_model.hpp"
 
 namespace rl::ui {
@@ -19,10 +20,11 @@ namespace rl::ui {
 LanesPanel::LanesPanel(QWidget* parent)
     : QWidget(parent),
       lanesBox_(new QWidget),
-      level_(new SeriesChart(tr("Level (tokens, queue depth or window count) vs capacity"), tr("level"),
-                             tr("capacity"))),
+      legend_(new LaneLegend),
+      level_(new SeriesChart(tr("Level vs capacity"), tr("level"), tr("capacity"))),
       ttl_(new TtlChart) {
   level_->setXTitle(tr("s on the storm's timeline"));
+  level_->setToolTip(tr("Level of each algorithm against its capacity: tokens, queue depth or window count"));
   new QVBoxLayout(lanesBox_);
   lanesBox_->layout()->setContentsMargins(0, 0, 0, 0);
   lanesBox_->layout()->setSpacing(2);
@@ -32,15 +34,26 @@ LanesPanel::LanesPanel(QWidget* parent)
   hint_->setWordWrap(true);
   hint_->setStyleSheet(QStringLiteral("QLabel { font-size: 15pt; color: palette(mid); padding: 40px; }"));
   lanesBox_->layout()->addWidget(hint_);
+  // Each lane keeps its minimum height (LaneChart::kMinPlotHeight of plot); lanes that do not fit scroll.
   auto* scroll = new QScrollArea;
+  scroll->setObjectName(QStringLiteral("lanesScroll"));
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   scroll->setWidget(lanesBox_);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   auto* bottom = new QSplitter(Qt::Horizontal);
   bottom->addWidget(level_);
   bottom->addWidget(ttl_);
+  auto* lanesArea = new QWidget;  // the one legend above the lanes, outside every plot
+  auto* lanesColumn = new QVBoxLayout(lanesArea);
+  lanesColumn->setContentsMargins(0, 0, 0, 0);
+  lanesColumn->setSpacing(0);
+  lanesColumn->addWidget(legend_);
+  lanesColumn->addWidget(scroll, 1);
+  legend_->hide();
   auto* split = new QSplitter(Qt::Vertical);
-  split->addWidget(scroll);
+  split->setChildrenCollapsible(false);
+  split->addWidget(lanesArea);
   split->addWidget(bottom);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
@@ -66,7 +79,7 @@ LanesPanel::LanesPanel(QWidget* parent)
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(clientRow_);
   layout->addWidget(split);
-  resetLanes({{Algorithm::FixedWindow, "fixed_window"}}, TtlSource::WallClock);  // an empty lane until the first storm
+  resetLanes({{Algorithm::FixedWindow, "fixed_window", FailurePolicy::Open, ""}}, TtlSource::WallClock);  // an empty lane until the first storm
 }
 
 void LanesPanel::setHint(const QString& text) {
@@ -94,8 +107,9 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   std::vector<Algorithm> algorithms;
   QStringList labels;
   for (std::size_t i = 0; i < lanes.size(); ++i) {
-    auto* lane = new LaneChart(lanes[i].algorithm, i == 0, lanesBox_);
+    auto* lane = new LaneChart(lanes[i].algorithm, lanesBox_);
     lane->setLabel(QString::fromStdString(lanes[i].label));
+    lane->setHeading(QString::fromStdString(lanes[i].heading));
     lane->setPolicy(lanes[i].policy);
     lane->setTheme(theme_);
     lanesBox_->layout()->addWidget(lane);
@@ -105,8 +119,12 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   }
   level_->setAlgorithms(algorithms, labels);
   ttl_->reset(algorithms, ttl, labels);
+  // Only a storm whose keys are sampled draws PTTL; otherwise the level chart takes the width.
+  ttl_->setVisible(ttl == TtlSource::WallClock || ttl == TtlSource::VirtualClock);
+  level_->setTimeScale({});
   level_->setRanges(1.0, 1.0);  // a plain 0..1 s axis until the first refresh
   xMax_ = 1;
+  legend_->hide();
 }
 
 void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
@@ -115,7 +133,10 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   model.absorb();
   model_ = &model;
   spanUs_ = spanUs;
-  const std::int64_t span = std::max({spanUs, model.lastTime(), std::int64_t{1000}});
+  // A burst faster than the clock's microseconds is drawn by decision number, not as a line at 0.
+  const bool byDecision = model.fasterThanTime();
+  const std::int64_t span = byDecision ? static_cast<std::int64_t>(model.mostInALane())
+                                       : std::max({spanUs, model.lastTime(), std::int64_t{1000}});
   xMax_ = static_cast<double>(span) / 1e6;
   double levelMax = 1;
   const int n = std::min(static_cast<int>(model.algorithms().size()), static_cast<int>(lanes_.size()));
@@ -126,7 +147,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   for (int i = 0; i < n; ++i) columns[static_cast<std::size_t>(i)] = lanes_[i]->columns();
   const auto buildRange = [&](int from, int step) {
     for (int i = from; i < n; i += step)
-      points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span, client_->value());
+      points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span, client_->value(), byDecision);
   };
   if (n > 1 && model.size() > kParallelBuildAbove) {
     auto helper = std::async(std::launch::async, buildRange, 1, 2);
@@ -142,17 +163,23 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     const QSignalBlocker quiet(client_);
     client_->setMaximum(std::max(0, static_cast<int>(clients) - 1));
   }
+  const TimeScale scale = byDecision ? decisionScale() : timeScaleFor(xMax_);
+  level_->setTimeScale(scale);
+  level_->setXTitle(byDecision ? tr("decision number") : tr("%1 on the storm's timeline").arg(scale.unit));
+  QList<LegendEntry> drawn;
   for (int i = 0; i < n; ++i) {
     const LanePoints& p = points[static_cast<std::size_t>(i)];
     lanes_[i]->showPoints(p, xMax_);
+    drawn << lanes_[i]->drawnEntries();
     level_->setSegments(i, p.level);
     if (i == 0) level_->setReference(p.limit);
     for (const QList<QPointF>& piece : p.level)
       for (const QPointF& q : piece) levelMax = std::max(levelMax, q.y());
     for (const QPointF& q : p.limit) levelMax = std::max(levelMax, q.y());
   }
+  legend_->setEntries(drawn);
   level_->setRanges(xMax_, levelMax * 1.1);
-  ttl_->setLanesSpan(xMax_);
+  if (!byDecision) ttl_->setLanesSpan(xMax_);
   lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }
 

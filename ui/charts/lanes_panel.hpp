@@ -1,5 +1,7 @@
 #pragma once
-// LanesPanel: one LaneChart per algorithm on a shared time axis, the level
+// LanesPanel: one LaneChart per algorithm on a shared time axis (each keeps a
+// readable plot height; lanes that do not fit scroll), one legend above them
+// listing what they draw, the level
 // chart (tokens, queue depth or window count against capacity) on the storm's
 // timeline, and the TTL chart (PTTL of the limiter keys on the wall clock,
 // sampled during the storm and after it; see ttl_chart.hpp).
@@ -24,6 +26,7 @@ namespace rl::ui {
 
 class LaneModel;
 class LaneChart;
+class LaneLegend;
 class SeriesChart;
 class TtlChart;
 
@@ -53,6 +56,8 @@ class LanesPanel : public QWidget {
   void setTheme(Theme t);
   /// The lane charts (tests).
   const QList<LaneChart*>& lanes() const { return lanes_; }
+  /// The lanes' one legend, above them (tests).
+  LaneLegend* legend() const { return legend_; }
   /// The level chart (tests).
   SeriesChart* levelChart() const { return level_; }
   /// The TTL chart (tests).
@@ -65,6 +70,7 @@ class LanesPanel : public QWidget {
  private:
   void resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl);
   QWidget* lanesBox_;
+  LaneLegend* legend_;  ///< lists what the lanes draw
   QLabel* hint_;  ///< shown until the first storm
   QWidget* clientRow_;  ///< the client picker, shown when a lane has several clients
   QSpinBox* client_;    ///< -1 = the worst client

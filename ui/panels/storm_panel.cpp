@@ -10,6 +10,8 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -34,18 +36,22 @@ constexpr std::array kClocks = {ClockMode::Virtual, ClockMode::Server, ClockMode
 }  // namespace
 
 StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
-  auto* layout = new QVBoxLayout(this);
-  explanation_ = new QLabel(this);
+  // The form scrolls; Start, the progress line and the error stay below it, always in view,
+  // however long a preset's explanation is.
+  auto* form = new QWidget(this);
+  auto* layout = new QVBoxLayout(form);
+  layout->setContentsMargins(0, 0, 0, 0);
+  explanation_ = new QLabel(form);
   explanation_->setWordWrap(true);
   explanation_->setObjectName(QStringLiteral("presetExplanation"));
   explanation_->setFrameShape(QFrame::StyledPanel);
   explanation_->setMargin(6);
   explanation_->hide();
   layout->addWidget(explanation_);
-  traceText_ = new QLabel(this);
+  traceText_ = new QLabel(form);
   traceText_->setObjectName(QStringLiteral("stormTrace"));
   traceText_->setWordWrap(true);
-  clearTrace_ = new QPushButton(tr("Use the pattern instead of the trace"), this);
+  clearTrace_ = new QPushButton(tr("Use the pattern instead of the trace"), form);
   traceText_->hide();
   clearTrace_->hide();
   connect(clearTrace_, &QPushButton::clicked, this, [this] { setTrace(nullptr, {}); });
@@ -54,9 +60,17 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
   layout->addWidget(buildAlgorithms());
   layout->addWidget(buildQuota());
   layout->addWidget(buildTraffic());
-
-  buildRunControls(layout);
   layout->addStretch(1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("stormFormScroll"));
+  scroll->setWidget(form);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(form->minimumSizeHint().width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4);
+  auto* outer = new QVBoxLayout(this);
+  outer->addWidget(scroll, 1);
+  buildRunControls(outer);
 
   connect(start_, &QPushButton::clicked, this, &StormPanel::onStartClicked);
   connect(serve_, &QPushButton::clicked, this, [this](bool on) {

@@ -59,6 +59,9 @@ class StormPanel : public QWidget {
   QString serveFront() const;
   /// Start/Stop button (the Space shortcut clicks it).
   QPushButton* startButton() const { return start_; }
+  /// The progress bar and the progress line under Start (tests: always in view).
+  QProgressBar* progressBar() const { return progress_; }
+  QLabel* progressLine() const { return progressText_; }
   /// Failure policy lives in the connection panel; the storm form reads it from there.
   void setFailurePolicy(FailurePolicy p) { policy_ = p; }
   /// Replays `trace` instead of the pattern (a null trace goes back to the pattern).

@@ -31,7 +31,9 @@ SummaryPanel::SummaryPanel(QWidget* parent)
     : QWidget(parent), table_(new QTableWidget(0, static_cast<int>(kColumns.size()), this)), caption_(new QLabel(this)) {
   table_->setHorizontalHeaderLabels(kColumns);
   table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  // Every column as wide as its header and cells (never elided); a narrow window scrolls the table instead.
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(table_);
