@@ -202,9 +202,19 @@ void HttpMessageTest::failurePolicyResponses() {
   QCOMPARE(closed.status, 503);
   QCOMPARE(header(closed, "X-RateLimit-Failure-Policy"), QByteArray("closed"));
   QCOMPARE(header(closed, "Retry-After"), QByteArray("1"));
+  // the target's degraded decision: closed is a deny decided by its policy, open an admit.
   const auto back = decisionFromResponse(closed);
-  QVERIFY(!back.ok());
-  QCOMPARE(back.error().code, ErrorCode::Unavailable);
+  QVERIFY(back.ok());
+  QVERIFY(!back->allowed);
+  QVERIFY(back->degraded);
+  const auto openBack = decisionFromResponse(open);
+  QVERIFY(openBack.ok());
+  QVERIFY(openBack->allowed);
+  QVERIFY(openBack->degraded);
+  auto unknown = closed;
+  for (auto& h : unknown.headers)
+    if (h.name == "X-RateLimit-Failure-Policy") h.value = "maybe";
+  QCOMPARE(decisionFromResponse(unknown).error().code, ErrorCode::Protocol);
   QVERIFY(open.body.find("cannot") == std::string::npos);  // the store's error text never reaches the client
   // local: the replica's own memory limiter decided; its 429 keeps Retry-After and names the policy.
   const Decision local{false, 0, 5, Micros{200'000}, Micros{1'000'000}, Micros{0}, 0};
