@@ -292,7 +292,9 @@ LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
     ColumnDecimator open(out.openErrorsInWindow, columns, span);
     ColumnDecimator closed(out.closedErrorsInWindow, columns, span);
     const bool errors = l.errors > 0;  // most storms have none: skip the two error series
-    const double mergeGap = 2.0 * static_cast<double>(span) / kUsPerSecond / std::max(columns, 1);
+    // Overs closer than two columns are one band; by decision, consecutive decisions always are
+    const double mergeGap = std::max(2.0 * static_cast<double>(span) / kUsPerSecond / std::max(columns, 1),
+                                     byDecision ? 1.5 / kUsPerSecond : 0.0);  // 1.5: rounding
     for (std::size_t i = 0; i < n; ++i) {
       const LaneSample& x = s[i];
       const LaneDerived& y = d[i];
