@@ -27,6 +27,7 @@ class LaneModelTest : public QObject {
   void lateBatchesAreMergedInTimeOrder();
   void overLimitSpanCoversTheOffendingWindow();
   void overLimitIsPerClientAndShowsTheWorst();
+  void consecutiveOversByDecisionAreOneBand();
   void lateBatchesAreJudgedInTimeOrder();
   void rateAlgorithmsMayAdmitLimitPlusRefill();
   void quotaChangeIsMarkedAndUsed();
@@ -153,6 +154,21 @@ void LaneModelTest::quotaChangeIsMarkedAndUsed() {
   QCOMPARE(p.overLimit.size(), std::size_t{1});
   QCOMPARE(p.overLimit[0].from, 0.6);
   QCOMPARE(p.overLimit[0].to, 0.6);
+}
+
+void LaneModelTest::consecutiveOversByDecisionAreOneBand() {
+  // A burst drawn by decision number: limit 2 per second, 6 admitted at the same µs. Decisions
+  // 2..5 are over; with 10 decisions over 10,000 columns the column gap is 0, so only the
+  // one-decision floor makes them one band [2, 5] (in the lane's x unit, decision / 1e6).
+  LaneModel m;
+  m.reset({Algorithm::SlidingLog}, Quota::perWindow(2, Micros{ms(1000)}));
+  m.push(0, samples({{0, true}, {0, true}, {0, true}, {0, true}, {0, true}, {0, true}, {0, false}}));
+  m.absorb();
+  const LanePoints p = m.build(0, 10'000, 10, -1, true);
+  QCOMPARE(p.overAdmitted, 4);
+  QCOMPARE(p.overLimit.size(), std::size_t{1});
+  QCOMPARE(p.overLimit[0].from, 2e-6);
+  QCOMPARE(p.overLimit[0].to, 5e-6);
 }
 
 void LaneModelTest::overLimitIsPerClientAndShowsTheWorst() {

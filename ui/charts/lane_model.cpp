@@ -53,12 +53,17 @@ class PieceDecimator {
   double peak_ = 0;
 };
 
-void addSpan(std::vector<Span>& spans, double from, double to, double mergeGap = 0) {
-  if (!spans.empty() && from <= spans.back().to + mergeGap) {
-    spans.back().to = std::max(spans.back().to, to);
+/// Adds an over at x (the lane's x unit: µs, or decision number) to spans, extending the last span
+/// when x is within mergeGap of its end. Compared in whole units, so adjacent overs never split on
+/// rounding; seconds only where a span is stored.
+void addOver(std::vector<Span>& spans, std::int64_t& lastEnd, std::int64_t x, std::int64_t mergeGap) {
+  if (!spans.empty() && x <= lastEnd + mergeGap) {
+    lastEnd = std::max(lastEnd, x);
+    spans.back().to = static_cast<double>(lastEnd) / kUsPerSecond;
     return;
   }
-  spans.push_back({from, to});
+  lastEnd = x;
+  spans.push_back({static_cast<double>(x) / kUsPerSecond, static_cast<double>(x) / kUsPerSecond});
 }
 }  // namespace
 
@@ -292,9 +297,9 @@ LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
     ColumnDecimator open(out.openErrorsInWindow, columns, span);
     ColumnDecimator closed(out.closedErrorsInWindow, columns, span);
     const bool errors = l.errors > 0;  // most storms have none: skip the two error series
-    // Overs closer than two columns are one band; by decision, consecutive decisions always are
-    const double mergeGap = std::max(2.0 * static_cast<double>(span) / kUsPerSecond / std::max(columns, 1),
-                                     byDecision ? 1.5 / kUsPerSecond : 0.0);  // 1.5: rounding
+    // Overs closer than two columns are one band; by decision, consecutive decisions always are.
+    const std::int64_t mergeGap = std::max<std::int64_t>(2 * span / std::max(columns, 1), byDecision ? 1 : 0);
+    std::int64_t lastOver = 0;
     for (std::size_t i = 0; i < n; ++i) {
       const LaneSample& x = s[i];
       const LaneDerived& y = d[i];
@@ -315,8 +320,7 @@ LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
       }
       if (i < l.judged && l.over[i] != 0) {  // this admission broke the algorithm's own limit
         ++out.overAdmitted;
-        const double at = static_cast<double>(t) / kUsPerSecond;
-        addSpan(out.overLimit, at, at, mergeGap);
+        addOver(out.overLimit, lastOver, t, mergeGap);
       }
     }
     out.denied = static_cast<std::int64_t>(n) - out.admitted;
