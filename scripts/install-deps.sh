@@ -14,6 +14,7 @@ packages=(
   clang libfuzzer-14-dev
   python3-limits python3-redis
   ccache
+  chromium
 )
 # Node.js and npm drive the rate-limiter-flexible peer and its tests. A machine
 # may already have Node from elsewhere (e.g. NodeSource, whose bundled npm

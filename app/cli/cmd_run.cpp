@@ -1,16 +1,21 @@
-// ratelab-cli run: one storm; a summary table, --json, --csv FILE.
+// ratelab-cli run: one storm; a summary table, --json, --csv FILE, --report FILE.html.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
 
 #include "cli_flags.hpp"
+#include "common/file_read.hpp"
+#include "common/json.hpp"
 #include "common/printable_text.hpp"
 #include "commands.hpp"
 #include "fault_report.hpp"
 #include "interrupt.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "progress_line.hpp"
+#include "redis/redis_connection.hpp"
+#include "redis/server_status.hpp"
 #include "redis_target.hpp"
+#include "report/html_report.hpp"
 #include "run_report.hpp"
 #include "storm/compared_runs.hpp"
 #include "storm/experiment.hpp"
@@ -97,7 +102,9 @@ constexpr const char* kRunHelp =
     "                       policy's decisions, p99 and max latency, answers later than the command\n"
     "                       timeout + 50 ms, and the time to the first good answer after it\n"
     "  --json               one JSON document on stdout\n"
-    "  --csv FILE           every decision as a row\n";
+    "  --csv FILE           every decision as a row\n"
+    "  --report FILE.html   one self-contained HTML report (what ran, the table, the lanes and\n"
+    "                       levels, the run document as JSON); opens offline\n";
 
 // Ctrl-C cancels the run and prints what was recorded. With a private
 // redis-server its own handler (stop the server, exit) stays in charge.
@@ -144,6 +151,39 @@ std::string differenceLine(const ExperimentRun& first, const ExperimentRun& othe
   return line + (d.firstAtUs.empty() ? "" : d.count > 6 ? ", ...)" : ")");
 }
 
+// The Redis version for the report, when a Redis backend ran ("" otherwise, or "?" when it no longer answers).
+std::string redisVersionOf(const ExperimentResult& result, const std::optional<RedisTarget>& redis) {
+  const bool usedRedis = std::any_of(result.runs.begin(), result.runs.end(),
+                                     [](const ExperimentRun& r) { return isRedisBackend(r.spec.backend); });
+  if (!usedRedis || !redis) return {};
+  auto c = RedisConnection::connect(redis->endpoint);
+  if (!c) return "?";
+  auto status = serverStatus(*c);
+  return status ? status->version : "?";
+}
+
+// --report FILE.html: the experiment's self-contained report.
+int writeRunReport(const ExperimentResult& result, const Args& args, const Flags& flags,
+                   const std::optional<RedisTarget>& redis) {
+  const auto path = flags.get("report");
+  if (!path) return kExitOk;
+  std::string command = "ratelab-cli run";
+  for (const std::string& a : args) command += " " + a;
+  ReportHeader header;
+  header.scenario = flags.get("scenario").value_or("");
+  header.title = "ratelab-cli run";
+  if (!header.scenario.empty())  // the scenario's own name ("Window boundary"); it was read and checked already
+    if (auto text = readWholeFile(header.scenario, "--scenario"))
+      if (auto doc = parseJson(*text); doc && doc->is_object() && doc->value("name", Json()).is_string())
+        header.title = (*doc)["name"].get<std::string>();
+  header.command = printableText(command);
+  header.redisVersion = redisVersionOf(result, redis);
+  if (auto ok = writeReport(*path, experimentReportHtml(result, header)); !ok)
+    return badInput("run", invalidArgument("--report: " + ok.error().message));
+  std::fprintf(stderr, "report: %s\n", path->c_str());
+  return kExitOk;
+}
+
 int reportRuns(const ExperimentResult& result, const Flags& flags) {
   const auto& runs = result.runs;
   if (auto csv = flags.get("csv"); csv && !runs.empty()) {
@@ -182,7 +222,7 @@ class CliObserver final : public ExperimentObserver {
   std::function<void(const StormProgress&)> progress_ = progressLine();
 };
 
-int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const Flags& flags) {
+int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const Args& args, const Flags& flags) {
   ExperimentTarget target;
   if (redis)
     target = {redis->endpoint, redis->server ? &*redis->server : nullptr, redis->cluster ? &*redis->cluster : nullptr,
@@ -214,6 +254,7 @@ int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const
                    std::string(failurePolicyName(run.spec.onRedisError)).c_str(),
                    printableText(o.firstOutage->message).c_str());
   }
+  if (const int rc = writeRunReport(*result, args, flags, redis); rc != kExitOk) return rc;
   if (const int rc = reportRuns(*result, flags); rc != kExitOk) return rc;
   if (result->cancelled) return interruptedExitCode();  // Ctrl-C: what was recorded, then 130
   // A decision error that no failure policy covers (a wrong script reply, a
@@ -231,7 +272,7 @@ int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const
 
 int cmdRun(const Args& args) {
   auto allowed = stormFlags();
-  allowed.insert(allowed.end(), {{"json", false}, {"csv", true}, {"help", false}});
+  allowed.insert(allowed.end(), {{"json", false}, {"csv", true}, {"report", true}, {"help", false}});
   auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("run", flags.error());
   if (flags->has("help")) {
@@ -247,6 +288,8 @@ int cmdRun(const Args& args) {
   if (spec.requests == 0 && spec.duration.count() == 0)  // documented default: twice the limit, at most 1,000,000
     spec.requests = std::min<std::int64_t>(2 * spec.quota.limit, 1'000'000);
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
+  if (auto report = flags->get("report"))  // before the run, not after it
+    if (auto ok = checkReportPath(*report); !ok) return badInput("run", invalidArgument("--report: " + ok.error().message));
 
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
@@ -268,7 +311,7 @@ int cmdRun(const Args& args) {
     return badInput("run", invalidArgument("--failover needs --redis cluster (a private cluster whose nodes RateLab "
                                            "may kill): allowed with a Redis backend only"));
   cancelOnInterrupt(redis);
-  return runAndReport(spec, redis, flags.value());
+  return runAndReport(spec, redis, args, flags.value());
 }
 
 }  // namespace rl::cli

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "common/file_write.hpp"
 #include "metrics/fault_document.hpp"
 #include "metrics/over_limit.hpp"
 #include "metrics/storm_metrics.hpp"
@@ -182,29 +183,22 @@ Json runDocument(const ExperimentResult& result) {
 }
 
 Result<void> writeDecisionsCsv(const std::string& path, const StormSpec& spec, const StormOutcome& o) {
-  const std::string partial = path + ".part";  // renamed when complete: a reader never sees half a file
-  std::FILE* f = std::fopen(partial.c_str(), "w");
-  if (!f) return invalidArgument("cannot write '" + path + "': " + std::strerror(errno));
-  const Trace* trace = spec.traceData.get();  // a trace adds its client keys as a last column
-  std::fputs(trace ? (std::string(kDecisionsCsvHeader) + ",key\n").c_str() : (std::string(kDecisionsCsvHeader) + "\n").c_str(), f);
-  for (const DecisionRecord& r : o.records) {
-    const std::string_view algo =
-        r.algorithm() < spec.algorithms.size() ? algorithmName(spec.algorithms[r.algorithm()]) : std::string_view("unknown");
-    std::fprintf(f, "%lld,%lld,%u,%u,%.*s,%d,%lld,%lld,%u,%d,%d,%.6g", static_cast<long long>(r.intendedUs()),
-                 static_cast<long long>(r.atUs()), static_cast<unsigned>(r.replica()), r.client(),
-                 static_cast<int>(algo.size()), algo.data(), r.allowed() ? 1 : 0, static_cast<long long>(r.remaining()),
-                 static_cast<long long>(r.retryAfterUs()), r.latencyUs(), r.error() ? 1 : 0, r.late() ? 1 : 0,
-                 static_cast<double>(r.level()));
-    if (trace) std::fprintf(f, ",%s", csvField(trace->keys[r.client()]).c_str());
-    std::fputc('\n', f);
-  }
-  const bool written = std::ferror(f) == 0;
-  if (std::fclose(f) != 0 || !written || std::rename(partial.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(partial.c_str());
-    return invalidArgument("cannot write '" + path + "': " + why);
-  }
-  return {};
+  return writeFileAtomically(path, [&](std::FILE* f) {
+    const Trace* trace = spec.traceData.get();  // a trace adds its client keys as a last column
+    std::fputs(trace ? (std::string(kDecisionsCsvHeader) + ",key\n").c_str() : (std::string(kDecisionsCsvHeader) + "\n").c_str(), f);
+    for (const DecisionRecord& r : o.records) {
+      const std::string_view algo =
+          r.algorithm() < spec.algorithms.size() ? algorithmName(spec.algorithms[r.algorithm()]) : std::string_view("unknown");
+      std::fprintf(f, "%lld,%lld,%u,%u,%.*s,%d,%lld,%lld,%u,%d,%d,%.6g", static_cast<long long>(r.intendedUs()),
+                   static_cast<long long>(r.atUs()), static_cast<unsigned>(r.replica()), r.client(),
+                   static_cast<int>(algo.size()), algo.data(), r.allowed() ? 1 : 0, static_cast<long long>(r.remaining()),
+                   static_cast<long long>(r.retryAfterUs()), r.latencyUs(), r.error() ? 1 : 0, r.late() ? 1 : 0,
+                   static_cast<double>(r.level()));
+      if (trace) std::fprintf(f, ",%s", csvField(trace->keys[r.client()]).c_str());
+      std::fputc('\n', f);
+    }
+    return true;
+  });
 }
 
 }  // namespace rl

@@ -1,5 +1,7 @@
 #include "ui/charts/lane_model.hpp"
 
+#include "metrics/time_unit.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -246,10 +248,7 @@ std::size_t LaneModel::mostInALane() const {
   return most;
 }
 
-bool LaneModel::fasterThanTime() const {
-  const std::size_t most = mostInALane();
-  return most > 1 && static_cast<std::size_t>(std::max<std::int64_t>(lastTime_, 0)) < most;
-}
+bool LaneModel::fasterThanTime() const { return drawnByDecision(lastTime_, mostInALane()); }
 
 LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client, bool byDecision) const {
   const auto marks = quotaMarks();

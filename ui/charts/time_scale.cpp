@@ -1,14 +1,18 @@
 #include "ui/charts/time_scale.hpp"
 
+#include "metrics/time_unit.hpp"
+
 namespace rl::ui {
 
-TimeScale timeScaleFor(double spanSeconds) {
-  if (spanSeconds >= 2.0) return {1, QStringLiteral("s")};
-  if (spanSeconds >= 2e-3) return {1e3, QStringLiteral("ms")};
-  return {1e6, QStringLiteral("\u00b5s")};
+namespace {
+TimeScale scaleOf(const AxisUnit& u) {
+  return {u.perSecond, QString::fromUtf8(u.unit.data(), static_cast<qsizetype>(u.unit.size()))};
 }
+}  // namespace
 
-TimeScale decisionScale() { return {1e6, QStringLiteral("decision")}; }
+TimeScale timeScaleFor(double spanSeconds) { return scaleOf(axisUnitFor(spanSeconds)); }
+
+TimeScale decisionScale() { return scaleOf(decisionAxisUnit()); }
 
 QList<QPointF> scaledX(const QList<QPointF>& points, double factor) {
   if (factor == 1) return points;

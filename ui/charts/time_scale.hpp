@@ -1,10 +1,7 @@
 #pragma once
-// The unit of a lanes time axis, chosen from the span drawn: seconds for a
-// real-time storm, milliseconds or microseconds for a virtual-clock burst,
-// so a burst of 1 ms is drawn across the axis, not as a line at 0 on a
-// 0.0000 ... 0.0009 s axis. The lane model keeps seconds; the charts scale
-// their (decimated, about two per pixel column) points once per refresh. A
-// burst faster than one decision per microsecond is drawn by decision number.
+// The unit of a lanes time axis as Qt text: core's choice (metrics/time_unit.hpp,
+// shared with the HTML report). The lane model keeps seconds; the charts scale
+// their (decimated, about two per pixel column) points once per refresh.
 
 #include <QList>
 #include <QPointF>

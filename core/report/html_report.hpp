@@ -1,0 +1,58 @@
+#pragma once
+// The self-contained HTML report: one file that opens offline and loads
+// nothing (inline CSS, inline SVG, no scripts from anywhere). It carries what
+// ran (quota, backend, Redis version, RateLab version, date, scenario), the
+// summary table, the charts, and the run document itself as JSON in a
+// <script type="application/json" id="run-document"> element, so the numbers
+// in the table and the data behind them travel together.
+
+#include <string>
+#include <vector>
+
+#include "common/json.hpp"
+#include "common/result.hpp"
+#include "report/svg_chart.hpp"
+#include "storm/experiment.hpp"
+
+namespace rl {
+
+/// Who made the report, when, from what.
+struct ReportHeader {
+  std::string title;         ///< the page's heading ("Window boundary")
+  std::string command;       ///< how it was made ("ratelab-cli run --scenario ...", "RateLab window")
+  std::string scenario;      ///< the scenario file or preset, empty when none
+  std::string redisVersion;  ///< the Redis it ran on ("7.0.15"), empty for memory or HTTP
+  std::string generatedAt;   ///< ISO 8601 UTC; empty: now
+};
+
+/// A titled part of a report: sentences, a table, charts.
+struct ReportSection {
+  std::string heading;                 ///< the section's title
+  std::vector<std::string> sentences;  ///< paragraphs above the charts
+  Json table;                          ///< an array of objects: one row each, the first row's keys as columns
+  std::vector<SvgChart> charts;        ///< drawn in order
+};
+
+/// RateLab's version, as the report names it.
+std::string rateLabVersion();
+/// Now as ISO 8601 UTC ("2026-12-04T21:13:19Z").
+std::string utcNow();
+/// "ratelab-run-20261204-211319.html": a file name with the date, for the window's Save dialog.
+std::string suggestedReportName(std::string_view kind);
+
+/// The whole page. `facts` are (name, value) rows of what ran; `document` is embedded as JSON.
+std::string reportHtml(const ReportHeader& header, const std::vector<std::pair<std::string, std::string>>& facts,
+                       const std::vector<ReportSection>& sections, const Json& document);
+
+/// The report of an experiment (`ratelab-cli run --report`, the window's Export report):
+/// the run document's summary, each run's lanes and levels.
+std::string experimentReportHtml(const ExperimentResult& result, const ReportHeader& header);
+
+/// Whether `path` can take a report, before any work: it ends in .html or .htm and its folder is
+/// writable. The error names the path and what is allowed.
+Result<void> checkReportPath(const std::string& path);
+
+/// Writes `html` to `path` whole (a partial file is renamed in when complete); the error names the file.
+Result<void> writeReport(const std::string& path, const std::string& html);
+
+}  // namespace rl

@@ -1,0 +1,178 @@
+// ratelab-cli run --report: one self-contained HTML file, opened in a real
+// headless Chromium (Debian's `chromium`), which must parse it, draw its charts
+// and load nothing. The table and the embedded run document carry the same
+// numbers as `run --json`.
+
+#include <QtTest>
+
+#include <QImage>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+#include "support/cli_process.hpp"
+
+using rl::test::runCli;
+
+namespace {
+const QString kBoundary = QStringLiteral(RATELAB_SOURCE_DIR "/resources/scenarios/boundary.json");
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// The JSON in <script type="application/json" id="run-document">.
+QJsonObject embeddedDocument(const QByteArray& html) {
+  const QByteArray open = "<script type=\"application/json\" id=\"run-document\">";
+  const auto from = html.indexOf(open);
+  const auto to = html.indexOf("</script>", from);
+  if (from < 0 || to < 0) return {};
+  return QJsonDocument::fromJson(html.mid(from + open.size(), to - from - open.size())).object();
+}
+
+/// Runs headless Chromium on `url` with `args`; its stdout. Fails the test when it can't.
+QByteArray chromium(const QTemporaryDir& profile, const QStringList& args) {
+  const QString exe = QStandardPaths::findExecutable("chromium");
+  if (exe.isEmpty()) qFatal("chromium is not installed (scripts/install-deps.sh installs it)");
+  QProcess p;
+  p.start(exe, QStringList{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                           "--user-data-dir=" + profile.filePath("profile")} + args);
+  if (!p.waitForFinished(90'000)) {
+    p.kill();
+    p.waitForFinished();
+    return {};
+  }
+  return p.readAllStandardOutput();
+}
+
+bool near(QColor c, QColor color, int tolerance) {
+  return std::abs(c.red() - color.red()) <= tolerance && std::abs(c.green() - color.green()) <= tolerance &&
+         std::abs(c.blue() - color.blue()) <= tolerance;
+}
+
+/// Pixels of `img` within `tolerance` of `color` on every channel.
+int pixelsNear(const QImage& img, QColor color, int tolerance = 8) {
+  int n = 0;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) n += near(img.pixelColor(x, y), color, tolerance) ? 1 : 0;
+  return n;
+}
+
+/// Columns of `img` with a vertical run of at least `run` pixels near `color`: a band, not a legend swatch.
+int columnsWithRun(const QImage& img, QColor color, int run, int tolerance = 6) {
+  int columns = 0;
+  for (int x = 0; x < img.width(); ++x) {
+    int here = 0, best = 0;
+    for (int y = 0; y < img.height(); ++y) best = std::max(best, here = near(img.pixelColor(x, y), color, tolerance) ? here + 1 : 0);
+    columns += best >= run ? 1 : 0;
+  }
+  return columns;
+}
+}  // namespace
+
+class CliReportTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void boundaryReportCarriesTheRunsNumbers();
+  void chromiumDrawsEveryChartAndLoadsNothing();
+  void virtualBurstIsDrawnByDecision();
+  void badReportPathFailsBeforeTheRun_data();
+  void badReportPathFailsBeforeTheRun();
+
+ private:
+  QTemporaryDir dir_;
+};
+
+void CliReportTest::boundaryReportCarriesTheRunsNumbers() {
+  const QString path = dir_.filePath("boundary.html");
+  const auto c = runCli({"run", "--scenario", kBoundary, "--report", path});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  QVERIFY(c.err.contains("report: " + path.toUtf8()));
+  QVERIFY(!QFile::exists(path + ".part"));
+  const QByteArray html = readAll(path);
+  QVERIFY(html.contains("<h1>Window boundary</h1>"));  // the scenario's own name
+  QVERIFY(html.contains("<td>quota</td><td>100 req / 60s</td>"));
+  QVERIFY(html.contains("<td>Redis</td><td>not used</td>"));
+  // The fixed window lets 2x its limit through within one window length: 200 in the table.
+  QVERIFY(html.contains("<tr><td>fixed_window</td><td>memory</td><td>100</td><td>60000</td><td>400</td><td>200</td><td>200</td>"));
+  // The embedded document is `run --json`'s, decision for decision.
+  const auto json = runCli({"run", "--scenario", kBoundary, "--json"});
+  QCOMPARE(json.exitCode, 0);
+  const QJsonArray cli = json.json()["runs"].toArray();
+  const QJsonArray embedded = embeddedDocument(html)["runs"].toArray();
+  QCOMPARE(embedded.size(), 6);
+  QCOMPARE(embedded.size(), cli.size());
+  for (int i = 0; i < cli.size(); ++i)
+    for (const char* field : {"algorithm", "offered", "admitted", "denied", "max_admitted_in_window", "overshoot", "over_limit"})
+      QCOMPARE(embedded[i].toObject()[field], cli[i].toObject()[field]);
+  // Seven charts: one lane per algorithm and the levels; the x axis starts at the burst (59 s), not at 0.
+  QCOMPARE(html.count("<svg class=\"chart\""), 7);
+  QVERIFY(html.contains("s since the storm started"));
+  QVERIFY(html.contains("text-anchor=\"middle\">59</text>"));
+  QVERIFY(html.contains("over the limit (1 admission)"));  // sliding_counter's one, and its band
+}
+
+void CliReportTest::chromiumDrawsEveryChartAndLoadsNothing() {
+  const QString path = dir_.filePath("boundary.html");
+  if (!QFile::exists(path)) QVERIFY(runCli({"run", "--scenario", kBoundary, "--report", path}).exitCode == 0);
+  const QByteArray html = readAll(path);
+  // Nothing to load: no external src, href or stylesheet; the only URL is SVG's namespace name.
+  QVERIFY(!html.contains("src=") && !html.contains("href=") && !html.contains("<link"));
+  QCOMPARE(html.count("://"), html.count("http://www.w3.org/2000/svg"));
+  QVERIFY(html.contains("default-src 'none'"));  // and the page itself forbids fetching anything
+  // The browser parses it: its DOM has the seven charts and every series path.
+  const QByteArray dom = chromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  QCOMPARE(dom.count("<svg class=\"chart\""), 7);
+  QCOMPARE(dom.count("class=\"series\""), html.count("class=\"series\""));
+  QVERIFY(dom.contains("id=\"run-document\""));
+  // And draws it: a full-page screenshot holds the admitted lines, the denied lines and the band.
+  const QString png = dir_.filePath("boundary.png");
+  chromium(dir_, {"--window-size=1024,3200", "--screenshot=" + png, QUrl::fromLocalFile(path).toString()});
+  const QImage img(png);
+  QVERIFY2(!img.isNull(), "chromium wrote no screenshot");
+  QCOMPARE(img.width(), 1024);
+  const int blue = pixelsNear(img, QColor(0x2a, 0x7a, 0xb9));
+  const int orange = pixelsNear(img, QColor(0xe0, 0x8a, 0x1e));
+  const int band = columnsWithRun(img, QColor(243, 190, 190), 40);  // #d62728 at 30 % over white, the plot's height
+  qInfo("admitted-blue %d, denied-orange %d pixels, band %d columns", blue, orange, band);
+  QVERIFY(blue > 6 * 300);    // six lanes' admitted lines (and the level legend)
+  QVERIFY(orange > 6 * 300);  // six lanes' denied lines
+  QVERIFY(band >= 2);         // sliding_counter's over-limit band, at least three pixels wide
+  QFile::copy(png, QStringLiteral(RATELAB_BINARY_DIR "/test_cli_report_boundary.png"));
+}
+
+void CliReportTest::virtualBurstIsDrawnByDecision() {
+  // 30 requests in one burst on the virtual clock: faster than one per µs, so by decision number.
+  const QString path = dir_.filePath("burst.html");
+  const auto c = runCli({"run", "--algorithm", "token_bucket", "--limit", "10", "--pattern", "burst", "--requests", "30",
+                         "--report", path});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QByteArray html = readAll(path);
+  QVERIFY(html.contains("decision number (faster than one per \xC2\xB5s of the virtual clock)"));
+  QCOMPARE(embeddedDocument(html)["runs"].toArray()[0].toObject()["admitted"].toInt(), 10);
+}
+
+void CliReportTest::badReportPathFailsBeforeTheRun_data() {
+  QTest::addColumn<QString>("path");
+  QTest::addColumn<QString>("message");
+  QTest::newRow("no extension") << dir_.filePath("report") << "must end in .html or .htm";
+  QTest::newRow("missing folder") << dir_.filePath("no/such/dir/r.html") << "cannot write";
+}
+
+void CliReportTest::badReportPathFailsBeforeTheRun() {
+  QFETCH(QString, path);
+  QFETCH(QString, message);
+  // A storm of a whole minute on the wall clock: the error must come at once, not after it.
+  QElapsedTimer t;
+  t.start();
+  const auto c = runCli({"run", "--clock", "client", "--duration-ms", "60000", "--rate", "10", "--report", path});
+  QCOMPARE(c.exitCode, 2);
+  QVERIFY2(c.err.contains("--report: ") && c.err.contains(message.toUtf8()), c.err.constData());
+  QCOMPARE(c.err.count('\n'), 1);
+  QVERIFY(t.elapsed() < 30'000);
+  QVERIFY(!QFile::exists(path));
+}
+
+QTEST_GUILESS_MAIN(CliReportTest)
+#include "test_cli_report.moc"
