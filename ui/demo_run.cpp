@@ -115,6 +115,7 @@ void DemoRun::finish(bool timedOut) {
     failed_ = true;
   };
   if (!options_.jsonOut.isEmpty()) write(options_.jsonOut, QStringLiteral("wrote %1"), window_.exportJson(options_.jsonOut));
+  if (!options_.reportOut.isEmpty()) write(options_.reportOut, QStringLiteral("wrote %1"), window_.exportReport(options_.reportOut));
   if (!options_.screenshot.isEmpty())
     write(options_.screenshot, QStringLiteral("saved %1"), window_.exportWindowPng(options_.screenshot));
   emit done(failed_ ? 1 : 0);

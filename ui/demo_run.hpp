@@ -27,6 +27,7 @@ struct DemoRunOptions {
   QString dock;            ///< "summary", "race", "inspector" or "tune": raised before the screenshot
   QString trace;           ///< open in the Tune panel and sweep; with autostart, replay the recommendation
   QString jsonOut;         ///< the run document's path ("" = none), written when the run ends
+  QString reportOut;       ///< the HTML report's path ("" = none), written when the run ends
 };
 
 /// One unattended run; see the file comment.

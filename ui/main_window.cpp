@@ -1,6 +1,7 @@
 #include "ui/main_window.hpp"
 
 #include "metrics/run_document.hpp"
+#include "report/html_report.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -9,6 +10,7 @@
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -139,6 +141,7 @@ void MainWindow::buildMenus() {
   act(file, tr("Export summary as &JSON..."), QKeySequence(), [this] {
     fileAction(tr("Export summary"), tr("JSON (*.json)"), true, [this](const QString& p) { return exportJson(p); });
   });
+  act(file, tr("Export &report (HTML)..."), QKeySequence(Qt::CTRL | Qt::Key_R), [this] { exportReportAs(); });
   file->addSeparator();
   act(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
@@ -353,6 +356,28 @@ Result<void> MainWindow::exportJson(const QString& path) {
   return {};
 }
 
+Result<void> MainWindow::exportReport(const QString& path) const {
+  auto writer = reportWriter(path);
+  if (!writer) return writer.error();
+  return (*writer)();
+}
+
+Result<std::function<Result<void>()>> MainWindow::reportWriter(const QString& path) const {
+  const auto experiment = controller_.lastResult().experiment;
+  if (!experiment || experiment->runs.empty()) return invalidArgument(tr("No storm has finished yet: nothing to export").toStdString());
+  if (auto ok = checkReportPath(path.toStdString()); !ok) return ok.error();
+  ReportHeader header;
+  header.title = preset_ ? preset_->title.toStdString() : std::string("RateLab storm");
+  header.command = "the RateLab window" + (preset_ ? ", preset " + preset_->id.toStdString() : std::string());
+  const bool redis = std::any_of(experiment->runs.begin(), experiment->runs.end(),
+                                 [](const ExperimentRun& r) { return isRedisBackend(r.spec.backend); });
+  header.redisVersion = redis ? connection_->serverVersion().toStdString() : std::string();
+  if (redis && header.redisVersion.empty()) header.redisVersion = "?";
+  return std::function<Result<void>()>([experiment, header, file = path.toStdString()] {
+    return writeReport(file, experimentReportHtml(*experiment, header));
+  });
+}
+
 void MainWindow::exportCsv(const QString& path) {
   const auto experiment = controller_.lastResult().experiment;
   if (!experiment || experiment->runs.empty()) return showError(tr("No storm has finished yet: nothing to export"));
@@ -361,6 +386,24 @@ void MainWindow::exportCsv(const QString& path) {
     auto ok = writeDecisionsCsv(path.toStdString(), first.spec, first.outcome);
     const QString text = ok ? tr("Wrote %1 decisions to %2").arg(first.outcome.records.size()).arg(path)
                             : QString::fromStdString(ok.error().message);
+    if (window) QMetaObject::invokeMethod(window, [window, text] { if (window) window->showError(text); }, Qt::QueuedConnection);
+  });
+  connect(writer, &QThread::finished, writer, &QObject::deleteLater);
+  writer->start();
+}
+
+void MainWindow::exportReportAs() {
+  // A dated name is suggested and ".html" added when the name has no extension; a wrong one is refused.
+  QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QString::fromStdString(suggestedReportName("storm")),
+                                              tr("HTML report (*.html *.htm)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");
+  auto work = reportWriter(path);
+  if (!work) return showError(QString::fromStdString(work.error().message));
+  showError(tr("Writing the report to %1...").arg(path));
+  QThread* writer = QThread::create([window = QPointer<MainWindow>(this), path, work = std::move(*work)] {
+    const Result<void> ok = work();
+    const QString text = ok ? tr("Export report: %1").arg(path) : QString::fromStdString(ok.error().message);
     if (window) QMetaObject::invokeMethod(window, [window, text] { if (window) window->showError(text); }, Qt::QueuedConnection);
   });
   connect(writer, &QThread::finished, writer, &QObject::deleteLater);

@@ -6,6 +6,7 @@
 // only: every panel is its own widget and all work runs in the controller.
 
 #include <QMainWindow>
+#include <functional>
 #include <optional>
 
 #include "common/result.hpp"
@@ -61,6 +62,9 @@ class MainWindow : public QMainWindow {
   QByteArray runDocumentText() const;
   /// Writes every decision of the last storm as CSV (off the GUI thread).
   void exportCsv(const QString& path);
+  /// Writes the last storm's self-contained HTML report (`ratelab-cli run --report`'s, core/report),
+  /// headed by the preset and the connected Redis's version. Blocking (the menu's runs on a thread).
+  Result<void> exportReport(const QString& path) const;
 
   /// Stores geometry, dock layout, theme and the form.
   void saveSettings(QSettings& settings) const;
@@ -104,6 +108,10 @@ class MainWindow : public QMainWindow {
   FailurePolicy runPolicy() const;
   template <class Fn>
   void fileAction(const QString& title, const QString& filter, bool save, Fn&& fn);
+  /// File > Export report: a dated name suggested, ".html" added, written off the GUI thread.
+  void exportReportAs();
+  /// On the GUI thread: what the report of the last storm needs, as work any thread may run.
+  Result<std::function<Result<void>()>> reportWriter(const QString& path) const;
 
   StormController& controller_;
   ConnectionPanel* connection_;

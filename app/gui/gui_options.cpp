@@ -16,6 +16,7 @@ struct Flags {
   QCommandLineOption autostart{QStringLiteral("autostart"), QStringLiteral("Start the storm once Redis is ready.")};
   QCommandLineOption screenshot{QStringLiteral("screenshot"), QStringLiteral("Save the window as PNG after the run, then exit."), QStringLiteral("PATH")};
   QCommandLineOption jsonOut{QStringLiteral("json-out"), QStringLiteral("Write the run document (ratelab-cli run --json's) to FILE when the run ends, then exit."), QStringLiteral("FILE")};
+  QCommandLineOption reportOut{QStringLiteral("report-out"), QStringLiteral("Write the HTML report (File > Export report) to FILE.html when the run ends, then exit."), QStringLiteral("FILE")};
   QCommandLineOption exitAfter{QStringLiteral("exit-after-ms"), QStringLiteral("Exit after N ms at the latest (screenshot first if asked)."), QStringLiteral("N")};
   QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db], redis+cluster://host:port[,host:port...], or cluster (a private 3 masters + 3 replicas Redis Cluster, removed on exit)."), QStringLiteral("URL")};
   QCommandLineOption passwordFile{QStringLiteral("redis-password-file"), QStringLiteral("The Redis password (first line) when the URL has none; else $REDISCLI_AUTH. The window never saves a password."), QStringLiteral("FILE")};
@@ -32,7 +33,7 @@ struct Flags {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addHelpOption();
     p.addVersionOption();
-    p.addOptions({preset, scenario, autostart, screenshot, jsonOut, exitAfter, redis, passwordFile, maxFileMb, managed, theme, show, trace, size, measure});
+    p.addOptions({preset, scenario, autostart, screenshot, jsonOut, reportOut, exitAfter, redis, passwordFile, maxFileMb, managed, theme, show, trace, size, measure});
   }
 };
 
@@ -71,6 +72,7 @@ bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QStr
   o.scenario = p.value(f.scenario);
   o.screenshot = p.value(f.screenshot);
   o.jsonOut = p.value(f.jsonOut);
+  o.reportOut = p.value(f.reportOut);
   o.redisUrl = p.value(f.redis);
   o.preset = p.value(f.preset);
   o.theme = p.value(f.theme);

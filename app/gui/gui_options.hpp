@@ -16,6 +16,7 @@ struct GuiOptions {
   bool autostart = false;    ///< --autostart: start the storm once Redis is ready
   QString screenshot;        ///< --screenshot PATH: save the window after the run
   QString jsonOut;           ///< --json-out FILE: write the run document after the run
+  QString reportOut;         ///< --report-out FILE.html: write the HTML report after the run
   int exitAfterMs = 0;       ///< --exit-after-ms N: exit after N ms at most (0 = never)
   QString redisUrl;          ///< --redis URL
   QString redisPasswordFile; ///< --redis-password-file FILE (the password's first line)

@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
 
   rl::ui::StormController controller;
   rl::ui::MainWindow window(controller);
-  const bool unattended = o.autostart || !o.screenshot.isEmpty() || !o.jsonOut.isEmpty() || o.exitAfterMs > 0 || o.measure || !o.trace.isEmpty();
+  const bool unattended = o.autostart || !o.screenshot.isEmpty() || !o.jsonOut.isEmpty() || !o.reportOut.isEmpty() || o.exitAfterMs > 0 || o.measure || !o.trace.isEmpty();
   if (!unattended) window.restoreSettings(QSettings());
   if (!o.theme.isEmpty() || unattended) window.setTheme(rl::ui::parseTheme(o.theme));
   if (unattended) window.resize(o.width, o.height);
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     return QApplication::exec();
   }
   if (unattended) {
-    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs, o.dock, o.trace, o.jsonOut};
+    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs, o.dock, o.trace, o.jsonOut, o.reportOut};
     auto* run = new rl::ui::DemoRun(window, controller, d, &app);
     QObject::connect(run, &rl::ui::DemoRun::done, &app, [](int code) { QApplication::exit(code); });
     run->start();

@@ -112,6 +112,7 @@ QString ConnectionPanel::statusText() const { return status_->text(); }
 
 void ConnectionPanel::showStatus(const RedisStatus& s) {
   checked_ = s.url;
+  if (!s.starting) version_ = s.ok ? s.version : QString();
   if (s.starting) {
     status_->setText(s.error);
     status_->setStyleSheet(QString());

@@ -32,6 +32,8 @@ class ConnectionPanel : public QWidget {
   void setPolicy(FailurePolicy p);
   /// The status line text (tests).
   QString statusText() const;
+  /// The Redis version of the last successful status check ("" before one), for the report.
+  QString serverVersion() const { return version_; }
 
  public slots:
   /// Shows a status check's outcome.
@@ -54,6 +56,7 @@ class ConnectionPanel : public QWidget {
   void markUnchecked();
 
   QString checked_;  ///< the server the last status check was about (the Status line's)
+  QString version_;  ///< its INFO redis_version when it answered
   QLineEdit* url_;
   QLabel* status_;
   QLabel* server_;

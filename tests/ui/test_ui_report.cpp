@@ -1,0 +1,113 @@
+// File > Export report: the window writes the same self-contained report as
+// `ratelab-cli run --report`, for the storm it ran. The boundary preset's
+// report carries the preset's title, the window's figures, which equal
+// `ratelab-cli run --json` for the same scenario, and the seven charts, and a
+// real headless Chromium parses it. A bad path or no storm is one clear error.
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QStandardPaths>
+
+#include "support/cli_process.hpp"
+#include "ui/main_window.hpp"
+#include "ui/presets.hpp"
+#include "ui/workers/storm_controller.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+namespace {
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QJsonArray embeddedRuns(const QByteArray& html) {
+  const QByteArray open = "<script type=\"application/json\" id=\"run-document\">";
+  const auto from = html.indexOf(open);
+  const auto to = html.indexOf("</script>", from);
+  if (from < 0 || to < 0) return {};
+  return QJsonDocument::fromJson(html.mid(from + open.size(), to - from - open.size())).object()["runs"].toArray();
+}
+}  // namespace
+
+class UiReportTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void init();
+  void cleanup();
+  void nothingToReportBeforeAStorm();
+  void boundaryPresetReportEqualsTheCli();
+
+ private:
+  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<MainWindow> window_;
+  QTemporaryDir dir_;
+};
+
+void UiReportTest::init() {
+  QStandardPaths::setTestModeEnabled(true);
+  controller_ = std::make_unique<StormController>();
+  window_ = std::make_unique<MainWindow>(*controller_);
+  window_->resize(1024, 700);
+  window_->show();
+}
+
+void UiReportTest::cleanup() {
+  window_.reset();
+  controller_.reset();
+}
+
+void UiReportTest::nothingToReportBeforeAStorm() {
+  const QString path = dir_.filePath("none.html");
+  const Result<void> ok = window_->exportReport(path);
+  QVERIFY(!ok);
+  QCOMPARE(QString::fromStdString(ok.error().message), QString("No storm has finished yet: nothing to export"));
+  QVERIFY(!QFile::exists(path));
+}
+
+void UiReportTest::boundaryPresetReportEqualsTheCli() {
+  const Preset* preset = findPreset(QStringLiteral("boundary"));
+  QVERIFY(preset);
+  window_->applyPreset(*preset);
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QVERIFY(window_->startStorm());
+  QVERIFY(done.wait(60'000));
+  // A wrong name is refused, not corrected.
+  const Result<void> bad = window_->exportReport(dir_.filePath("report.txt"));
+  QVERIFY(!bad);
+  QVERIFY(QString::fromStdString(bad.error().message).contains("must end in .html or .htm"));
+  const QString path = dir_.filePath("boundary.html");
+  const Result<void> ok = window_->exportReport(path);
+  QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+  const QByteArray html = readAll(path);
+  QVERIFY(html.contains(("<h1>" + preset->title + "</h1>").toUtf8()));
+  QVERIFY(html.contains("the RateLab window, preset boundary"));
+  QVERIFY(html.contains("<td>Redis</td><td>not used</td>"));  // a memory storm
+  QCOMPARE(html.count("<svg class=\"chart\""), 7);
+  // The window's figures are the CLI's for the same scenario file.
+  const auto cli = test::runCli({"run", "--scenario", RATELAB_SOURCE_DIR "/resources/scenarios/boundary.json", "--json"});
+  QCOMPARE(cli.exitCode, 0);
+  const QJsonArray expected = cli.json()["runs"].toArray();
+  const QJsonArray runs = embeddedRuns(html);
+  QCOMPARE(runs.size(), 6);
+  QCOMPARE(runs.size(), expected.size());
+  for (int i = 0; i < runs.size(); ++i)
+    for (const char* field : {"algorithm", "offered", "admitted", "denied", "max_admitted_in_window", "over_limit"})
+      QCOMPARE(runs[i].toObject()[field], expected[i].toObject()[field]);
+  QCOMPARE(runs[0].toObject()["admitted"].toInt(), 200);  // fixed_window: 2x its limit
+  // A real browser parses it.
+  const QString chromium = QStandardPaths::findExecutable("chromium");
+  QVERIFY2(!chromium.isEmpty(), "chromium is not installed (scripts/install-deps.sh installs it)");
+  QProcess p;
+  p.start(chromium, {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                     "--user-data-dir=" + dir_.filePath("profile"), "--dump-dom", QUrl::fromLocalFile(path).toString()});
+  QVERIFY(p.waitForFinished(90'000));
+  const QByteArray dom = p.readAllStandardOutput();
+  QCOMPARE(dom.count("<svg class=\"chart\""), 7);
+  QCOMPARE(dom.count("class=\"series\""), html.count("class=\"series\""));
+}
+
+QTEST_MAIN(UiReportTest)
+#include "test_ui_report.moc"
