@@ -11,25 +11,13 @@
 #include <QStandardPaths>
 
 #include "support/cli_process.hpp"
+#include "support/report_page.hpp"
 
+using rl::test::embeddedDocument;
 using rl::test::runCli;
 
 namespace {
 const QString kBoundary = QStringLiteral(RATELAB_SOURCE_DIR "/resources/scenarios/boundary.json");
-
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-/// The JSON in <script type="application/json" id="run-document">.
-QJsonObject embeddedDocument(const QByteArray& html) {
-  const QByteArray open = "<script type=\"application/json\" id=\"run-document\">";
-  const auto from = html.indexOf(open);
-  const auto to = html.indexOf("</script>", from);
-  if (from < 0 || to < 0) return {};
-  return QJsonDocument::fromJson(html.mid(from + open.size(), to - from - open.size())).object();
-}
 
 /// Runs headless Chromium on `url` with `args`; its stdout. Fails the test when it can't.
 QByteArray chromium(const QTemporaryDir& profile, const QStringList& args) {
@@ -90,7 +78,7 @@ void CliReportTest::boundaryReportCarriesTheRunsNumbers() {
   QVERIFY2(c.exitCode == 0, c.err.constData());
   QVERIFY(c.err.contains("report: " + path.toUtf8()));
   QVERIFY(!QFile::exists(path + ".part"));
-  const QByteArray html = readAll(path);
+  const QByteArray html = rl::test::readReport(path);
   QVERIFY(html.contains("<h1>Window boundary</h1>"));  // the scenario's own name
   QVERIFY(html.contains("<td>quota</td><td>100 req / 60s</td>"));
   QVERIFY(html.contains("<td>Redis</td><td>not used</td>"));
@@ -116,7 +104,7 @@ void CliReportTest::boundaryReportCarriesTheRunsNumbers() {
 void CliReportTest::chromiumDrawsEveryChartAndLoadsNothing() {
   const QString path = dir_.filePath("boundary.html");
   if (!QFile::exists(path)) QVERIFY(runCli({"run", "--scenario", kBoundary, "--report", path}).exitCode == 0);
-  const QByteArray html = readAll(path);
+  const QByteArray html = rl::test::readReport(path);
   // Nothing to load: no external src, href or stylesheet; the only URL is SVG's namespace name.
   QVERIFY(!html.contains("src=") && !html.contains("href=") && !html.contains("<link"));
   QCOMPARE(html.count("://"), html.count("http://www.w3.org/2000/svg"));
@@ -148,7 +136,7 @@ void CliReportTest::virtualBurstIsDrawnByDecision() {
   const auto c = runCli({"run", "--algorithm", "token_bucket", "--limit", "10", "--pattern", "burst", "--requests", "30",
                          "--report", path});
   QVERIFY2(c.exitCode == 0, c.err.constData());
-  const QByteArray html = readAll(path);
+  const QByteArray html = rl::test::readReport(path);
   QVERIFY(html.contains("decision number (faster than one per \xC2\xB5s of the virtual clock)"));
   QCOMPARE(embeddedDocument(html)["runs"].toArray()[0].toObject()["admitted"].toInt(), 10);
 }

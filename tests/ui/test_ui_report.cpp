@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 
 #include "support/cli_process.hpp"
+#include "support/report_page.hpp"
 #include "ui/main_window.hpp"
 #include "ui/presets.hpp"
 #include "ui/workers/storm_controller.hpp"
@@ -17,20 +18,6 @@
 using namespace rl;
 using namespace rl::ui;
 
-namespace {
-QByteArray readAll(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QJsonArray embeddedRuns(const QByteArray& html) {
-  const QByteArray open = "<script type=\"application/json\" id=\"run-document\">";
-  const auto from = html.indexOf(open);
-  const auto to = html.indexOf("</script>", from);
-  if (from < 0 || to < 0) return {};
-  return QJsonDocument::fromJson(html.mid(from + open.size(), to - from - open.size())).object()["runs"].toArray();
-}
-}  // namespace
 
 class UiReportTest : public QObject {
   Q_OBJECT
@@ -81,7 +68,7 @@ void UiReportTest::boundaryPresetReportEqualsTheCli() {
   const QString path = dir_.filePath("boundary.html");
   const Result<void> ok = window_->exportReport(path);
   QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
-  const QByteArray html = readAll(path);
+  const QByteArray html = test::readReport(path);
   QVERIFY(html.contains(("<h1>" + preset->title + "</h1>").toUtf8()));
   QVERIFY(html.contains("the RateLab window, preset boundary"));
   QVERIFY(html.contains("<td>Redis</td><td>not used</td>"));  // a memory storm
@@ -90,7 +77,7 @@ void UiReportTest::boundaryPresetReportEqualsTheCli() {
   const auto cli = test::runCli({"run", "--scenario", RATELAB_SOURCE_DIR "/resources/scenarios/boundary.json", "--json"});
   QCOMPARE(cli.exitCode, 0);
   const QJsonArray expected = cli.json()["runs"].toArray();
-  const QJsonArray runs = embeddedRuns(html);
+  const QJsonArray runs = test::embeddedDocument(html)["runs"].toArray();
   QCOMPARE(runs.size(), 6);
   QCOMPARE(runs.size(), expected.size());
   for (int i = 0; i < runs.size(); ++i)
