@@ -4,6 +4,7 @@
 #include <string>
 
 #include "limiter/algorithm.hpp"
+#include "metrics/chart_axis.hpp"
 #include "metrics/time_unit.hpp"
 #include "storm/compared_runs.hpp"
 
@@ -72,10 +73,9 @@ std::vector<SvgChart> runCharts(const ExperimentRun& run, const std::vector<Algo
   const std::string xTitle = xmap.byDecision ? "decision number (faster than one per \u00b5s of the virtual clock)"
                                              : std::string(unit.unit) + " since the storm started";
   const double xMax = spanSeconds * unit.perSecond;
-  // A storm that starts late (the boundary burst at 59 s) is drawn from its first decision, so the
-  // point fills the plot; one that starts within its first tenth keeps 0.
-  const double startSeconds = xmap.byDecision || first < 0 ? 0 : static_cast<double>(first) / 1e6;
-  const double xMin = startSeconds > 0.1 * spanSeconds ? startSeconds * unit.perSecond : 0;
+  // A storm that starts late (the boundary burst at 59 s) is drawn from its first decision (chart_axis.hpp).
+  const double xMin =
+      xmap.byDecision || first < 0 ? 0 : axisStartSeconds(static_cast<double>(first) / 1e6, spanSeconds) * unit.perSecond;
   std::vector<SvgChart> charts;
   SvgChart level{"Level of each algorithm (tokens, window count or queue depth)", xTitle, "level", "", xMin, xMax, {}, {}, "", "#d62728", 960, 250};
   const char* levelColors[] = {"#2a7ab9", "#e08a1e", "#3a9a4a", "#c43c3c", "#8a5cb8", "#7a5a40", "#d070b0", "#707070"};

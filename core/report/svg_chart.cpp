@@ -83,23 +83,6 @@ std::string xmlEscaped(std::string_view text) {
   return out;
 }
 
-std::vector<double> niceTicks(double min, double max, int most) {
-  most = std::max(most, 1);
-  if (!std::isfinite(min) || !std::isfinite(max) || !(max > min)) return {min, min + 1};
-  const double raw = (max - min) / most;
-  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = decade * 10;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (decade * m >= raw) {
-      step = decade * m;
-      break;
-    }
-  std::vector<double> ticks;
-  const double first = std::floor(min / step + 1e-9);
-  for (double i = first; ticks.empty() || ticks.back() < max - step * 1e-9; ++i) ticks.push_back(step * i);
-  return ticks;
-}
-
 std::string renderSvg(const SvgChart& c) {
   const bool hasRight = std::any_of(c.series.begin(), c.series.end(), [](const SvgSeries& s) { return s.rightAxis; });
   const std::vector<double> xTicks = niceTicks(c.xMin, c.xMax, std::max(2, c.width / 110));

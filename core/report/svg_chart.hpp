@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "metrics/chart_axis.hpp"
 #include "metrics/chart_decimation.hpp"
 
 namespace rl {
@@ -47,10 +48,6 @@ struct SvgChart {
 
 /// `text` with &, <, >, " and ' escaped for XML text and attributes.
 std::string xmlEscaped(std::string_view text);
-
-/// Ticks k·s, (k+1)·s, ... with s from the 1-2-5 series, about `most` + 1 of them, the first <= `min`
-/// and the last >= `max`.
-std::vector<double> niceTicks(double min, double max, int most);
 
 /// The chart as one <svg> element (class "chart"; each series' path has class "series").
 std::string renderSvg(const SvgChart& chart);

@@ -2,15 +2,19 @@
 // `ratelab-cli run --report`, for the storm it ran. The boundary preset's
 // report carries the preset's title, the window's figures, which equal
 // `ratelab-cli run --json` for the same scenario, and the seven charts, and a
-// real headless Chromium parses it. A bad path or no storm is one clear error.
+// real headless Chromium parses it. The lanes, in the window and the report,
+// start at the burst. A bad path or no storm is one clear error.
 
 #include <QtTest>
 
 #include <QJsonArray>
 #include <QStandardPaths>
+#include <QValueAxis>
 
 #include "support/cli_process.hpp"
 #include "support/report_page.hpp"
+#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/presets.hpp"
 #include "ui/workers/storm_controller.hpp"
@@ -61,6 +65,11 @@ void UiReportTest::boundaryPresetReportEqualsTheCli() {
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
   QVERIFY(window_->startStorm());
   QVERIFY(done.wait(60'000));
+  // The lanes start at the burst, 59 s (chart_axis.hpp), not at 0: the 2x is across the plot, not a sliver.
+  window_->lanesPanel()->refresh(controller_->model(), controller_->spanUs());
+  QValueAxis* time = window_->lanesPanel()->lanes()[0]->timeAxis();
+  QCOMPARE(time->min(), 59.0);
+  QVERIFY(time->max() <= 61.0);
   // A wrong name is refused, not corrected.
   const Result<void> bad = window_->exportReport(dir_.filePath("report.txt"));
   QVERIFY(!bad);

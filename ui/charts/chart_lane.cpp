@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "metrics/chart_axis.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -78,20 +79,13 @@ void styleAxisFonts(QValueAxis* axis) {
 
 int timeTicksFor(int pixels) { return std::clamp(pixels / 75, 2, 10); }
 
-void setNiceRange(QValueAxis* axis, double max, int ticks) {
-  max = std::max(max, 1e-3);
-  const double raw = max / ticks;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = magnitude;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * magnitude >= raw) {
-      step = m * magnitude;
-      break;
-    }
+void setNiceRange(QValueAxis* axis, double max, int ticks, double min) {
+  max = std::max(max, min + 1e-3);
+  const double step = niceStep(max - min, ticks);
   axis->setTickType(QValueAxis::TicksDynamic);
   axis->setTickAnchor(0);
   axis->setTickInterval(step);
-  axis->setRange(0, std::ceil(max / step - 1e-9) * step);
+  axis->setRange(std::floor(min / step + 1e-9) * step, std::ceil(max / step - 1e-9) * step);
   const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
   axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
@@ -266,7 +260,7 @@ double peakOf(const QList<QPointF>& points, double floor = 0) {
 }
 }  // namespace
 
-void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
+void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds, double xMinSeconds) {
   // Admitted against the limit on the left axis; denied on its own, so many denials never flatten the admitted line.
   // At least 0..4: counts keep whole-number ticks even before anything (or nothing) was denied.
   const double top = std::max(4.0, peakOf(p.openErrorsInWindow, peakOf(p.limit, peakOf(p.admittedInWindow))) * 1.1);
@@ -276,7 +270,7 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
   QList<QPointF> over;
   over.reserve(static_cast<qsizetype>(p.overLimit.size()) * 4);
   // An over-limit instant is drawn at least two pixels wide, so a single admission shows.
-  const double px = xMaxSeconds / std::max(columns(), 1);
+  const double px = (xMaxSeconds - xMinSeconds) / std::max(columns(), 1);
   for (const Span& s : p.overLimit) {
     const double from = std::max(0.0, s.from - px) * k;
     const double to = (s.to + px) * k;
@@ -295,7 +289,7 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds) {
     x_->setTitleText(p.byDecision ? tr("decision number (faster than one per \u00b5s of the virtual clock)")
                                   : tr("%1 since the storm started").arg(timeUnit_));
   }
-  setNiceRange(x_, xMaxSeconds * k, timeTicksFor(columns()));
+  setNiceRange(x_, xMaxSeconds * k, timeTicksFor(columns()), xMinSeconds * k);
   setNiceRange(y_, top, 4);
   setNiceRange(yDenied_, deniedTop, 4);
   if (!waiting_.isEmpty() && p.admitted == 0 && p.denied == 0 && p.errors == 0)
@@ -409,9 +403,10 @@ void SeriesChart::setReference(const QList<QPointF>& points) {
   if (reference_) reference_->replace(scaledX(points, scale_.perSecond));
 }
 
-void SeriesChart::setRanges(double xMaxSeconds, double yMax) {
+void SeriesChart::setRanges(double xMaxSeconds, double yMax, double xMinSeconds) {
   const int plot = static_cast<int>(chart()->plotArea().width());  // fewer ticks where labels would be elided
-  setNiceRange(x_, xMaxSeconds * scale_.perSecond, isVisible() && plot > 0 ? std::min(6, timeTicksFor(plot)) : 6);
+  setNiceRange(x_, xMaxSeconds * scale_.perSecond, isVisible() && plot > 0 ? std::min(6, timeTicksFor(plot)) : 6,
+               xMinSeconds * scale_.perSecond);
   setNiceRange(y_, std::max(yMax, 1.0), 4);
 }
 

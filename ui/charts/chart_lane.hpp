@@ -31,8 +31,9 @@ class QValueAxis;
 
 namespace rl::ui {
 
-/// Sets the axis to [0, max rounded up] with round ticks (1, 2 or 5 x 10^k, about `ticks` of them).
-void setNiceRange(QValueAxis* axis, double max, int ticks);
+/// Sets the axis to [min rounded down, max rounded up] with round ticks (1, 2 or 5 x 10^k, about
+/// `ticks` of them: metrics/chart_axis.hpp).
+void setNiceRange(QValueAxis* axis, double max, int ticks, double min = 0);
 /// How many ticks a time axis `pixels` wide takes without eliding its labels.
 int timeTicksFor(int pixels);
 /// The chart axes' fonts (a step under the widget font); a chart theme resets them, so set again after one.
@@ -46,8 +47,8 @@ class LaneChart : public QChartView {
   static constexpr int kMinPlotHeight = 110;
 
   explicit LaneChart(Algorithm algorithm, QWidget* parent = nullptr);
-  /// Shows `points` over [0, xMaxSeconds].
-  void showPoints(const LanePoints& points, double xMaxSeconds);
+  /// Shows `points` over [xMinSeconds, xMaxSeconds].
+  void showPoints(const LanePoints& points, double xMaxSeconds, double xMinSeconds = 0);
   /// Applies a theme (chart theme + fixed series colours).
   void setTheme(Theme t);
   /// Pixel columns of the plot area (for decimation).
@@ -140,7 +141,7 @@ class SeriesChart : public QChartView {
   /// Replaces the reference line.
   void setReference(const QList<QPointF>& points);
   /// Sets the axes' ranges (the time axis in `scale`'s unit: points given in seconds are scaled).
-  void setRanges(double xMaxSeconds, double yMax);
+  void setRanges(double xMaxSeconds, double yMax, double xMinSeconds = 0);
   /// Draws the time axis in `scale`'s unit from the next setSeries/setSegments/setRanges on.
   void setTimeScale(const TimeScale& scale) { scale_ = scale; }
   /// Names the time axis (default "seconds").

@@ -1,9 +1,9 @@
 #include "ui/charts/lane_model.hpp"
 
-#include "metrics/time_unit.hpp"
-
 #include <algorithm>
 #include <optional>
+
+#include "metrics/time_unit.hpp"
 
 namespace rl::ui {
 
@@ -86,6 +86,7 @@ void LaneModel::reset(const std::vector<Algorithm>& algorithms, const Quota& quo
   algorithms_ = algorithms;
   lanes_.assign(algorithms.size(), {});
   lastTime_ = 0;
+  firstTime_ = -1;
 }
 
 void LaneModel::push(int lane, std::vector<LaneSample> batch) {
@@ -159,6 +160,7 @@ bool LaneModel::absorb() {
     if (from != mid) std::inplace_merge(from, mid, s.end(), byTime);
     lane.dirtyFrom = std::min(lane.dirtyFrom, static_cast<std::size_t>(from - s.begin()));
     lastTime_ = std::max(lastTime_, s.back().t);
+    firstTime_ = firstTime_ < 0 ? s.front().t : std::min(firstTime_, s.front().t);
   }
   for (std::size_t i = 0; i < lanes_.size(); ++i) {
     Lane& lane = lanes_[i];

@@ -125,6 +125,8 @@ class LaneModel {
   const std::vector<Algorithm>& algorithms() const { return algorithms_; }
   /// Latest decision time of all lanes (us since start).
   std::int64_t lastTime() const { return lastTime_; }
+  /// The earliest sample's time (us), -1 before any.
+  std::int64_t firstTime() const { return firstTime_; }
   /// Recorded decisions over all lanes.
   std::size_t size() const;
   /// The samples of one lane, sorted by time (GUI thread).
@@ -164,6 +166,7 @@ class LaneModel {
   std::vector<Algorithm> algorithms_;     ///< lane order
   std::vector<Lane> lanes_;               ///< per algorithm
   std::int64_t lastTime_ = 0;             ///< max t seen
+  std::int64_t firstTime_ = -1;           ///< min t seen (-1: none)
   std::int64_t cost_ = 1;                 ///< cost of every request
   std::vector<std::int64_t> origins_;     ///< per lane: the limiters' clock at its run's start (guarded)
   std::vector<std::uint8_t> originChanged_;  ///< per lane: set since the last absorb() (guarded)

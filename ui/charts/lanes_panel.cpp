@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <future>
 
+#include "metrics/chart_axis.hpp"
 #include "ui/charts/chart_lane.hpp"
 #include "ui/charts/lane_legend.hpp"
 #include "ui/charts/lane_model.hpp"
@@ -138,13 +139,17 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   const std::int64_t span = byDecision ? static_cast<std::int64_t>(model.mostInALane())
                                        : std::max({spanUs, model.lastTime(), std::int64_t{1000}});
   xMax_ = static_cast<double>(span) / 1e6;
+  // A late burst (the boundary preset's at 59 s) is drawn from its first decision (chart_axis.hpp),
+  // with as many columns in the part shown as a whole-span axis would have.
+  const double xMin = byDecision || model.firstTime() < 0 ? 0 : axisStartSeconds(static_cast<double>(model.firstTime()) / 1e6, xMax_);
+  const double zoom = std::min(20.0, xMax_ / std::max(xMax_ - xMin, 1e-9));
   double levelMax = 1;
   const int n = std::min(static_cast<int>(model.algorithms().size()), static_cast<int>(lanes_.size()));
   // The lanes are built in parallel (the model is only read: absorb() ran above,
   // on this thread), then each series is replaced once, here on the GUI thread.
   std::vector<LanePoints> points(static_cast<std::size_t>(n));
   std::vector<int> columns(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) columns[static_cast<std::size_t>(i)] = lanes_[i]->columns();
+  for (int i = 0; i < n; ++i) columns[static_cast<std::size_t>(i)] = static_cast<int>(lanes_[i]->columns() * zoom);
   const auto buildRange = [&](int from, int step) {
     for (int i = from; i < n; i += step)
       points[static_cast<std::size_t>(i)] = model.build(i, columns[static_cast<std::size_t>(i)], span, client_->value(), byDecision);
@@ -169,7 +174,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   QList<LegendEntry> drawn;
   for (int i = 0; i < n; ++i) {
     const LanePoints& p = points[static_cast<std::size_t>(i)];
-    lanes_[i]->showPoints(p, xMax_);
+    lanes_[i]->showPoints(p, xMax_, xMin);
     drawn << lanes_[i]->drawnEntries();
     level_->setSegments(i, p.level);
     if (i == 0) level_->setReference(p.limit);
@@ -178,7 +183,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     for (const QPointF& q : p.limit) levelMax = std::max(levelMax, q.y());
   }
   legend_->setEntries(drawn);
-  level_->setRanges(xMax_, levelMax * 1.1);
+  level_->setRanges(xMax_, levelMax * 1.1, xMin);
   if (!byDecision) ttl_->setLanesSpan(xMax_);
   lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }

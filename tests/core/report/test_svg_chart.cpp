@@ -1,4 +1,4 @@
-// The report's SVG charts: ticks, escaping, what the legend names, where points land.
+// The report's SVG charts: escaping, what the legend names, where points land.
 
 #include <QtTest>
 
@@ -9,32 +9,10 @@ using namespace rl;
 class SvgChartTest : public QObject {
   Q_OBJECT
  private slots:
-  void niceTicksCoverTheRange_data();
-  void niceTicksCoverTheRange();
   void textIsEscaped();
   void legendNamesOnlyWhatIsDrawn();
   void pointsLandOnTheirPixels();
 };
-
-void SvgChartTest::niceTicksCoverTheRange_data() {
-  QTest::addColumn<double>("min");
-  QTest::addColumn<double>("max");
-  QTest::addColumn<int>("most");
-  QTest::addColumn<QList<double>>("ticks");
-  QTest::newRow("0..70 s, 8") << 0.0 << 70.0 << 8 << QList<double>{0, 10, 20, 30, 40, 50, 60, 70};
-  QTest::newRow("59..61 s") << 59.0 << 61.0 << 4 << QList<double>{59, 59.5, 60, 60.5, 61};
-  QTest::newRow("counts 0..4.4") << 0.0 << 4.4 << 4 << QList<double>{0, 2, 4, 6};
-  QTest::newRow("empty range") << 3.0 << 3.0 << 4 << QList<double>{3, 4};
-}
-
-void SvgChartTest::niceTicksCoverTheRange() {
-  QFETCH(double, min);
-  QFETCH(double, max);
-  QFETCH(int, most);
-  QFETCH(QList<double>, ticks);
-  const std::vector<double> got = niceTicks(min, max, most);
-  QCOMPARE(QList<double>(got.begin(), got.end()), ticks);
-}
 
 void SvgChartTest::textIsEscaped() {
   QCOMPARE(QString::fromStdString(xmlEscaped("a<b & \"c\" 'd'>")), QString("a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"));
