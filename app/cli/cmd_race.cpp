@@ -8,6 +8,7 @@
 #include "common/json.hpp"
 #include "common/printable_text.hpp"
 #include "redis_target.hpp"
+#include "report/html_report.hpp"
 #include "storm/race_lab.hpp"
 #include "storm/key_tag.hpp"
 
@@ -29,7 +30,8 @@ constexpr const char* kRaceHelp =
     "                       (default the first three, plus redis-script when --script is given)\n"
     "  --script FILE --script-keys T --script-argv T --script-reply NAMES   your own limiter\n"
     "                       (see run --help; {now_*} is the wall clock)\n"
-    "  --json               one JSON document on stdout\n";
+    "  --json               one JSON document on stdout\n"
+    "  --report FILE.html   one self-contained HTML report: the table, admitted per round, the JSON\n";
 
 Result<RaceSpec> raceSpecFrom(const Flags& f) {
   RaceSpec s;
@@ -104,7 +106,7 @@ Json raceJson(const RaceSpec& s, const std::vector<RaceVariantResult>& results) 
 int cmdRace(const Args& args) {
   std::vector<FlagSpec> allowed{{"redis", true},  {"rounds", true}, {"limit", true},   {"concurrency", true},
                                 {"algorithm", true}, {"think-ms", true}, {"prefix", true}, {"backend", true},
-                                {"json", false},  {"help", false}};
+                                {"json", false},  {"report", true}, {"help", false}};
   allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
   auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("race", flags.error());
@@ -114,12 +116,22 @@ int cmdRace(const Args& args) {
   }
   auto spec = raceSpecFrom(flags.value());
   if (!spec) return badInput("race", spec.error());
+  if (auto report = flags->get("report"))  // before the race, not after it
+    if (auto ok = checkReportPath(*report); !ok) return badInput("race", invalidArgument("--report: " + ok.error().message));
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "race", redis); rc != kExitOk) return rc;
   auto results = runRace(spec.value(), redis->endpoint);
   if (!results) {
     std::fprintf(stderr, "ratelab-cli race: %s\n", printableText(results.error().message).c_str());
     return results.error().code == ErrorCode::Unavailable ? kExitNoRedis : kExitFailed;
+  }
+  if (auto report = flags->get("report")) {
+    ReportHeader header{"Race lab: check-then-increment against its atomic fixes", "ratelab-cli race", "",
+                        redisVersion(redis->endpoint), ""};
+    for (const std::string& a : args) header.command += " " + printableText(a);
+    const std::string html = raceReportHtml(spec.value(), results.value(), raceJson(spec.value(), results.value()), header);
+    if (auto ok = writeReport(*report, html); !ok) return badInput("race", invalidArgument("--report: " + ok.error().message));
+    std::fprintf(stderr, "report: %s\n", report->c_str());
   }
   if (flags->has("json")) {
     std::printf("%s\n", dumpJson(raceJson(spec.value(), results.value()), 2).c_str());

@@ -12,8 +12,6 @@
 #include "interrupt.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "progress_line.hpp"
-#include "redis/redis_connection.hpp"
-#include "redis/server_status.hpp"
 #include "redis_target.hpp"
 #include "report/html_report.hpp"
 #include "run_report.hpp"
@@ -151,15 +149,11 @@ std::string differenceLine(const ExperimentRun& first, const ExperimentRun& othe
   return line + (d.firstAtUs.empty() ? "" : d.count > 6 ? ", ...)" : ")");
 }
 
-// The Redis version for the report, when a Redis backend ran ("" otherwise, or "?" when it no longer answers).
+// The Redis version for the report, when a Redis backend ran ("" otherwise).
 std::string redisVersionOf(const ExperimentResult& result, const std::optional<RedisTarget>& redis) {
   const bool usedRedis = std::any_of(result.runs.begin(), result.runs.end(),
                                      [](const ExperimentRun& r) { return isRedisBackend(r.spec.backend); });
-  if (!usedRedis || !redis) return {};
-  auto c = RedisConnection::connect(redis->endpoint);
-  if (!c) return "?";
-  auto status = serverStatus(*c);
-  return status ? status->version : "?";
+  return usedRedis && redis ? redisVersion(redis->endpoint) : std::string();
 }
 
 // --report FILE.html: the experiment's self-contained report.

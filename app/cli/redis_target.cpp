@@ -5,6 +5,7 @@
 #include "cli_flags.hpp"
 #include "redis/cluster/slot_map.hpp"
 #include "redis/redis_connection.hpp"
+#include "redis/server_status.hpp"
 
 namespace rl::cli {
 
@@ -85,6 +86,13 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
   }
   out.emplace(std::move(target));
   return kExitOk;
+}
+
+std::string redisVersion(const RedisEndpoint& endpoint) {
+  auto c = RedisConnection::connect(endpoint);
+  if (!c) return "?";
+  auto status = serverStatus(*c);
+  return status ? status->version : "?";
 }
 
 }  // namespace rl::cli

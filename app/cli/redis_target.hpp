@@ -37,4 +37,7 @@ inline constexpr std::string_view kManagedRedis = "managed";
 int resolveRedisTarget(const std::optional<std::string>& url, std::string_view command,
                        std::optional<RedisTarget>& out, const ManagedServerOptions& managed = {});
 
+/// The version of the Redis at `endpoint` (INFO server), "?" when it does not answer: for reports.
+std::string redisVersion(const RedisEndpoint& endpoint);
+
 }  // namespace rl::cli

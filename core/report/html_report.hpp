@@ -13,6 +13,7 @@
 #include "common/result.hpp"
 #include "report/svg_chart.hpp"
 #include "storm/experiment.hpp"
+#include "storm/race_lab.hpp"
 
 namespace rl {
 
@@ -51,6 +52,10 @@ std::string experimentReportHtml(const ExperimentResult& result, const ReportHea
 /// Whether `path` can take a report, before any work: it ends in .html or .htm and its folder is
 /// writable. The error names the path and what is allowed.
 Result<void> checkReportPath(const std::string& path);
+
+/// The race lab's report: what raced, the per-variant table, admitted per round against the capacity.
+std::string raceReportHtml(const RaceSpec& spec, const std::vector<RaceVariantResult>& results, const Json& document,
+                           const ReportHeader& header);
 
 /// Writes `html` to `path` whole (a partial file is renamed in when complete); the error names the file.
 Result<void> writeReport(const std::string& path, const std::string& html);

@@ -1,4 +1,4 @@
-// ratelab-cli run --report: one self-contained HTML file, opened in a real
+// ratelab-cli run --report and race --report: one self-contained HTML file, opened in a real
 // headless Chromium (Debian's `chromium`), which must parse it, draw its charts
 // and load nothing. The table and the embedded run document carry the same
 // numbers as `run --json`.
@@ -65,6 +65,7 @@ class CliReportTest : public QObject {
   void boundaryReportCarriesTheRunsNumbers();
   void chromiumDrawsEveryChartAndLoadsNothing();
   void virtualBurstIsDrawnByDecision();
+  void raceReportDrawsEachVariantAgainstTheCapacity();
   void badReportPathFailsBeforeTheRun_data();
   void badReportPathFailsBeforeTheRun();
 
@@ -139,6 +140,29 @@ void CliReportTest::virtualBurstIsDrawnByDecision() {
   const QByteArray html = rl::test::readReport(path);
   QVERIFY(html.contains("decision number (faster than one per \xC2\xB5s of the virtual clock)"));
   QCOMPARE(embeddedDocument(html)["runs"].toArray()[0].toObject()["admitted"].toInt(), 10);
+}
+
+void CliReportTest::raceReportDrawsEachVariantAgainstTheCapacity() {
+  // On a private redis-server the CLI starts itself (never :6379).
+  const QString path = dir_.filePath("race.html");
+  const auto c = runCli({"race", "--redis", "managed", "--rounds", "20", "--limit", "10", "--concurrency", "20", "--report", path});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QByteArray html = rl::test::readReport(path);
+  QVERIFY(!html.contains("<td>Redis</td><td>not used</td>") && html.contains("<td>Redis</td><td>"));
+  const QJsonArray variants = embeddedDocument(html)["variants"].toArray();
+  QCOMPARE(variants.size(), 3);
+  for (const QJsonValue v : variants) {
+    const QJsonObject o = v.toObject();
+    if (o["name"].toString() == "naive") continue;  // how far it leaks depends on the interleaving
+    QCOMPARE(o["admitted_min"].toInt(), 10);       // the atomic variants: exactly the capacity, every round
+    QCOMPARE(o["admitted_max"].toInt(), 10);
+  }
+  QVERIFY(html.contains("<tr><td>lua</td><td>10</td><td>10</td><td>10.0</td><td>0</td>"));
+  // One chart per variant, each with its capacity line; the browser parses all three.
+  QCOMPARE(html.count("<svg class=\"chart\""), 3);
+  QCOMPARE(html.count("<title>capacity 10</title>"), 3);  // a drawn capacity path in each chart
+  const QByteArray dom = chromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  QCOMPARE(dom.count("<svg class=\"chart\""), 3);
 }
 
 void CliReportTest::badReportPathFailsBeforeTheRun_data() {
