@@ -9,14 +9,13 @@
 namespace rl {
 
 namespace {
-/// One summary row from a run entry of the run document (the same numbers as --json).
+/// One summary row from a run entry of the run document (the same numbers as --json); the quota is
+/// in the facts above the table, so a 1024 px page shows every column.
 Json summaryRow(const Json& run) {
   Json row;
   const auto copy = [&](const char* from, const char* as) { row[as] = run.contains(from) ? run[from] : Json(); };
   copy("algorithm", "algorithm");
   copy("backend", "backend");
-  copy("limit", "limit");
-  copy("window_ms", "window ms");
   copy("offered", "offered");
   copy("admitted", "admitted");
   copy("denied", "denied");

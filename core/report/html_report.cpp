@@ -3,6 +3,7 @@
 #include "common/file_write.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -33,6 +34,12 @@ footer{color:#777;margin-top:32px;font-size:12px}
 std::string cell(const Json& v) {
   if (v.is_string()) return xmlEscaped(v.get<std::string>());
   if (v.is_null()) return "\u2014";
+  if (v.is_number_float()) {  // 683761 decisions/s, 1.01 overshoot, 19.98 admitted on average
+    const double d = v.get<double>();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, std::abs(d) >= 1000 ? "%.0f" : "%.4g", d);
+    return buf;
+  }
   return xmlEscaped(dumpJson(v));
 }
 

@@ -106,7 +106,7 @@ std::vector<SvgChart> runCharts(const ExperimentRun& run, const std::vector<Algo
                                                       std::to_string(spec.clients) + ")"
                                                 : "";
     SvgChart lane{laneLabel(spec, spec.algorithms[a], false) + " \u00b7 " + backendLabel(spec) + client,
-                  xTitle, "admitted in the window", "denied in the window", xMin, xMax, {}, {},
+                  xTitle, "admitted / window", "denied / window", xMin, xMax, {}, {},
                   "over the limit (" + std::to_string(m.overLimitAdmitted) + (m.overLimitAdmitted == 1 ? " admission" : " admissions") + (spec.clients > 1 ? ", any client)" : ")"), "#d62728", 960, 230};
     lane.series.push_back({"admitted in (t \u2212 W, t]", kAdmittedColor, scaled(decimateMinMax(admitted, begin, end, columns), k), false, false, true});
     lane.series.push_back({"limit", kLimitColor, scaled(limit, k), false, true, true});
