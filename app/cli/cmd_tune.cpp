@@ -3,11 +3,13 @@
 #include <cstdio>
 
 #include "cli_flags.hpp"
+#include "common/printable_text.hpp"
 #include "dialect_report.hpp"
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "progress_line.hpp"
 #include "storm/storm_settings.hpp"
+#include "report/html_report.hpp"
 #include "tune_report.hpp"
 
 namespace rl::cli {
@@ -36,6 +38,8 @@ constexpr const char* kTuneHelp =
     "  --top N              clients listed per peak window                   (default 10)\n"
     "  --threads N          sweep threads (default: one per core)\n"
     "  --json               one JSON document on stdout (every point)\n"
+    "  --report FILE.html   one self-contained HTML report: the recommendation, legitimate denied\n"
+    "                       by limit per algorithm, the JSON\n"
     "  --csv FILE           every grid point as a row\n"
     "  --emit DIALECT       also print each recommendation as that dialect's config (nginx, envoy,\n"
     "                       traefik, express-rate-limit, rate-limiter-flexible, limits, redis_rate)\n"
@@ -46,7 +50,7 @@ std::vector<FlagSpec> tuneFlags() {
           {"trace-filter", true}, {"trace-burst", false},  {"strict", false},    {"algorithm", true},
           {"limit", true},       {"refill-rate", true},   {"window-ms", true},  {"target-denied", true},
           {"legit", true},       {"legit-file", true},    {"peak-window-ms", true}, {"top", true},
-          {"threads", true},     {"json", false},         {"csv", true},       {"help", false},
+          {"threads", true},     {"json", false},         {"csv", true},       {"report", true},     {"help", false},
           {"max-requests", true}, {"emit", true}};
 }
 
@@ -158,6 +162,8 @@ int cmdTune(const Args& args) {
     return badInput("tune", invalidArgument("--emit '" + *flags->get("emit") + "' is not a dialect: allowed " + dialectNames()));
   for (Algorithm a : spec->algorithms)  // grid errors before the (long) read
     if (auto q = tuneGridQuotas(a, spec->grid); !q) return badInput("tune", q.error());
+  if (auto report = flags->get("report"))  // and the report's path
+    if (auto ok = checkReportPath(*report); !ok) return badInput("tune", invalidArgument("--report: " + ok.error().message));
   catchInterrupt();
   const auto readStart = std::chrono::steady_clock::now();
   auto trace = loadTrace(storm->trace, {}, &interruptFlag());
@@ -173,6 +179,14 @@ int cmdTune(const Args& args) {
   if (!result) return badInput("tune", result.error());
   if (auto csv = flags->get("csv"))
     if (auto ok = writeTuneCsv(*csv, result.value()); !ok) return badInput("tune", ok.error());
+  if (auto report = flags->get("report")) {
+    ReportHeader header{"Tune: a quota for this traffic", "ratelab-cli tune", "", "", ""};
+    for (const std::string& a : args) header.command += " " + printableText(a);
+    Json doc = tuneJson(trace.value(), spec.value(), result.value(), readTime);
+    const std::string html = tuneReportHtml(trace->summary(), spec.value(), result.value(), doc, header);
+    if (auto ok = writeReport(*report, html); !ok) return badInput("tune", invalidArgument("--report: " + ok.error().message));
+    std::fprintf(stderr, "report: %s\n", report->c_str());
+  }
   if (flags->has("json")) {
     Json doc = tuneJson(trace.value(), spec.value(), result.value(), readTime);
     if (emitDialect) doc["emitted"] = emitRecommendations(*emitDialect, spec.value(), result.value(), false);

@@ -22,7 +22,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bott
 table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
 td,th{border:1px solid #d8d8d8;padding:2px 6px;font-size:13px;text-align:right;white-space:nowrap}
 th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
-table.facts td{text-align:left}table.facts td:first-child{color:#555}
+table.facts td{text-align:left;white-space:normal;overflow-wrap:anywhere}table.facts td:first-child{color:#555}
 .scroll{overflow-x:auto}
 svg.chart{display:block;margin:10px 0;background:#fff;max-width:100%;height:auto}
 svg.chart text{font:12px system-ui,sans-serif;fill:#333}svg.chart text.title{font-weight:600;font-size:13px}

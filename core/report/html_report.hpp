@@ -14,6 +14,7 @@
 #include "report/svg_chart.hpp"
 #include "storm/experiment.hpp"
 #include "storm/race_lab.hpp"
+#include "tune/tune_sweep.hpp"
 
 namespace rl {
 
@@ -56,6 +57,10 @@ Result<void> checkReportPath(const std::string& path);
 /// The race lab's report: what raced, the per-variant table, admitted per round against the capacity.
 std::string raceReportHtml(const RaceSpec& spec, const std::vector<RaceVariantResult>& results, const Json& document,
                            const ReportHeader& header);
+
+/// A tune sweep's report: the recommendation first, then legitimate denied by limit per algorithm.
+std::string tuneReportHtml(const std::string& traceSummary, const TuneSpec& spec, const TuneResult& result,
+                           const Json& document, const ReportHeader& header);
 
 /// Writes `html` to `path` whole (a partial file is renamed in when complete); the error names the file.
 Result<void> writeReport(const std::string& path, const std::string& html);

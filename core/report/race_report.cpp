@@ -34,7 +34,7 @@ std::string raceReportHtml(const RaceSpec& spec, const std::vector<RaceVariantRe
     const std::string name(raceVariantName(r.variant));
     SvgChart c{name + ": admitted per round", "round", "admitted", "", 1, last, {}, {},
                "over the capacity (" + std::to_string(r.overLimitRounds) + " of " + std::to_string(r.admitted.size()) + " rounds)",
-               "#d62728", 960, 200};
+               "#d62728", 0, 960, 200};
     c.series.push_back({"capacity " + std::to_string(spec.capacity), "#333333",
                         {{1, static_cast<double>(spec.capacity)}, {last, static_cast<double>(spec.capacity)}}, false, true, false});
     SvgSeries admitted{name, colors[i % 4], {}, false, false, false};

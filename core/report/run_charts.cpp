@@ -77,7 +77,7 @@ std::vector<SvgChart> runCharts(const ExperimentRun& run, const std::vector<Algo
   const double xMin =
       xmap.byDecision || first < 0 ? 0 : axisStartSeconds(static_cast<double>(first) / 1e6, spanSeconds) * unit.perSecond;
   std::vector<SvgChart> charts;
-  SvgChart level{"Level of each algorithm (tokens, window count or queue depth)", xTitle, "level", "", xMin, xMax, {}, {}, "", "#d62728", 960, 250};
+  SvgChart level{"Level of each algorithm (tokens, window count or queue depth)", xTitle, "level", "", xMin, xMax, {}, {}, "", "#d62728", 0, 960, 250};
   const char* levelColors[] = {"#2a7ab9", "#e08a1e", "#3a9a4a", "#c43c3c", "#8a5cb8", "#7a5a40", "#d070b0", "#707070"};
   for (std::size_t a = 0; a < lanes.size(); ++a) {
     const ClientDecisions& d = lanes[a];
@@ -107,7 +107,7 @@ std::vector<SvgChart> runCharts(const ExperimentRun& run, const std::vector<Algo
                                                 : "";
     SvgChart lane{laneLabel(spec, spec.algorithms[a], false) + " \u00b7 " + backendLabel(spec) + client,
                   xTitle, "admitted / window", "denied / window", xMin, xMax, {}, {},
-                  "over the limit (" + std::to_string(m.overLimitAdmitted) + (m.overLimitAdmitted == 1 ? " admission" : " admissions") + (spec.clients > 1 ? ", any client)" : ")"), "#d62728", 960, 230};
+                  "over the limit (" + std::to_string(m.overLimitAdmitted) + (m.overLimitAdmitted == 1 ? " admission" : " admissions") + (spec.clients > 1 ? ", any client)" : ")"), "#d62728", 0, 960, 230};
     lane.series.push_back({"admitted in (t \u2212 W, t]", kAdmittedColor, scaled(decimateMinMax(admitted, begin, end, columns), k), false, false, true});
     lane.series.push_back({"limit", kLimitColor, scaled(limit, k), false, true, true});
     lane.series.push_back({"denied in (t \u2212 W, t]", kDeniedColor, scaled(decimateMinMax(denied, begin, end, columns), k), true, false, true});

@@ -86,7 +86,7 @@ std::string xmlEscaped(std::string_view text) {
 std::string renderSvg(const SvgChart& c) {
   const bool hasRight = std::any_of(c.series.begin(), c.series.end(), [](const SvgSeries& s) { return s.rightAxis; });
   const std::vector<double> xTicks = niceTicks(c.xMin, c.xMax, std::max(2, c.width / 110));
-  const std::vector<double> yTicks = niceTicks(0, topOf(c.series, false), 4);
+  const std::vector<double> yTicks = niceTicks(0, c.yMax > 0 ? c.yMax : topOf(c.series, false), 4);
   const std::vector<double> rTicks = niceTicks(0, topOf(c.series, true), 4);
   const Frame f{kLeft, kTop, c.width - kLeft - (hasRight ? kRightAxis : kNoRightAxis), c.height - kTop - kBottom,
                 xTicks.front(), xTicks.back(), yTicks.back(), rTicks.back()};

@@ -42,6 +42,7 @@ struct SvgChart {
   std::vector<SvgBand> bands;       ///< drawn under the series
   std::string bandLabel;            ///< the bands' legend entry (when there are bands)
   std::string bandColor = "#d62728";
+  double yMax = 0;   ///< the left axis's top (a share: 100); 0 = from the data
   int width = 960;   ///< px
   int height = 250;  ///< px
 };

@@ -1,4 +1,4 @@
-// ratelab-cli run --report and race --report: one self-contained HTML file, opened in a real
+// ratelab-cli run, race and tune --report: one self-contained HTML file, opened in a real
 // headless Chromium (Debian's `chromium`), which must parse it, draw its charts
 // and load nothing. The table and the embedded run document carry the same
 // numbers as `run --json`.
@@ -66,6 +66,7 @@ class CliReportTest : public QObject {
   void chromiumDrawsEveryChartAndLoadsNothing();
   void virtualBurstIsDrawnByDecision();
   void raceReportDrawsEachVariantAgainstTheCapacity();
+  void tuneReportLeadsWithTheRecommendation();
   void badReportPathFailsBeforeTheRun_data();
   void badReportPathFailsBeforeTheRun();
 
@@ -163,6 +164,33 @@ void CliReportTest::raceReportDrawsEachVariantAgainstTheCapacity() {
   QCOMPARE(html.count("<title>capacity 10</title>"), 3);  // a drawn capacity path in each chart
   const QByteArray dom = chromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
   QCOMPARE(dom.count("<svg class=\"chart\""), 3);
+}
+
+void CliReportTest::tuneReportLeadsWithTheRecommendation() {
+  // 3 clients, 10 requests in each of 10 seconds (spread within the second): 10 req/s (burst 10)
+  // is the smallest token bucket of the grid that denies none of them; 5 denies about half.
+  QByteArray log;
+  for (int second = 0; second < 10; ++second)
+    for (int client = 1; client <= 3; ++client)
+      for (int k = 0; k < 10; ++k)
+        log += QString("10.0.0.%1 - - [04/Dec/2026:10:00:%2 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"t\"\n")
+                   .arg(client).arg(second, 2, 10, QChar('0')).toUtf8();
+  const QString trace = rl::test::writeFile(dir_, "access.log", log);
+  const QString path = dir_.filePath("tune.html");
+  const auto c = runCli({"tune", "--trace", trace, "--limit", "5:30:5", "--report", path});
+  QVERIFY2(c.exitCode == 0, c.err.constData());
+  const QByteArray html = rl::test::readReport(path);
+  QVERIFY(html.contains("<td>trace</td><td>300 requests from 3 clients"));
+  // The recommendation is the first section, and the embedded document is tune --json's.
+  const auto recommendation = html.indexOf("<h2>Recommendation</h2>");
+  QVERIFY(recommendation > 0 && recommendation < html.indexOf("<h2>The sweep</h2>"));
+  QVERIFY(html.contains("token_bucket: 10 req/s (burst 10) denies 0% of legitimate requests and admits at most 10"));
+  const QJsonObject recommended = embeddedDocument(html)["algorithms"].toArray()[0].toObject()["recommended"].toObject();
+  QCOMPARE(recommended["quota"].toString(), QString("10 req/s (burst 10)"));
+  QCOMPARE(recommended["legit_denied"].toInt(), 0);
+  QCOMPARE(html.count("<svg class=\"chart\""), 1);  // legitimate denied by limit, one line per window
+  const QByteArray dom = chromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  QCOMPARE(dom.count("<svg class=\"chart\""), 1);
 }
 
 void CliReportTest::badReportPathFailsBeforeTheRun_data() {
