@@ -14,6 +14,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
 #include <QSaveFile>
@@ -168,6 +169,32 @@ void MainWindow::buildMenus() {
   }
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  act(help, tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
+    QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText());
+  });
+  act(help, tr("&About RateLab"), QKeySequence(), [this] {
+    QMessageBox::about(this, tr("About RateLab"),
+                       tr("<b>RateLab %1</b><p>A workbench for understanding, tuning and auditing rate limiters: "
+                          "six algorithms on memory or a live Redis, races, leaks, outages and failovers, "
+                          "and the team's own HTTP limiter, keys and config.</p><p>Qt %2. "
+                          "<tt>ratelab-cli</tt> runs the same engine headless.</p><p>MIT License.</p>")
+                           .arg(QString::fromStdString(rateLabVersion()), QString::fromLatin1(qVersion())));
+  });
+}
+
+QString MainWindow::shortcutsText() const {
+  // Read from the menus themselves, so the list is what the keys do.
+  QString text;
+  for (QAction* top : menuBar()->actions()) {
+    if (!top->menu()) continue;
+    for (QAction* a : top->menu()->actions())
+      if (!a->shortcut().isEmpty())
+        text += a->shortcut().toString(QKeySequence::NativeText) + QStringLiteral("\t") +
+                QString(a->text()).remove(QLatin1Char('&')).remove(QStringLiteral("...")) + QLatin1Char('\n');
+  }
+  return text;
 }
 
 void MainWindow::wireController() {

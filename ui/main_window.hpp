@@ -62,6 +62,8 @@ class MainWindow : public QMainWindow {
   QByteArray runDocumentText() const;
   /// Writes every decision of the last storm as CSV (off the GUI thread).
   void exportCsv(const QString& path);
+  /// Every menu shortcut and what it does, one per line (Help > Keyboard shortcuts).
+  QString shortcutsText() const;
   /// Writes the last storm's self-contained HTML report (`ratelab-cli run --report`'s, core/report),
   /// headed by the preset and the connected Redis's version. Blocking (the menu's runs on a thread).
   Result<void> exportReport(const QString& path) const;

@@ -30,6 +30,7 @@ class UiReportTest : public QObject {
   void cleanup();
   void nothingToReportBeforeAStorm();
   void boundaryPresetReportEqualsTheCli();
+  void helpListsTheMenusShortcuts();
 
  private:
   std::unique_ptr<StormController> controller_;
@@ -103,6 +104,16 @@ void UiReportTest::boundaryPresetReportEqualsTheCli() {
   const QByteArray dom = p.readAllStandardOutput();
   QCOMPARE(dom.count("<svg class=\"chart\""), 7);
   QCOMPARE(dom.count("class=\"series\""), html.count("class=\"series\""));
+}
+
+void UiReportTest::helpListsTheMenusShortcuts() {
+  // Help > Keyboard shortcuts reads the menus: the report's Ctrl+R, Start's Space, the help's own F1.
+  const QString text = window_->shortcutsText();
+  QVERIFY2(text.contains("Ctrl+R\tExport report (HTML)"), qPrintable(text));
+  QVERIFY(text.contains("Ctrl+E\tExport charts as PNG"));
+  QVERIFY(text.contains("F1\tKeyboard shortcuts"));
+  QVERIFY(text.contains("Space\t"));
+  QVERIFY(!text.contains('&'));
 }
 
 QTEST_MAIN(UiReportTest)
