@@ -364,7 +364,7 @@ Result<void> MainWindow::saveScenario(const QString& path) {
   return writeScenarioFile(path, *spec, preset_ ? preset_->id : QString(), preset_ ? preset_->explanation : QString());
 }
 
-Result<void> MainWindow::exportPng(const QString& path) { return savePixmap(lanes_->grab(), path); }
+Result<void> MainWindow::exportPng(const QString& path) { return savePixmap(lanes_->grabAll(), path); }
 
 Result<void> MainWindow::exportWindowPng(const QString& path) { return savePixmap(grab(), path); }
 

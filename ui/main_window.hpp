@@ -52,7 +52,7 @@ class MainWindow : public QMainWindow {
   /// the form still holds the quota it was tuned to, the file holds the quota the
   /// storm started with and every change at the time it was made, so it replays.
   Result<void> saveScenario(const QString& path);
-  /// Saves the charts (lanes, level, TTL) as a PNG.
+  /// Saves the charts as a PNG: every lane, also those scrolled out of view, the level and TTL.
   Result<void> exportPng(const QString& path);
   /// Saves the whole window as a PNG (screenshots).
   Result<void> exportWindowPng(const QString& path);

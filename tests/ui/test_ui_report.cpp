@@ -8,6 +8,8 @@
 #include <QtTest>
 
 #include <QJsonArray>
+#include <QImage>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QValueAxis>
 
@@ -71,6 +73,15 @@ void UiReportTest::boundaryPresetReportEqualsTheCli() {
   QValueAxis* time = window_->lanesPanel()->lanes()[0]->timeAxis();
   QCOMPARE(time->min(), 59.0);
   QVERIFY(time->max() <= 61.0);
+  // File > Export charts as PNG holds all six lanes, not the one and a half a 1024x700 window shows.
+  const QString png = dir_.filePath("lanes.png");
+  QVERIFY(window_->exportPng(png));
+  const QImage lanes(png);
+  auto* scroll = window_->lanesPanel()->findChild<QScrollArea*>("lanesScroll");
+  QVERIFY(scroll);
+  qInfo("lanes PNG %dx%d, lanes viewport %d px tall", lanes.width(), lanes.height(), scroll->viewport()->height());
+  QVERIFY(scroll->viewport()->height() < 6 * LaneChart::kMinPlotHeight);  // the window shows only some lanes
+  QVERIFY(lanes.height() >= 6 * LaneChart::kMinPlotHeight + scroll->viewport()->height() / 4);
   // A wrong name is refused, not corrected.
   const Result<void> bad = window_->exportReport(dir_.filePath("report.txt"));
   QVERIFY(!bad);

@@ -2,6 +2,8 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPainter>
+#include <QPixmap>
 #include <QSpinBox>
 
 #include <QElapsedTimer>
@@ -43,6 +45,7 @@ LanesPanel::LanesPanel(QWidget* parent)
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   auto* bottom = new QSplitter(Qt::Horizontal);
+  bottom_ = bottom;
   bottom->addWidget(level_);
   bottom->addWidget(ttl_);
   auto* lanesArea = new QWidget;  // the one legend above the lanes, outside every plot
@@ -186,6 +189,27 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   level_->setRanges(xMax_, levelMax * 1.1, xMin);
   if (!byDecision) ttl_->setLanesSpan(xMax_);
   lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+}
+
+QPixmap LanesPanel::grabAll() const {
+  // The lanes' box has the height of every lane (the scroll area shows a part of it).
+  QList<QPixmap> parts;
+  if (legend_->isVisible()) parts << legend_->grab();
+  parts << lanesBox_->grab() << bottom_->grab();
+  int width = 0, height = 0;
+  for (const QPixmap& p : parts) {
+    width = std::max(width, p.width());
+    height += p.height();
+  }
+  QPixmap all(width, height);
+  all.fill(palette().color(QPalette::Window));
+  QPainter painter(&all);
+  int y = 0;
+  for (const QPixmap& p : parts) {
+    painter.drawPixmap(0, y, p);
+    y += p.height();
+  }
+  return all;
 }
 
 void LanesPanel::addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs) { ttl_->addSample(atUs, pttlMs); }

@@ -44,6 +44,9 @@ class LanesPanel : public QWidget {
   void setLanes(const std::vector<StormLane>& lanes, TtlSource ttl = TtlSource::WallClock);
   /// Redraws everything from `model` over [0, max(spanUs, last decision)].
   void refresh(LaneModel& model, std::int64_t spanUs);
+  /// Every lane (also those scrolled out of view), the legend above them and the level and TTL
+  /// charts below, as one image (File > Export charts as PNG).
+  QPixmap grabAll() const;
   /// Adds one TTL sample (ms per algorithm lane, -2 = no key) at `atUs` wall time since the start.
   void addTtlSample(std::int64_t atUs, const QList<qint64>& pttlMs);
   /// The storm ended `wallUs` after it started (wall clock): marked on the TTL chart.
@@ -71,6 +74,7 @@ class LanesPanel : public QWidget {
   void resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl);
   QWidget* lanesBox_;
   LaneLegend* legend_;  ///< lists what the lanes draw
+  QWidget* bottom_ = nullptr;  ///< the level and TTL charts under the lanes
   QLabel* hint_;  ///< shown until the first storm
   QWidget* clientRow_;  ///< the client picker, shown when a lane has several clients
   QSpinBox* client_;    ///< -1 = the worst client
