@@ -150,12 +150,20 @@ FailoverReport failoverWithOvershoot(const ExperimentRun& run, const std::vector
   return report;
 }
 
-Json runDocument(const ExperimentResult& result) {
+std::vector<std::vector<AlgorithmMetrics>> experimentMetrics(const ExperimentResult& result) {
+  std::vector<std::vector<AlgorithmMetrics>> out;
+  for (const ExperimentRun& run : result.runs) out.push_back(computeMetrics(run.spec, run.outcome));
+  return out;
+}
+
+Json runDocument(const ExperimentResult& result) { return runDocument(result, experimentMetrics(result)); }
+
+Json runDocument(const ExperimentResult& result, const std::vector<std::vector<AlgorithmMetrics>>& allMetrics) {
   Json runs = Json::array();
   Json firstFailover;  // the first run's failover report: the document's "failover"
-  for (std::size_t i = 0; i < result.runs.size(); ++i) {
+  for (std::size_t i = 0; i < result.runs.size() && i < allMetrics.size(); ++i) {
     const ExperimentRun& run = result.runs[i];
-    const auto metrics = computeMetrics(run.spec, run.outcome);
+    const std::vector<AlgorithmMetrics>& metrics = allMetrics[i];
     const Json doc = runJson(run.spec, run.outcome, metrics);
     const std::int64_t differing = i > 0 ? decisionDifferences(result.runs[0], run).count : 0;  // the run's, once
     const Json failover = run.failover ? failoverJson(failoverWithOvershoot(run, metrics)) : Json();

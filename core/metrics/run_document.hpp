@@ -30,10 +30,15 @@ DecisionDifferences decisionDifferences(const ExperimentRun& a, const Experiment
 /// A failover run's report with each key's overshoot from the run's `metrics` (computeMetrics).
 FailoverReport failoverWithOvershoot(const ExperimentRun& run, const std::vector<AlgorithmMetrics>& metrics);
 
+/// computeMetrics of each run of `result`, in run order.
+std::vector<std::vector<AlgorithmMetrics>> experimentMetrics(const ExperimentResult& result);
+
 /// The whole document of an experiment: every run's entries (with faults, the
 /// differences from the first run, and each WAIT setting's failover when there
 /// are several), the first run's failover report, the trace.
 Json runDocument(const ExperimentResult& result);
+/// The same from metrics already computed (experimentMetrics), so a caller that also draws them computes them once.
+Json runDocument(const ExperimentResult& result, const std::vector<std::vector<AlgorithmMetrics>>& metrics);
 
 /// The CSV's columns, for the CLI's --csv and the window's export alike.
 inline constexpr std::string_view kDecisionsCsvHeader =

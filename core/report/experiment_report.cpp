@@ -36,7 +36,8 @@ std::string joined(const std::vector<Algorithm>& algorithms) {
 }  // namespace
 
 std::string experimentReportHtml(const ExperimentResult& result, const ReportHeader& header) {
-  const Json document = runDocument(result);
+  const auto metricsOfRuns = experimentMetrics(result);  // once, for the document and the charts
+  const Json document = runDocument(result, metricsOfRuns);
   const StormSpec& spec = result.spec;
   std::vector<std::pair<std::string, std::string>> facts = {
       {"quota", spec.quota.toString()},
@@ -55,7 +56,7 @@ std::string experimentReportHtml(const ExperimentResult& result, const ReportHea
   sections.push_back(std::move(summary));
   for (std::size_t i = 0; i < result.runs.size(); ++i) {
     const ExperimentRun& run = result.runs[i];
-    const auto metrics = computeMetrics(run.spec, run.outcome);
+    const std::vector<AlgorithmMetrics>& metrics = metricsOfRuns[i];
     ReportSection s{result.runs.size() > 1 ? "Run " + std::to_string(i + 1) + " of " + std::to_string(result.runs.size()) +
                                                  ": " + backendLabel(run.spec) + ", --on-redis-error " +
                                                  std::string(failurePolicyName(run.spec.onRedisError))
@@ -63,7 +64,7 @@ std::string experimentReportHtml(const ExperimentResult& result, const ReportHea
                     {}, Json(), runCharts(run, metrics)};
     for (const AlgorithmMetrics& m : metrics)
       s.sentences.push_back(std::string(algorithmName(m.algorithm)) + ": " + overLimitBoundText(m.algorithm, run.spec.quota) +
-                            "; " + std::to_string(m.overLimitAdmitted) + (m.overLimitAdmitted == 1 ? " admission" : " admissions") + " over it, at most " +
+                            "; " + admissionsText(m.overLimitAdmitted) + " over it, at most " +
                             std::to_string(m.maxAdmittedInWindow) + " admitted in one window.");
     sections.push_back(std::move(s));
   }

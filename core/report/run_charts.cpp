@@ -53,6 +53,8 @@ std::vector<ChartPoint> scaled(std::vector<ChartPoint> points, double k) {
 }
 }  // namespace
 
+std::string admissionsText(std::int64_t n) { return std::to_string(n) + (n == 1 ? " admission" : " admissions"); }
+
 std::vector<SvgChart> runCharts(const ExperimentRun& run, const std::vector<AlgorithmMetrics>& metrics, int columns) {
   const StormSpec& spec = run.spec;
   const StormOutcome& o = run.outcome;
@@ -107,7 +109,7 @@ std::vector<SvgChart> runCharts(const ExperimentRun& run, const std::vector<Algo
                                                 : "";
     SvgChart lane{laneLabel(spec, spec.algorithms[a], false) + " \u00b7 " + backendLabel(spec) + client,
                   xTitle, "admitted / window", "denied / window", xMin, xMax, {}, {},
-                  "over the limit (" + std::to_string(m.overLimitAdmitted) + (m.overLimitAdmitted == 1 ? " admission" : " admissions") + (spec.clients > 1 ? ", any client)" : ")"), "#d62728", 0, 960, 230};
+                  "over the limit (" + admissionsText(m.overLimitAdmitted) + (spec.clients > 1 ? ", any client)" : ")"), "#d62728", 0, 960, 230};
     lane.series.push_back({"admitted in (t \u2212 W, t]", kAdmittedColor, scaled(decimateMinMax(admitted, begin, end, columns), k), false, false, true});
     lane.series.push_back({"limit", kLimitColor, scaled(limit, k), false, true, true});
     lane.series.push_back({"denied in (t \u2212 W, t]", kDeniedColor, scaled(decimateMinMax(denied, begin, end, columns), k), true, false, true});

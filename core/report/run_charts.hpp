@@ -6,6 +6,8 @@
 // in s, ms or µs to fit the span, or by decision number when a virtual-clock
 // burst is faster than one decision per µs (metrics/time_unit.hpp).
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "metrics/storm_metrics.hpp"
@@ -13,6 +15,9 @@
 #include "storm/experiment.hpp"
 
 namespace rl {
+
+/// "1 admission", "3 admissions".
+std::string admissionsText(std::int64_t n);
 
 /// The admitted/denied lane of each algorithm of `run` (spec order), then one level chart.
 /// `metrics` is computeMetrics(run.spec, run.outcome); `columns` the decimation width.
