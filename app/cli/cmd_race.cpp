@@ -9,6 +9,7 @@
 #include "common/printable_text.hpp"
 #include "redis_target.hpp"
 #include "report/html_report.hpp"
+#include "report_flag.hpp"
 #include "storm/race_lab.hpp"
 #include "storm/key_tag.hpp"
 
@@ -116,8 +117,7 @@ int cmdRace(const Args& args) {
   }
   auto spec = raceSpecFrom(flags.value());
   if (!spec) return badInput("race", spec.error());
-  if (auto report = flags->get("report"))  // before the race, not after it
-    if (auto ok = checkReportPath(*report); !ok) return badInput("race", invalidArgument("--report: " + ok.error().message));
+  if (int rc = checkReportFlag("race", *flags); rc != kExitOk) return rc;  // before the race, not after it
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "race", redis); rc != kExitOk) return rc;
   auto results = runRace(spec.value(), redis->endpoint);
@@ -125,16 +125,15 @@ int cmdRace(const Args& args) {
     std::fprintf(stderr, "ratelab-cli race: %s\n", printableText(results.error().message).c_str());
     return results.error().code == ErrorCode::Unavailable ? kExitNoRedis : kExitFailed;
   }
-  if (auto report = flags->get("report")) {
-    ReportHeader header{"Race lab: check-then-increment against its atomic fixes", "ratelab-cli race", "",
-                        redisVersion(redis->endpoint), ""};
-    for (const std::string& a : args) header.command += " " + printableText(a);
-    const std::string html = raceReportHtml(spec.value(), results.value(), raceJson(spec.value(), results.value()), header);
-    if (auto ok = writeReport(*report, html); !ok) return badInput("race", invalidArgument("--report: " + ok.error().message));
-    std::fprintf(stderr, "report: %s\n", report->c_str());
+  const Json doc = raceJson(spec.value(), results.value());
+  if (flags->has("report")) {
+    const ReportHeader header{"Race lab: check-then-increment against its atomic fixes", commandLine("race", args), "",
+                              redisVersion(redis->endpoint), ""};
+    if (int rc = writeReportFlag("race", flags.value(), raceReportHtml(spec.value(), results.value(), doc, header)); rc != kExitOk)
+      return rc;
   }
   if (flags->has("json")) {
-    std::printf("%s\n", dumpJson(raceJson(spec.value(), results.value()), 2).c_str());
+    std::printf("%s\n", dumpJson(doc, 2).c_str());
     return kExitOk;
   }
   std::printf("race: %d rounds, capacity %lld, %d concurrent requests per round (%s, naive think %lld ms)\n",

@@ -14,6 +14,7 @@
 #include "progress_line.hpp"
 #include "redis_target.hpp"
 #include "report/html_report.hpp"
+#include "report_flag.hpp"
 #include "run_report.hpp"
 #include "storm/compared_runs.hpp"
 #include "storm/experiment.hpp"
@@ -159,10 +160,7 @@ std::string redisVersionOf(const ExperimentResult& result, const std::optional<R
 // --report FILE.html: the experiment's self-contained report.
 int writeRunReport(const ExperimentResult& result, const Args& args, const Flags& flags,
                    const std::optional<RedisTarget>& redis) {
-  const auto path = flags.get("report");
-  if (!path) return kExitOk;
-  std::string command = "ratelab-cli run";
-  for (const std::string& a : args) command += " " + a;
+  if (!flags.has("report")) return kExitOk;
   ReportHeader header;
   header.scenario = flags.get("scenario").value_or("");
   header.title = "ratelab-cli run";
@@ -170,12 +168,9 @@ int writeRunReport(const ExperimentResult& result, const Args& args, const Flags
     if (auto text = readWholeFile(header.scenario, "--scenario"))
       if (auto doc = parseJson(*text); doc && doc->is_object() && doc->value("name", Json()).is_string())
         header.title = (*doc)["name"].get<std::string>();
-  header.command = printableText(command);
+  header.command = commandLine("run", args);
   header.redisVersion = redisVersionOf(result, redis);
-  if (auto ok = writeReport(*path, experimentReportHtml(result, header)); !ok)
-    return badInput("run", invalidArgument("--report: " + ok.error().message));
-  std::fprintf(stderr, "report: %s\n", path->c_str());
-  return kExitOk;
+  return writeReportFlag("run", flags, experimentReportHtml(result, header));
 }
 
 int reportRuns(const ExperimentResult& result, const Flags& flags) {
@@ -282,8 +277,7 @@ int cmdRun(const Args& args) {
   if (spec.requests == 0 && spec.duration.count() == 0)  // documented default: twice the limit, at most 1,000,000
     spec.requests = std::min<std::int64_t>(2 * spec.quota.limit, 1'000'000);
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
-  if (auto report = flags->get("report"))  // before the run, not after it
-    if (auto ok = checkReportPath(*report); !ok) return badInput("run", invalidArgument("--report: " + ok.error().message));
+  if (int rc = checkReportFlag("run", *flags); rc != kExitOk) return rc;  // before the run, not after it
 
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;

@@ -3,13 +3,13 @@
 #include <cstdio>
 
 #include "cli_flags.hpp"
-#include "common/printable_text.hpp"
 #include "dialect_report.hpp"
 #include "commands.hpp"
 #include "interrupt.hpp"
 #include "progress_line.hpp"
 #include "storm/storm_settings.hpp"
 #include "report/html_report.hpp"
+#include "report_flag.hpp"
 #include "tune_report.hpp"
 
 namespace rl::cli {
@@ -162,8 +162,7 @@ int cmdTune(const Args& args) {
     return badInput("tune", invalidArgument("--emit '" + *flags->get("emit") + "' is not a dialect: allowed " + dialectNames()));
   for (Algorithm a : spec->algorithms)  // grid errors before the (long) read
     if (auto q = tuneGridQuotas(a, spec->grid); !q) return badInput("tune", q.error());
-  if (auto report = flags->get("report"))  // and the report's path
-    if (auto ok = checkReportPath(*report); !ok) return badInput("tune", invalidArgument("--report: " + ok.error().message));
+  if (int rc = checkReportFlag("tune", *flags); rc != kExitOk) return rc;  // and the report's path
   catchInterrupt();
   const auto readStart = std::chrono::steady_clock::now();
   auto trace = loadTrace(storm->trace, {}, &interruptFlag());
@@ -179,16 +178,14 @@ int cmdTune(const Args& args) {
   if (!result) return badInput("tune", result.error());
   if (auto csv = flags->get("csv"))
     if (auto ok = writeTuneCsv(*csv, result.value()); !ok) return badInput("tune", ok.error());
-  if (auto report = flags->get("report")) {
-    ReportHeader header{"Tune: a quota for this traffic", "ratelab-cli tune", "", "", ""};
-    for (const std::string& a : args) header.command += " " + printableText(a);
-    Json doc = tuneJson(trace.value(), spec.value(), result.value(), readTime);
+  Json doc;  // the --json document, which the report embeds: built once for both
+  if (flags->has("json") || flags->has("report")) doc = tuneJson(trace.value(), spec.value(), result.value(), readTime);
+  if (flags->has("report")) {
+    const ReportHeader header{"Tune: a quota for this traffic", commandLine("tune", args), "", "", ""};
     const std::string html = tuneReportHtml(trace->summary(), spec.value(), result.value(), doc, header);
-    if (auto ok = writeReport(*report, html); !ok) return badInput("tune", invalidArgument("--report: " + ok.error().message));
-    std::fprintf(stderr, "report: %s\n", report->c_str());
+    if (int rc = writeReportFlag("tune", flags.value(), html); rc != kExitOk) return rc;
   }
   if (flags->has("json")) {
-    Json doc = tuneJson(trace.value(), spec.value(), result.value(), readTime);
     if (emitDialect) doc["emitted"] = emitRecommendations(*emitDialect, spec.value(), result.value(), false);
     std::printf("%s\n", dumpJson(doc, 2).c_str());
   } else {
