@@ -396,8 +396,7 @@ Result<std::function<Result<void>()>> MainWindow::reportWriter(const QString& pa
   ReportHeader header;
   header.title = preset_ ? preset_->title.toStdString() : std::string("RateLab storm");
   header.command = "the RateLab window" + (preset_ ? ", preset " + preset_->id.toStdString() : std::string());
-  const bool redis = std::any_of(experiment->runs.begin(), experiment->runs.end(),
-                                 [](const ExperimentRun& r) { return isRedisBackend(r.spec.backend); });
+  const bool redis = ranOnRedis(*experiment);
   header.redisVersion = redis ? connection_->serverVersion().toStdString() : std::string();
   if (redis && header.redisVersion.empty()) header.redisVersion = "?";
   return std::function<Result<void>()>([experiment, header, file = path.toStdString()] {
@@ -408,15 +407,21 @@ Result<std::function<Result<void>()>> MainWindow::reportWriter(const QString& pa
 void MainWindow::exportCsv(const QString& path) {
   const auto experiment = controller_.lastResult().experiment;
   if (!experiment || experiment->runs.empty()) return showError(tr("No storm has finished yet: nothing to export"));
-  QThread* writer = QThread::create([window = QPointer<MainWindow>(this), path, experiment] {
+  inBackground([path, experiment] {
     const ExperimentRun& first = experiment->runs.front();  // the storm itself, as ratelab-cli run --csv writes
     auto ok = writeDecisionsCsv(path.toStdString(), first.spec, first.outcome);
-    const QString text = ok ? tr("Wrote %1 decisions to %2").arg(first.outcome.records.size()).arg(path)
-                            : QString::fromStdString(ok.error().message);
+    return ok ? tr("Wrote %1 decisions to %2").arg(first.outcome.records.size()).arg(path)
+              : QString::fromStdString(ok.error().message);
+  });
+}
+
+void MainWindow::inBackground(std::function<QString()> work) {
+  QThread* thread = QThread::create([window = QPointer<MainWindow>(this), work = std::move(work)] {
+    const QString text = work();
     if (window) QMetaObject::invokeMethod(window, [window, text] { if (window) window->showError(text); }, Qt::QueuedConnection);
   });
-  connect(writer, &QThread::finished, writer, &QObject::deleteLater);
-  writer->start();
+  connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+  thread->start();
 }
 
 void MainWindow::exportReportAs() {
@@ -428,13 +433,10 @@ void MainWindow::exportReportAs() {
   auto work = reportWriter(path);
   if (!work) return showError(QString::fromStdString(work.error().message));
   showError(tr("Writing the report to %1...").arg(path));
-  QThread* writer = QThread::create([window = QPointer<MainWindow>(this), path, work = std::move(*work)] {
+  inBackground([path, work = std::move(*work)] {
     const Result<void> ok = work();
-    const QString text = ok ? tr("Export report: %1").arg(path) : QString::fromStdString(ok.error().message);
-    if (window) QMetaObject::invokeMethod(window, [window, text] { if (window) window->showError(text); }, Qt::QueuedConnection);
+    return ok ? tr("Export report: %1").arg(path) : QString::fromStdString(ok.error().message);
   });
-  connect(writer, &QThread::finished, writer, &QObject::deleteLater);
-  writer->start();
 }
 
 template <class Fn>

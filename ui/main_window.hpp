@@ -112,6 +112,8 @@ class MainWindow : public QMainWindow {
   void fileAction(const QString& title, const QString& filter, bool save, Fn&& fn);
   /// File > Export report: a dated name suggested, ".html" added, written off the GUI thread.
   void exportReportAs();
+  /// Runs `work` (a file export) on its own thread; its sentence then shows in the status line.
+  void inBackground(std::function<QString()> work);
   /// On the GUI thread: what the report of the last storm needs, as work any thread may run.
   Result<std::function<Result<void>()>> reportWriter(const QString& path) const;
 

@@ -152,9 +152,7 @@ std::string differenceLine(const ExperimentRun& first, const ExperimentRun& othe
 
 // The Redis version for the report, when a Redis backend ran ("" otherwise).
 std::string redisVersionOf(const ExperimentResult& result, const std::optional<RedisTarget>& redis) {
-  const bool usedRedis = std::any_of(result.runs.begin(), result.runs.end(),
-                                     [](const ExperimentRun& r) { return isRedisBackend(r.spec.backend); });
-  return usedRedis && redis ? redisVersion(redis->endpoint) : std::string();
+  return ranOnRedis(result) && redis ? redisVersion(redis->endpoint) : std::string();
 }
 
 // --report FILE.html: the experiment's self-contained report.

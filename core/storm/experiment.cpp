@@ -1,5 +1,6 @@
 #include "storm/experiment.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include "storm/failover_watch.hpp"
@@ -139,6 +140,10 @@ Result<ExperimentResult> runExperiment(const StormSpec& spec, const ExperimentTa
   result.cancelled = (cancel && cancel->load()) ||
                      (!result.runs.empty() && result.runs.back().outcome.cancelled);
   return result;
+}
+
+bool ranOnRedis(const ExperimentResult& result) {
+  return std::any_of(result.runs.begin(), result.runs.end(), [](const ExperimentRun& r) { return isRedisBackend(r.spec.backend); });
 }
 
 }  // namespace rl

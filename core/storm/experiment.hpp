@@ -51,6 +51,9 @@ struct ExperimentResult {
   bool cancelled = false;           ///< the cancel flag stopped it
 };
 
+/// Whether any run of `result` decided on Redis (a report then names the Redis version).
+bool ranOnRedis(const ExperimentResult& result);
+
 /// Where an experiment runs.
 struct ExperimentTarget {
   RedisEndpoint endpoint;                ///< the Redis of the Redis backends
