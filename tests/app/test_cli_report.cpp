@@ -19,21 +19,6 @@ using rl::test::runCli;
 namespace {
 const QString kBoundary = QStringLiteral(RATELAB_SOURCE_DIR "/resources/scenarios/boundary.json");
 
-/// Runs headless Chromium on `url` with `args`; its stdout. Fails the test when it can't.
-QByteArray chromium(const QTemporaryDir& profile, const QStringList& args) {
-  const QString exe = QStandardPaths::findExecutable("chromium");
-  if (exe.isEmpty()) qFatal("chromium is not installed (scripts/install-deps.sh installs it)");
-  QProcess p;
-  p.start(exe, QStringList{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-                           "--user-data-dir=" + profile.filePath("profile")} + args);
-  if (!p.waitForFinished(90'000)) {
-    p.kill();
-    p.waitForFinished();
-    return {};
-  }
-  return p.readAllStandardOutput();
-}
-
 bool near(QColor c, QColor color, int tolerance) {
   return std::abs(c.red() - color.red()) <= tolerance && std::abs(c.green() - color.green()) <= tolerance &&
          std::abs(c.blue() - color.blue()) <= tolerance;
@@ -112,13 +97,13 @@ void CliReportTest::chromiumDrawsEveryChartAndLoadsNothing() {
   QCOMPARE(html.count("://"), html.count("http://www.w3.org/2000/svg"));
   QVERIFY(html.contains("default-src 'none'"));  // and the page itself forbids fetching anything
   // The browser parses it: its DOM has the seven charts and every series path.
-  const QByteArray dom = chromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
   QCOMPARE(dom.count("<svg class=\"chart\""), 7);
   QCOMPARE(dom.count("class=\"series\""), html.count("class=\"series\""));
   QVERIFY(dom.contains("id=\"run-document\""));
   // And draws it: a full-page screenshot holds the admitted lines, the denied lines and the band.
   const QString png = dir_.filePath("boundary.png");
-  chromium(dir_, {"--window-size=1024,3200", "--screenshot=" + png, QUrl::fromLocalFile(path).toString()});
+  rl::test::headlessChromium(dir_, {"--window-size=1024,3200", "--screenshot=" + png, QUrl::fromLocalFile(path).toString()});
   const QImage img(png);
   QVERIFY2(!img.isNull(), "chromium wrote no screenshot");
   QCOMPARE(img.width(), 1024);
@@ -162,7 +147,7 @@ void CliReportTest::raceReportDrawsEachVariantAgainstTheCapacity() {
   // One chart per variant, each with its capacity line; the browser parses all three.
   QCOMPARE(html.count("<svg class=\"chart\""), 3);
   QCOMPARE(html.count("<title>capacity 10</title>"), 3);  // a drawn capacity path in each chart
-  const QByteArray dom = chromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
   QCOMPARE(dom.count("<svg class=\"chart\""), 3);
 }
 
@@ -189,7 +174,7 @@ void CliReportTest::tuneReportLeadsWithTheRecommendation() {
   QCOMPARE(recommended["quota"].toString(), QString("10 req/s (burst 10)"));
   QCOMPARE(recommended["legit_denied"].toInt(), 0);
   QCOMPARE(html.count("<svg class=\"chart\""), 1);  // legitimate denied by limit, one line per window
-  const QByteArray dom = chromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
   QCOMPARE(dom.count("<svg class=\"chart\""), 1);
 }
 

@@ -1,9 +1,14 @@
 #pragma once
-// An HTML report as tests read it: the file's bytes and the run document it embeds.
+// An HTML report as tests read it: the file's bytes, the run document it embeds, and what
+// a real headless Chromium makes of it.
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtGlobal>
 
 namespace rl::test {
 
@@ -20,6 +25,22 @@ inline QJsonObject embeddedDocument(const QByteArray& html) {
   const auto to = html.indexOf("</script>", from);
   if (from < 0 || to < 0) return {};
   return QJsonDocument::fromJson(html.mid(from + open.size(), to - from - open.size())).object();
+}
+
+/// Runs Debian's headless `chromium` with `args` (its profile in `profile`); its stdout, empty when
+/// it did not finish within 90 s. Aborts the test when chromium is not installed.
+inline QByteArray headlessChromium(const QTemporaryDir& profile, const QStringList& args) {
+  const QString exe = QStandardPaths::findExecutable("chromium");
+  if (exe.isEmpty()) qFatal("chromium is not installed (scripts/install-deps.sh installs it)");
+  QProcess p;
+  p.start(exe, QStringList{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
+                           "--user-data-dir=" + profile.filePath("profile")} + args);
+  if (!p.waitForFinished(90'000)) {
+    p.kill();
+    p.waitForFinished();
+    return {};
+  }
+  return p.readAllStandardOutput();
 }
 
 }  // namespace rl::test

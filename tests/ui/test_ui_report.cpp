@@ -106,13 +106,7 @@ void UiReportTest::boundaryPresetReportEqualsTheCli() {
       QCOMPARE(runs[i].toObject()[field], expected[i].toObject()[field]);
   QCOMPARE(runs[0].toObject()["admitted"].toInt(), 200);  // fixed_window: 2x its limit
   // A real browser parses it.
-  const QString chromium = QStandardPaths::findExecutable("chromium");
-  QVERIFY2(!chromium.isEmpty(), "chromium is not installed (scripts/install-deps.sh installs it)");
-  QProcess p;
-  p.start(chromium, {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                     "--user-data-dir=" + dir_.filePath("profile"), "--dump-dom", QUrl::fromLocalFile(path).toString()});
-  QVERIFY(p.waitForFinished(90'000));
-  const QByteArray dom = p.readAllStandardOutput();
+  const QByteArray dom = test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
   QCOMPARE(dom.count("<svg class=\"chart\""), 7);
   QCOMPARE(dom.count("class=\"series\""), html.count("class=\"series\""));
 }
