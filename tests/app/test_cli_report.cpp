@@ -8,7 +8,6 @@
 #include <QImage>
 #include <QJsonArray>
 #include <QRegularExpression>
-#include <QStandardPaths>
 
 #include "support/cli_process.hpp"
 #include "support/report_page.hpp"
