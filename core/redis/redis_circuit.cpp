@@ -9,6 +9,7 @@
 #include "redis/redis_connection.hpp"
 #include "redis/redis_connection_detail.hpp"
 #include "redis/sentinel/sentinel_discovery.hpp"
+#include "redis/sentinel/sentinel_switches.hpp"
 
 namespace rl {
 
@@ -141,8 +142,17 @@ Result<void> RedisConnection::runProbe(Micros wait) {
 }
 
 Result<void> RedisConnection::ensureConnected() {
-  if (connected() && !(endpoint_.viaSentinel() && SteadyClock::now() >= nextSentinelCheck_)) return {};
-  if (connected()) {  // Sentinel: has the master moved (a SENTINEL FAILOVER leaves the old one up)?
+  const bool announced = switches_ && switches_->switches() != switchesSeen_;  // +switch-master since the last call
+  if (connected() && !announced && !(endpoint_.viaSentinel() && SteadyClock::now() >= nextSentinelCheck_)) return {};
+  if (announced) {
+    switchesSeen_ = switches_->switches();
+    if (auto to = switches_->announced(); to && (to->first != endpoint_.host || to->second != endpoint_.port)) {
+      announced_ = to;
+      if (connected())
+        dropForSentinel("the Sentinels announced +switch-master to " + to->first + ":" + std::to_string(to->second));
+    }
+    if (connected()) return {};  // announced where it already is
+  } else if (connected()) {  // Sentinel: has the master moved (a SENTINEL FAILOVER leaves the old one up)?
     nextSentinelCheck_ = SteadyClock::now() + kSentinelRecheck;
     auto master = resolveSentinelMaster(endpoint_);
     if (!master || (master->first == endpoint_.host && master->second == endpoint_.port)) return {};
@@ -153,7 +163,11 @@ Result<void> RedisConnection::ensureConnected() {
     return unavailable("circuit open to " + endpoint_.address() + " (" + circuit_.lastError() + "); next probe in " +
                        std::to_string(circuit_.msUntilNextAttempt()) + " ms");
   free();
-  if (auto ok = detail::resolveMasterOf(endpoint_); !ok) {  // Sentinel: where the master is now
+  if (announced_) {  // Sentinel: first where +switch-master said (the handshake checks ROLE; else ask next time)
+    endpoint_.host = announced_->first;
+    endpoint_.port = announced_->second;
+    announced_.reset();
+  } else if (auto ok = detail::resolveMasterOf(endpoint_); !ok) {  // Sentinel: where the master is now
     openCircuit(ok.error().message);
     return unavailable(ok.error().message);
   }

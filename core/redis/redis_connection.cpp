@@ -2,6 +2,7 @@
 
 #include "redis/redis_connection_detail.hpp"
 #include "redis/sentinel/sentinel_discovery.hpp"
+#include "redis/sentinel/sentinel_switches.hpp"
 
 #include <hiredis/hiredis.h>
 
@@ -171,7 +172,12 @@ RedisReply::~RedisReply() {
 // ---- RedisConnection ------------------------------------------------------------
 
 RedisConnection::RedisConnection(redisContext* ctx, RedisEndpoint endpoint)
-    : ctx_(ctx), endpoint_(std::move(endpoint)), nextSentinelCheck_(std::chrono::steady_clock::now() + kSentinelRecheck) {}
+    : ctx_(ctx), endpoint_(std::move(endpoint)), nextSentinelCheck_(std::chrono::steady_clock::now() + kSentinelRecheck) {
+  if (endpoint_.viaSentinel()) {
+    switches_ = SentinelSwitches::of(endpoint_);
+    switchesSeen_ = switches_->switches();
+  }
+}
 
 RedisConnection::RedisConnection(RedisConnection&& o) noexcept
     : ctx_(std::exchange(o.ctx_, nullptr)),
@@ -180,7 +186,10 @@ RedisConnection::RedisConnection(RedisConnection&& o) noexcept
       pending_(o.pending_),
       circuit_(std::move(o.circuit_)),
       probe_(std::move(o.probe_)),
-      nextSentinelCheck_(o.nextSentinelCheck_) {}
+      nextSentinelCheck_(o.nextSentinelCheck_),
+      switches_(std::move(o.switches_)),
+      switchesSeen_(o.switchesSeen_),
+      announced_(std::move(o.announced_)) {}
 
 RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
   if (this != &o) {
@@ -192,6 +201,9 @@ RedisConnection& RedisConnection::operator=(RedisConnection&& o) noexcept {
     circuit_ = std::move(o.circuit_);
     probe_ = std::move(o.probe_);
     nextSentinelCheck_ = o.nextSentinelCheck_;
+    switches_ = std::move(o.switches_);
+    switchesSeen_ = o.switchesSeen_;
+    announced_ = std::move(o.announced_);
   }
   return *this;
 }
@@ -258,6 +270,10 @@ Result<RedisConnection> RedisConnection::connect(const RedisEndpoint& endpoint) 
 }
 
 bool RedisConnection::connected() const { return ctx_ && ctx_->err == 0; }
+
+std::size_t RedisConnection::bufferedBytes() const {
+  return ctx_ && ctx_->reader ? ctx_->reader->len - ctx_->reader->pos : 0;
+}
 
 Result<RedisReply> RedisConnection::command(std::span<const std::string_view> argv) {
   if (argv.empty()) return invalidArgument("empty Redis command");

@@ -28,11 +28,14 @@
 // Sentinel (redis+sentinel:// endpoint): connect() and every reconnect first
 // ask the Sentinels where the master is (sentinel/sentinel_discovery.hpp),
 // then check ROLE there; endpoint() is the master last resolved. A READONLY
-// reply (the master was demoted) drops the socket, so the next call asks again,
-// and while connected the Sentinels are asked again at most every
-// kSentinelRecheck (instead of following +switch-master on their Pub/Sub): a
-// SENTINEL FAILOVER leaves the old master up and writable until Sentinel
-// demotes it, and a connection that never broke would go on writing there.
+// reply (the master was demoted) drops the socket, so the next call asks again.
+// A `+switch-master` the Sentinels announce on their Pub/Sub
+// (sentinel/sentinel_switches.hpp, one feed shared by the process) moves the
+// connection at its next call to the announced master, ROLE checked. And
+// while connected the Sentinels are asked again at most every
+// kSentinelRecheck, the fallback for an announcement missed: a SENTINEL
+// FAILOVER leaves the old master up and writable until Sentinel demotes it,
+// and a connection that never broke would go on writing there.
 //
 // The first connect() sets SIGPIPE to SIG_IGN if it is still at its default:
 // a write to a socket the server reset must be an error value, not a kill.
@@ -55,6 +58,8 @@ struct redisContext;
 struct redisReply;
 
 namespace rl {
+
+class SentinelSwitches;
 
 /// Sentinel endpoints: how often a connected connection asks the Sentinels whether the master moved.
 inline constexpr std::chrono::milliseconds kSentinelRecheck{500};
@@ -146,6 +151,8 @@ class RedisConnection {
   Result<std::optional<RedisReply>> tryGetMessage();
   /// Commands queued by append() whose replies were not read yet.
   int pending() const { return pending_; }
+  /// Bytes read from the socket and not yet parsed into a reply (a subscriber bounds what a server may pile up).
+  std::size_t bufferedBytes() const;
 
   /// Drops the socket and connects again now, blocking, PING included (ignores the backoff).
   Result<void> reconnect();
@@ -179,6 +186,9 @@ class RedisConnection {
   CircuitBreaker circuit_{std::chrono::milliseconds{10}, std::chrono::milliseconds{250}};
   std::unique_ptr<Probe> probe_;  ///< the half-open probe, while one runs
   std::chrono::steady_clock::time_point nextSentinelCheck_{};  ///< Sentinel: next time to ask where the master is
+  std::shared_ptr<SentinelSwitches> switches_;                  ///< Sentinel: the +switch-master feed
+  std::uint64_t switchesSeen_ = 0;                              ///< Sentinel: the feed's count last acted on
+  std::optional<std::pair<std::string, int>> announced_;        ///< Sentinel: where the next reconnect goes first
 };
 
 }  // namespace rl
