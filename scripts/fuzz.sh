@@ -32,10 +32,13 @@ for t in "${targets[@]}"; do
   if "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 \
       -artifact_prefix="$build/crashes/$t-" -print_final_stats=1 "$work" "${seeds[@]}" >"$log" 2>&1; then
     runs=$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
-    echo "fuzz.sh: $t: $runs executions in ${seconds} s, no crash"
+    rss=$(grep -m1 -o 'stat::peak_rss_mb: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    echo "fuzz.sh: $t: $runs executions in ${seconds} s, peak RSS $rss MB, no crash"
   else
     echo "fuzz.sh: $t: CRASH (see $log; input in $build/crashes/)" >&2
-    grep -m3 -E 'ERROR|SUMMARY|Test unit written' "$log" >&2 || true
+    # The whole finding: which limit (a malloc's size, or RSS), the stack's first frames, the input.
+    grep -m12 -E 'ERROR|SUMMARY|malloc\(|#[0-9]+ 0x|Test unit written|peak_rss' "$log" >&2 || true
+    tail -3 "$log" | grep -E '^#[0-9]+' >&2 || true
     status=1
   fi
   rm -rf "$work"
