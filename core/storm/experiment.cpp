@@ -116,7 +116,7 @@ Result<ExperimentResult> runExperiment(const StormSpec& spec, const ExperimentTa
     observer.running(watched);
     Drain drain(g, observer);
     const FailoverWatch watch{[&observer](const StormProgress& p) { observer.progressed(p); },
-                              [&drain](StormRunner& r) { drain(r); }, cancel};
+                              [&drain](StormRunner& r) { drain(r); }, cancel, {}};
     waitForRuns(watched, Micros::max(), watch);
     for (StormRunner* r : watched) r->wait();
     observer.running({});

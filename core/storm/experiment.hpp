@@ -81,6 +81,8 @@ class ExperimentObserver {
   virtual void records(int /*firstLane*/, const StormRunner& /*runner*/, std::vector<DecisionRecord>& /*batch*/) {}
   /// A live quota change took effect (taken from the first run at the same time).
   virtual void quotaChanged(const QuotaMarker& /*marker*/) {}
+  /// A natural failover's time without a master: from the kill to the successor (`to` -1 while none).
+  virtual void withoutMaster(Micros /*from*/, Micros /*to*/) {}
   /// Progress of the first run that is still going (about every 200 ms).
   virtual void progressed(const StormProgress& /*progress*/) {}
   /// A run could not start or stopped on a store failure: one sentence.

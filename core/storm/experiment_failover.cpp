@@ -89,6 +89,9 @@ Result<ExperimentResult> runFailoverExperiment(const StormSpec& spec, const Expe
     FailoverWatch watch;
     watch.cancel = cancel;
     watch.onProgress = [&observer](const StormProgress& p) { observer.progressed(p); };
+    watch.onNoMaster = [&observer, i](Micros from, Micros to) {
+      if (i == 0) observer.withoutMaster(from, to);  // the lanes' time axis is the first run's
+    };
     watch.onPoll = [&](StormRunner& runner) {
       if (!begun) {
         begun = true;

@@ -17,6 +17,9 @@ struct FailoverWatch {
   std::function<void(const StormProgress&)> onProgress;  ///< about every 200 ms (the CLI's progress line)
   std::function<void(StormRunner&)> onPoll;              ///< about every 20 ms per run, and once after the run ended (the window takes records)
   const std::atomic<bool>* cancel = nullptr;             ///< when it turns true, every run watched is cancelled
+  /// A natural failover: the master went at `from` (run time), and a successor was seen at `to`
+  /// (-1 while none is): called once at the kill, once at the election (the window's live marker).
+  std::function<void(Micros from, Micros to)> onNoMaster;
 };
 
 /// Returns once every run finished, the first run's elapsed time reaches `at`, or `done`

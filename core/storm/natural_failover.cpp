@@ -163,12 +163,14 @@ Result<FailoverRun> runNaturalFailoverStorm(const StormSpec& spec, const Natural
   const Result<void> triggered = runner.finished() ? Result<void>(unavailable("the run ended before the failover time"))
                                                    : trigger(plan, target, *master);
   if (triggered) {
+    if (watch.onNoMaster) watch.onNoMaster(report.killAt, Micros{-1});
     const Micros giveUp = report.killAt + kElectionWait;
     (void)waitForRun(runner, giveUp, watch, [&] {
       auto now = masterOf(ep, *base);
       if (!now || *now == *master) return false;
       report.electedAt = runner.progress().elapsed;
       report.promoted = *now;
+      if (watch.onNoMaster) watch.onNoMaster(report.killAt, report.electedAt);
       return true;
     });
   }

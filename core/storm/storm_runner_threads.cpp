@@ -245,7 +245,7 @@ Result<StormOutcome> runStorm(const StormSpec& spec, StoreFactory factory,
   if (retries) runner.setRetryCounter(std::move(retries));
   if (onStart) runner.setOnStart(std::move(onStart));
   if (auto ok = runner.start(); !ok) return ok.error();
-  if (onProgress || cancel) waitForRun(runner, Micros::max(), FailoverWatch{onProgress, {}, cancel});
+  if (onProgress || cancel) waitForRun(runner, Micros::max(), FailoverWatch{onProgress, {}, cancel, {}});
   runner.wait();
   StormOutcome o = runner.outcome();
   if (o.failure) return *o.failure;

@@ -99,6 +99,9 @@ LaneChart::LaneChart(Algorithm algorithm, QWidget* parent)
   overUpper_ = new QLineSeries(this);
   over_ = new QAreaSeries(overUpper_);
   over_->setName(tr("over limit"));
+  noMasterUpper_ = new QLineSeries(this);
+  noMaster_ = new QAreaSeries(noMasterUpper_);
+  noMaster_->setName(tr("no master (failover)"));
   openUpper_ = new QLineSeries(this);
   openErrors_ = new QAreaSeries(openUpper_);
   openErrors_->setName(tr("admitted by fail-open (store error)"));
@@ -115,7 +118,7 @@ LaneChart::LaneChart(Algorithm algorithm, QWidget* parent)
   marks_->setName(tr("tuned"));
   marks_->setMarkerSize(9);
   marks_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
-  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{over_, openErrors_, admitted_, limit_, marks_})
+  for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{noMaster_, over_, openErrors_, admitted_, limit_, marks_})
     attach(c, s, x_, y_);
   for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{closedErrors_, denied_}) attach(c, s, x_, yDenied_);
   label_ = qs(algorithmName(algorithm));
@@ -154,6 +157,7 @@ QList<LegendEntry> LaneChart::drawnEntries() const {
                          {denied_->name(), Palette::denied(), S::Line},
                          {limit_->name(), Palette::limit(), S::DashedLine}};
   if (spans_ > 0) out.append({over_->name(), Palette::overLimit(), S::Band});
+  if (noMasterUpper_->count() > 0) out.append({noMaster_->name(), Palette::noMaster(), S::Band});
   if (openUpper_->count() > 0) out.append({openErrors_->name(), Palette::failOpen(), S::Band});
   if (closedUpper_->count() > 0) out.append({closedErrors_->name(), Palette::failClosed(), S::HatchedBand});
   if (marks_->count() > 0) out.append({marks_->name(), Palette::mark(), S::Square});
@@ -173,6 +177,8 @@ void LaneChart::styleSeries() {
   marks_->setBorderColor(Palette::mark());
   over_->setBrush(Palette::overLimit());
   over_->setPen(Qt::NoPen);
+  noMaster_->setBrush(Palette::noMaster());
+  noMaster_->setPen(QPen(Palette::noMaster().darker(150), 1.0, Qt::DashLine));
   openErrors_->setBrush(Palette::failOpen());
   openErrors_->setPen(QPen(Palette::failOpen().darker(130), 1.0));
   closedErrors_->setBrush(QBrush(Palette::failClosed(), Qt::BDiagPattern));
@@ -277,6 +283,13 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds, double xMinS
     over << QPointF(from, 0) << QPointF(from, top) << QPointF(to, top) << QPointF(to, 0);
   }
   spans_ = static_cast<qsizetype>(p.overLimit.size());
+  QList<QPointF> noMaster;
+  withoutMaster_ = p.withoutMaster;
+  if (p.withoutMaster) {
+    const double from = p.withoutMaster->from * k, to = std::max(p.withoutMaster->to, p.withoutMaster->from + px) * k;
+    noMaster << QPointF(from, 0) << QPointF(from, top) << QPointF(to, top) << QPointF(to, 0);
+  }
+  noMasterUpper_->replace(noMaster);
   overUpper_->replace(over);
   admitted_->replace(scaledX(p.admittedInWindow, k));
   denied_->replace(scaledX(p.deniedInWindow, k));

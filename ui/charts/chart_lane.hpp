@@ -59,6 +59,8 @@ class LaneChart : public QChartView {
   qsizetype markPoints() const;
   /// Over-limit spans shown (tests).
   qsizetype overLimitSpans() const { return spans_; }
+  /// The failover band drawn now (seconds since the storm started), if any.
+  std::optional<Span> withoutMasterBand() const { return withoutMaster_; }
   /// Points of the fail-open band (admitted by the policy while the store failed; tests).
   qsizetype openErrorPoints() const;
   /// Points of the fail-closed band (denied by the policy while the store failed; tests).
@@ -123,6 +125,9 @@ class LaneChart : public QChartView {
   QValueAxis* y_;        ///< admitted, limit, over limit and fail-open band (left)
   QValueAxis* yDenied_;  ///< denied and fail-closed band (right)
   qsizetype spans_ = 0;
+  QLineSeries* noMasterUpper_;  ///< a natural failover's time without a master, as a band
+  QAreaSeries* noMaster_;
+  std::optional<Span> withoutMaster_;  ///< what noMaster_ draws, in seconds
 };
 
 /// One line per algorithm plus an optional reference line; see the file comment.

@@ -82,6 +82,7 @@ void LaneModel::reset(const std::vector<Algorithm>& algorithms, const Quota& quo
   originChanged_.assign(algorithms.size(), 0);
   pending_.clear();
   marks_ = {QuotaMark{0, quota}};
+  noMasterFrom_ = noMasterTo_ = -1;
   markedAt_ = -1;
   algorithms_ = algorithms;
   lanes_.assign(algorithms.size(), {});
@@ -116,6 +117,12 @@ void LaneModel::markQuota(std::int64_t t, const Quota& quota) {
                              [](std::int64_t v, const QuotaMark& m) { return v < m.t; });
   marks_.insert(at, QuotaMark{t, quota});
   markedAt_ = markedAt_ < 0 ? t : std::min(markedAt_, t);
+}
+
+void LaneModel::markWithoutMaster(std::int64_t from, std::int64_t to) {
+  std::lock_guard lock(mutex_);
+  noMasterFrom_ = from;
+  noMasterTo_ = to;
 }
 
 std::vector<QuotaMark> LaneModel::quotaMarks() const {
@@ -253,6 +260,14 @@ std::size_t LaneModel::mostInALane() const {
 bool LaneModel::fasterThanTime() const { return drawnByDecision(lastTime_, mostInALane()); }
 
 LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client, bool byDecision) const {
+  LanePoints out = buildLane(lane, columns, span, client, byDecision);
+  std::lock_guard lock(mutex_);
+  if (noMasterFrom_ >= 0 && !out.byDecision)
+    out.withoutMaster = Span{noMasterFrom_ / 1e6, (noMasterTo_ >= 0 ? noMasterTo_ : std::max(lastTime_, noMasterFrom_)) / 1e6};
+  return out;
+}
+
+LanePoints LaneModel::buildLane(int lane, int columns, std::int64_t span, int client, bool byDecision) const {
   const auto marks = quotaMarks();
   const Lane& l = lanes_.at(static_cast<std::size_t>(lane));
   const std::int64_t overAll = l.judge ? l.judge->overCount() : 0;

@@ -73,6 +73,8 @@ struct LanePoints {
   std::vector<QList<QPointF>> level;  ///< decision level, in pieces: a store error has no level and breaks the line
   QList<QPointF> limit;             ///< the limit as a step line (changes with tuning)
   QList<QPointF> marks;             ///< one point per quota change after the start
+  /// A natural failover's time without a master (kill to successor; to the last decision while none).
+  std::optional<Span> withoutMaster;
   /// When the shown client's admissions broke the algorithm's own limit
   /// (metrics/over_limit.hpp): only those instants, merged within two pixel columns.
   std::vector<Span> overLimit;
@@ -105,6 +107,8 @@ class LaneModel {
   void push(int lane, std::vector<LaneSample> batch);
   /// Any thread: records a quota change at `t` us since start.
   void markQuota(std::int64_t t, const Quota& quota);
+  /// Any thread: the master went at `from` us, a successor was seen at `to` (-1: none yet).
+  void markWithoutMaster(std::int64_t from, std::int64_t to);
   /// GUI thread: moves queued batches into the model; true if anything arrived.
   bool absorb();
 
@@ -135,6 +139,8 @@ class LaneModel {
   std::vector<QuotaMark> quotaMarks() const;
 
  private:
+  /// build() without the failover's span.
+  LanePoints buildLane(int lane, int columns, std::int64_t span, int client, bool byDecision) const;
   struct Pending {
     int lane = 0;                    ///< which lane
     std::vector<LaneSample> batch;   ///< samples in arrival order
@@ -166,6 +172,8 @@ class LaneModel {
   std::vector<Algorithm> algorithms_;     ///< lane order
   std::vector<Lane> lanes_;               ///< per algorithm
   std::int64_t lastTime_ = 0;             ///< max t seen
+  std::int64_t noMasterFrom_ = -1;        ///< guarded by mutex_: the failover's kill (-1: none)
+  std::int64_t noMasterTo_ = -1;          ///< guarded by mutex_: the successor seen (-1: not yet)
   std::int64_t firstTime_ = -1;           ///< min t seen (-1: none)
   std::int64_t cost_ = 1;                 ///< cost of every request
   std::vector<std::int64_t> origins_;     ///< per lane: the limiters' clock at its run's start (guarded)

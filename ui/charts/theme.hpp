@@ -30,6 +30,7 @@ struct Palette {
   static QColor overLimit() { return QColor(0xd7, 0x3a, 0x49, 70); }  ///< translucent red
   static QColor mark() { return QColor(0x3b, 0x82, 0xf6); }       ///< blue (tuning marks)
   static QColor failOpen() { return QColor(0xa8, 0x55, 0xf7, 110); }  ///< translucent purple (admitted by fail-open)
+  static QColor noMaster() { return QColor(0x3b, 0x2f, 0x63, 45); }   ///< translucent indigo (a failover: no master)
   static QColor failClosed() { return QColor(0x6b, 0x72, 0x80); }     ///< grey, hatched (denied by fail-closed)
   /// A distinct colour per algorithm lane (level and TTL charts).
   static QColor lane(int index);

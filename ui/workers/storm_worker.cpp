@@ -70,6 +70,7 @@ class StormWorker::Observer final : public ExperimentObserver {
     if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
     w_.model_.markQuota(m.atUs, q);
   }
+  void withoutMaster(Micros from, Micros to) override { w_.model_.markWithoutMaster(from.count(), to.count()); }
   void running(std::span<StormRunner* const> runners) override {
     std::lock_guard lock(w_.runnerMutex_);
     w_.runners_.assign(runners.begin(), runners.end());
