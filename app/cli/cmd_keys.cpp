@@ -1,7 +1,9 @@
 // ratelab-cli keys: the limiter keys under the prefix (SCAN, never KEYS):
 // type, PTTL, the fields, value, ZSET or LIST size, and what the key means to
 // the library that wrote it (RateLab, Python limits, rate-limiter-flexible,
-// rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp.
+// rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp. On Sentinel
+// and on a server with replicas, a first line names the master and its
+// replicas' lag (redis/replication_status.hpp, the window's line too).
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
