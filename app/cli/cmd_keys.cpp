@@ -1,7 +1,9 @@
 // ratelab-cli keys: the limiter keys under the prefix (SCAN, never KEYS):
 // type, PTTL, the fields, value, ZSET or LIST size, and what the key means to
 // the library that wrote it (RateLab, Python limits, rate-limiter-flexible,
-// rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp.
+// rate-limit-redis, go-redis/redis_rate); see keys/key_reading.hpp. On Sentinel
+// and on a server with replicas, a first line names the master and its
+// replicas' lag (redis/replication_status.hpp, the window's line too).
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "keys/envoy_config.hpp"
 #include "keys/key_reading.hpp"
 #include "redis/key_inspector.hpp"
+#include "redis/replication_status.hpp"
 #include "keys_modes.hpp"
 #include "redis_target.hpp"
 #include "store/store.hpp"
@@ -127,9 +130,11 @@ int contextFromFlags(const Flags& flags, ReadContext& context, std::optional<Env
   return kExitOk;
 }
 
-// The listing as a table: one line per key, its reading and warnings under it, keys per master on a cluster.
+// The listing as a table: which node is the master and its replicas' lag (Sentinel, or a server with replicas),
+// one line per key, its reading and warnings under it, keys per master on a cluster.
 void printKeyTable(const std::vector<KeyInfo>& keys, const std::vector<std::optional<KeyReading>>& readings,
-                   const std::string& prefix, bool cluster) {
+                   const std::string& prefix, bool cluster, const std::string& replication) {
+  if (!replication.empty()) std::printf("%s\n", replication.c_str());
   std::printf("%-48s %-7s %10s  %s%-22s %s\n", "key", "type", "pttl ms", cluster ? "node               slot " : "",
               "library", "value");
   std::vector<std::pair<std::string, int>> perNode;  // cluster: keys per master, in scan order
@@ -172,6 +177,8 @@ int listKeys(const Flags& flags, RedisTarget& redis, const std::string& prefix, 
     return kExitFailed;
   }
   context.nowUs = *now;
+  // One server: the master and its replicas' lag (a cluster has its keys-per-master line instead).
+  const std::string replication = ep.cluster ? std::string() : replicationLine(conn.value());
   std::vector<std::optional<KeyReading>> readings;
   for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, context));
   if (flags.has("json")) {
@@ -183,7 +190,7 @@ int listKeys(const Flags& flags, RedisTarget& redis, const std::string& prefix, 
     std::printf("%s\n", dumpJson(doc, 2).c_str());
     return kExitOk;
   }
-  printKeyTable(*keys, readings, prefix, redis.endpoint.cluster);
+  printKeyTable(*keys, readings, prefix, redis.endpoint.cluster, replication);
   return kExitOk;
 }
 

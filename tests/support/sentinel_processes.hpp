@@ -47,6 +47,17 @@ inline std::string infoField(std::string_view info, const std::string& field) {
 }
 }  // namespace detail
 
+/// The ports of the replicas the Sentinel on `sentinelPort` lists for `service` (SENTINEL replicas), in its order.
+inline Result<std::vector<int>> sentinelReplicaPorts(int sentinelPort, std::string_view service = "ratelab") {
+  auto replicas = detail::askPort(sentinelPort, {"SENTINEL", "replicas", service});
+  if (!replicas) return replicas.error();
+  std::vector<int> ports;
+  for (std::size_t i = 0; i < replicas->size(); ++i)
+    for (std::size_t f = 0; f + 1 < (*replicas)[i].size(); f += 2)
+      if ((*replicas)[i][f].str() == "port") ports.push_back(static_cast<int>((*replicas)[i][f + 1].toInt().value_or(0)));
+  return ports;
+}
+
 /// Reads the processes of the set whose Sentinels listen on `sentinelPorts` (service `service`).
 inline SentinelProcesses sentinelProcesses(const std::vector<int>& sentinelPorts, std::string_view service = "ratelab") {
   SentinelProcesses out;
@@ -60,12 +71,10 @@ inline SentinelProcesses sentinelProcesses(const std::vector<int>& sentinelPorts
     out.dirs.push_back(conf.substr(0, conf.rfind('/')));
   }
   auto master = detail::askPort(sentinelPorts.front(), {"SENTINEL", "get-master-addr-by-name", service});
-  auto replicas = detail::askPort(sentinelPorts.front(), {"SENTINEL", "replicas", service});
+  auto replicas = sentinelReplicaPorts(sentinelPorts.front(), service);
   if (!master || !replicas) return fail("SENTINEL get-master-addr-by-name / replicas failed");
   nodes.push_back(static_cast<int>((*master)[1].toInt().value_or(0)));
-  for (std::size_t i = 0; i < replicas->size(); ++i)
-    for (std::size_t f = 0; f + 1 < (*replicas)[i].size(); f += 2)
-      if ((*replicas)[i][f].str() == "port") nodes.push_back(static_cast<int>((*replicas)[i][f + 1].toInt().value_or(0)));
+  nodes.insert(nodes.end(), replicas->begin(), replicas->end());
   for (int port : nodes) {
     auto dir = detail::askPort(port, {"CONFIG", "GET", "dir"});
     auto info = detail::askPort(port, {"INFO", "server"});

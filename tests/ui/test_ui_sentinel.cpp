@@ -1,11 +1,13 @@
 // The window on Sentinel, offscreen with real widgets: the word `sentinel` in
 // the Connection panel starts a private set (1 master, 2 replicas, 3
 // Sentinels) on the Redis worker's thread and puts its redis+sentinel:// URL in
-// the URL field; a redis-lua storm through it admits exactly its limit; closing
+// the URL field; the key inspector names the master the Sentinels named and
+// both replicas with their lag; a redis-lua storm through it admits exactly its limit; closing
 // the window stops every process of the set and removes every dir.
 
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -13,6 +15,7 @@
 #include "support/sentinel_processes.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
+#include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/workers/storm_controller.hpp"
 
@@ -49,6 +52,25 @@ void UiSentinelTest::sentinelWordStartsAPrivateSetAndClosingRemovesIt() {
       test::sentinelProcesses({m.captured(1).toInt(), m.captured(2).toInt(), m.captured(3).toInt()});
   QVERIFY2(procs.error.empty(), procs.error.c_str());
   QCOMPARE(procs.pids.size(), std::size_t{6});
+
+  // The inspector's replication line: the master the Sentinels name, then both replicas they list.
+  const int sentinel = m.captured(1).toInt();
+  auto named = test::detail::askPort(sentinel, {"SENTINEL", "get-master-addr-by-name", "ratelab"});
+  auto replicaPorts = test::sentinelReplicaPorts(sentinel);
+  QVERIFY(named && replicaPorts);
+  QCOMPARE(replicaPorts->size(), std::size_t{2});
+  KeyInspectorPanel* inspector = window->keyInspectorPanel();
+  inspector->autoRefresh()->setChecked(true);  // rescans every second until both replicas are online
+  auto namesAll = [&] {
+    const QString line = inspector->replicationText();
+    bool all = line.startsWith(QStringLiteral("master 127.0.0.1:%1 (named by the Sentinels for service ratelab); replicas: ")
+                                   .arg(*(*named)[1].toInt()));
+    for (int port : *replicaPorts) all = all && line.contains(QStringLiteral("127.0.0.1:%1 online, lag ").arg(port));
+    return all;
+  };
+  QTRY_VERIFY2_WITH_TIMEOUT(namesAll(), qPrintable(inspector->replicationText()), 20'000);
+  qInfo("%s", qPrintable(inspector->replicationText()));
+  inspector->autoRefresh()->setChecked(false);
 
   StormSpec spec;
   spec.algorithms = {Algorithm::SlidingLog};

@@ -52,6 +52,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
       auto_(new QCheckBox(tr("auto-refresh"), this)),
       status_(new QLabel(this)),
       masters_(new QLabel(this)),
+      replication_(new QLabel(this)),
       tree_(new QTreeWidget(this)),
       countdown_(new QTimer(this)),
       autoTimer_(new QTimer(this)) {
@@ -78,6 +79,12 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   masters_->setWordWrap(true);
   masters_->setToolTip(tr("Keys listed per cluster master (host:port); a client's keys share one hash slot, so one master"));
   masters_->hide();
+  replication_->setObjectName(QStringLiteral("inspectorReplication"));
+  replication_->setWordWrap(true);
+  replication_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  replication_->setToolTip(tr("INFO replication on the server listed: each replica's link state, its lag (seconds since "
+                              "it last acknowledged) and how many bytes of the master's stream it has not acknowledged"));
+  replication_->hide();
   tree_->setColumnCount(7);
   tree_->setHeaderLabels({tr("key"), tr("type"), tr("PTTL"), tr("Library"), tr("node"), tr("slot"), tr("value")});
   tree_->headerItem()->setToolTip(kColumnNode, tr("Redis Cluster: the master holding the key"));
@@ -114,6 +121,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);  // the explanation of the watched key needs its lines
   layout->addWidget(buildTabs(split), 1);
+  layout->addWidget(replication_);
   layout->addWidget(masters_);
   layout->addLayout(actions);
 
@@ -152,6 +160,8 @@ int KeyInspectorPanel::keyCount() const { return tree_->topLevelItemCount(); }
 QString KeyInspectorPanel::statusText() const { return status_->text(); }
 
 QString KeyInspectorPanel::mastersText() const { return masters_->isHidden() ? QString() : masters_->text(); }
+
+QString KeyInspectorPanel::replicationText() const { return replication_->isHidden() ? QString() : replication_->text(); }
 
 void KeyInspectorPanel::refresh() { emit scanRequested(scanPrefix(), pattern_->text(), 0, kPageCount, assume_->text()); }
 
@@ -209,6 +219,10 @@ void KeyInspectorPanel::showPage(const KeyPageResult& page) {
     reselect();
   }
   showMasters(page.masters);
+  if (page.firstPage) {  // a further page keeps the line of its scan
+    replication_->setText(page.replication);
+    replication_->setVisible(!page.replication.isEmpty());
+  }
   nextCursor_ = capped ? 0 : page.nextCursor;
   complete_ = page.firstPage && page.nextCursor == 0 && !capped;
   more_->setEnabled(nextCursor_ != 0);
@@ -237,6 +251,7 @@ void KeyInspectorPanel::showServerStatus(const RedisStatus& s) {
   detail_->clear();
   more_->setEnabled(false);
   masters_->hide();
+  replication_->hide();
   status_->setText(s.ok ? tr("Scanning %1…").arg(s.url) : tr("No keys listed: %1 does not answer").arg(s.url));
   if (s.ok) refresh();
 }

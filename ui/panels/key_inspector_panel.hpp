@@ -16,7 +16,10 @@
 // prefix after confirmation (never outside the prefix, never with an empty
 // one: the worker refuses). On a Redis Cluster a node and a slot column show
 // where each key lives, and a line counts the keys per master (zero
-// included). The Redis calls run on the controller's Redis worker thread.
+// included). On one server that has replicas, or is one, and on Sentinel, a
+// line names the master and each replica's link, lag and bytes behind (the
+// sentence of `ratelab-cli keys`, from core's replicationLine). The Redis
+// calls run on the controller's Redis worker thread.
 // Two more tabs beside the key list (key_inspector_tabs.cpp): Audit (the key
 // audit of `ratelab-cli keys --audit`) and Live (the selected keys' used /
 // limit and TTL over time); both run on their own KeyAuditWorker thread.
@@ -75,6 +78,8 @@ class KeyInspectorPanel : public QWidget {
   QString statusText() const;
   /// The per-master count line ("Per master: 127.0.0.1:7001: 4 keys, ..."); empty on one server.
   QString mastersText() const;
+  /// The replication line ("master 127.0.0.1:40123 (named by the Sentinels ...); replicas: ..."); empty when hidden.
+  QString replicationText() const;
   /// The detail pane's text (the selected key explained, then its raw value).
   QString detailText() const;
   /// The "Assume" field (rate=10/s burst=20 limit=10).
@@ -126,6 +131,7 @@ class KeyInspectorPanel : public QWidget {
   QCheckBox* auto_;
   QLabel* status_;
   QLabel* masters_;
+  QLabel* replication_;  ///< one server: its master and replicas' lag (Sentinel, or a server with replicas)
   QTreeWidget* tree_;
   QTimer* countdown_;
   QTimer* autoTimer_;

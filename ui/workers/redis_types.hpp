@@ -68,6 +68,7 @@ struct KeyPageResult {
   std::uint64_t nextCursor = 0;  ///< 0 = scan complete
   bool firstPage = true;      ///< replaces (true) or extends (false) the list
   QStringList masters;        ///< cluster: every master (host:port) in slot-map order; empty on one server
+  QString replication;        ///< one server: its master and replicas' lag (core's replicationLine); "" = none shown
   QString prefix;             ///< the prefix scanned ("" = every key)
   QString pattern;            ///< the pattern within it
 };

@@ -10,6 +10,7 @@
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_link.hpp"
 #include "redis/redis_url.hpp"
+#include "redis/replication_status.hpp"
 #include "redis/sentinel/managed_redis_sentinel.hpp"
 #include "redis/server_status.hpp"
 #include "ui/qt_text.hpp"
@@ -355,6 +356,10 @@ void RedisWorker::scanKeys(const QString& prefix, const QString& pattern, quint6
       if (!page) return emit errorOccurred(errorText(page.error()));
       out.nextCursor = page->nextCursor;
       keys = std::move(page->keys);
+      if (out.firstPage) {  // the master and its replicas' lag (INFO replication, read in core), once per scan
+        auto line = l->onKey({}, [](RedisConnection& c) -> Result<std::string> { return replicationLine(c); });
+        if (line) out.replication = qs(*line);
+      }
     }
     auto now = l->onKey({}, [](RedisConnection& c) { return serverTimeUs(c); });
     if (!now) return emit errorOccurred(errorText(now.error()));
