@@ -177,8 +177,6 @@ int listKeys(const Flags& flags, RedisTarget& redis, const std::string& prefix, 
     return kExitFailed;
   }
   context.nowUs = *now;
-  // One server: the master and its replicas' lag (a cluster has its keys-per-master line instead).
-  const std::string replication = ep.cluster ? std::string() : replicationLine(conn.value());
   std::vector<std::optional<KeyReading>> readings;
   for (const KeyInfo& k : keys.value()) readings.push_back(readKey(k, context));
   if (flags.has("json")) {
@@ -190,6 +188,8 @@ int listKeys(const Flags& flags, RedisTarget& redis, const std::string& prefix, 
     std::printf("%s\n", dumpJson(doc, 2).c_str());
     return kExitOk;
   }
+  // One server: the master and its replicas' lag (a cluster has its keys-per-master line instead); the table only.
+  const std::string replication = ep.cluster ? std::string() : replicationLine(conn.value());
   printKeyTable(*keys, readings, prefix, redis.endpoint.cluster, replication);
   return kExitOk;
 }

@@ -1,9 +1,9 @@
 #include "redis/replication_status.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <optional>
 
+#include "common/number_text.hpp"
 #include "common/printable_text.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/server_status.hpp"
@@ -17,8 +17,7 @@ constexpr std::size_t kMaxStateBytes = 32;  ///< Redis's states are short words 
 // A whole decimal number in lo..hi, or nullopt.
 std::optional<std::int64_t> wholeNumber(std::string_view text, std::int64_t lo, std::int64_t hi) {
   std::int64_t v = 0;
-  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || p != text.data() + text.size() || v < lo || v > hi) return std::nullopt;
+  if (!parseWholeText(text, v) || v < lo || v > hi) return std::nullopt;
   return v;
 }
 

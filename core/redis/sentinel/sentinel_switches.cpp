@@ -4,11 +4,11 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <chrono>
 #include <map>
 #include <vector>
 
+#include "common/number_text.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/sentinel/sentinel_discovery.hpp"
 
@@ -27,8 +27,7 @@ bool printableHost(std::string_view h) {
 
 std::optional<int> portOf(std::string_view s) {
   int p = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), p);
-  if (ec != std::errc{} || end != s.data() + s.size() || p < 1 || p > 65535) return std::nullopt;
+  if (!parseWholeText(s, p) || p < 1 || p > 65535) return std::nullopt;
   return p;
 }
 
