@@ -18,6 +18,7 @@
 #include "redis/key_inspector.hpp"
 #include "redis/replication_status.hpp"
 #include "keys_modes.hpp"
+#include "report_flag.hpp"
 #include "redis_target.hpp"
 #include "store/store.hpp"
 
@@ -99,13 +100,13 @@ constexpr FlagSpec kKeysFlags[] = {
     {"redis", true},        {"prefix", true},       {"match", true},        {"assume", true},
     {"json", false},        {"help", false},        {"audit", false},       {"require", true},
     {"max-keys", true},     {"envoy-config", true}, {"watch", false},       {"interval-ms", true},
-    {"duration-ms", true},  {"jsonl", false},       {"enable-notifications", false}};
+    {"duration-ms", true},  {"jsonl", false},       {"enable-notifications", false}, {"report", true}};
 
 constexpr const char* kKeysUsage =
     "usage: ratelab-cli keys [--redis URL] [--prefix P (default ratelab:; '' every key)] [--match GLOB]\n"
     "                       [--json] [--assume 'rate=10/s burst=20 limit=10 window=60s'] [--envoy-config FILE]\n"
     "       ratelab-cli keys --audit [--prefix P (default: every key)] [--require ttl-bound,known,eviction]\n"
-    "                       [--max-keys N] [--json]\n"
+    "                       [--max-keys N] [--json] [--report FILE.html]\n"
     "       ratelab-cli keys --watch --prefix P [--interval-ms MS (250)] [--duration-ms D (10000)] [--jsonl]\n"
     "                       [--enable-notifications]\n"
     "  Decodes RateLab's keys and those of Python limits, rate-limiter-flexible, rate-limit-redis\n"
@@ -220,6 +221,9 @@ int cmdKeys(const Args& args) {
   if (flags->has("audit") && flags->has("watch"))
     return badInput("keys", invalidArgument("--audit and --watch are two modes: allowed one of them"));
   const bool audit = flags->has("audit");
+  if (flags->has("report") && !audit)
+    return badInput("keys", invalidArgument("--report is the audit's page: allowed with --audit only"));
+  if (int rc = checkReportFlag("keys", *flags); rc != kExitOk) return rc;  // before the scan, not after it
   if (flags->has("watch") && !flags->get("prefix"))
     return badInput("keys", invalidArgument("--watch needs --prefix: allowed the prefix of one limiter's keys, e.g. rl:"));
   const std::string prefix = flags->get("prefix").value_or(audit ? std::string() : std::string(kDefaultPrefix));
@@ -230,7 +234,7 @@ int cmdKeys(const Args& args) {
   if (int rc = contextFromFlags(*flags, context, envoy); rc != kExitOk) return rc;
   std::optional<RedisTarget> redis;
   if (int rc = resolveRedisTarget(flags->get("redis"), "keys", redis); rc != kExitOk) return rc;
-  if (audit) return runKeysAudit(*flags, *redis, prefix, context);
+  if (audit) return runKeysAudit(args, *flags, *redis, prefix, context);
   if (flags->has("watch")) return runKeysWatch(*flags, *redis, prefix, context);
   return listKeys(*flags, *redis, prefix, context);
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "common/byte_text.hpp"
 #include "common/duration_text.hpp"
 #include "common/json.hpp"
 #include "common/printable_text.hpp"
@@ -15,18 +16,12 @@
 #include "progress_line.hpp"
 #include "redis/key_audit_scan.hpp"
 #include "redis/redis_link.hpp"
+#include "report/html_report.hpp"
+#include "report_flag.hpp"
 
 namespace rl::cli {
 
 namespace {
-std::string bytesText(std::int64_t b) {
-  char t[32];
-  if (b < 10'000) std::snprintf(t, sizeof t, "%lld B", static_cast<long long>(b));
-  else if (b < 10'000'000) std::snprintf(t, sizeof t, "%.1f KiB", static_cast<double>(b) / 1024);
-  else std::snprintf(t, sizeof t, "%.1f MiB", static_cast<double>(b) / 1048576);
-  return t;
-}
-
 std::string libraryText(const KeyAuditGroup& g) { return g.library.empty() ? "(no reader knows)" : g.library; }
 
 // Progress on stderr: a redrawn line on a terminal, else one line per 100,000 keys.
@@ -40,19 +35,6 @@ KeyAuditProgress auditProgress() {
     else if (n / 100'000 > last / 100'000) std::fprintf(stderr, "%s\n", text);
     last = n;
   };
-}
-
-Json problemKeys(const KeyAuditReport& r) {
-  Json keys = Json::array();
-  for (const KeyAuditGroup& g : r.groups) {
-    for (const std::string& n : g.noTtlNames)
-      keys.push_back({{"name", n}, {"library", g.library.empty() ? Json(nullptr) : Json(g.library)}, {"pttl_ms", -1},
-                      {"no_ttl", true}, {"warnings", {"No TTL"}}});
-    for (const LongTtlKey& k : g.longTtlKeys)
-      keys.push_back({{"name", k.name}, {"library", g.library}, {"pttl_ms", k.pttlMs},
-                      {"warnings", {"TTL " + durationText(k.pttlMs) + ", expected at most " + durationText(k.boundMs)}}});
-  }
-  return keys;
 }
 
 void printGroups(const KeyAuditReport& r) {
@@ -92,7 +74,7 @@ void printFindings(const KeyAuditReport& r) {
 }
 }  // namespace
 
-int runKeysAudit(const Flags& flags, RedisTarget& redis, const std::string& prefix, const ReadContext& context) {
+int runKeysAudit(const Args& args, const Flags& flags, RedisTarget& redis, const std::string& prefix, const ReadContext& context) {
   KeyAuditOptions o;
   o.prefix = prefix;
   o.pattern = flags.get("match").value_or("");
@@ -117,8 +99,7 @@ int runKeysAudit(const Flags& flags, RedisTarget& redis, const std::string& pref
   }
   const auto failed = failedAuditChecks(*report, *required);
   if (flags.has("json")) {
-    Json doc{{"prefix", prefix}, {"keys", problemKeys(*report)}, {"audit", keyAuditJson(*report, failed)}};
-    std::printf("%s\n", dumpJson(doc, 2).c_str());
+    std::printf("%s\n", dumpJson(keyAuditDocument(prefix, *report, failed), 2).c_str());
   } else {
     std::printf("key audit of %s, %s: %lld key(s), %lld limiter key(s)%s\n", redis.endpoint.toString().c_str(),
                 prefix.empty() ? "every key" : ("prefix '" + printableText(prefix) + "'").c_str(),
@@ -128,6 +109,14 @@ int runKeysAudit(const Flags& flags, RedisTarget& redis, const std::string& pref
     printFindings(*report);
     for (const std::string& f : failed) std::printf("FAILED %s\n", f.c_str());
     std::printf("verdict: %s\n", failed.empty() ? "pass" : "fail");
+  }
+  if (flags.has("report")) {
+    ReportHeader header;
+    header.title = "Key audit of " + redis.endpoint.toString();
+    header.command = commandLine("keys", args);
+    const std::string html = keyAuditReportHtml(*report, failed, redis.endpoint.toString(),
+                                                keyAuditDocument(prefix, *report, failed), header);
+    if (int rc = writeReportFlag("keys", flags, html); rc != kExitOk) return rc;
   }
   if (interruptFlag().load()) return interruptedExitCode();
   return failed.empty() ? kExitOk : kExitFailed;

@@ -12,7 +12,7 @@
 namespace rl::cli {
 
 /// `keys --audit`: every matching key (every key when no --prefix) counted; exit 1 on a failed check.
-int runKeysAudit(const Flags& flags, RedisTarget& redis, const std::string& prefix, const ReadContext& context);
+int runKeysAudit(const Args& args, const Flags& flags, RedisTarget& redis, const std::string& prefix, const ReadContext& context);
 
 /// `keys --watch`: the decoded keys over time, JSON lines (--jsonl) or one final document.
 int runKeysWatch(const Flags& flags, RedisTarget& redis, const std::string& prefix, const ReadContext& context);

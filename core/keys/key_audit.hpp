@@ -31,6 +31,7 @@ struct KeyAuditLimits {
 /// One server's memory settings and key counts (INFO memory + keyspace).
 struct ServerMemory {
   std::string node;              ///< host:port
+  std::string version;           ///< redis_version (INFO server), empty when not told
   std::int64_t maxmemory = 0;    ///< bytes; 0 = no limit
   std::string policy;            ///< maxmemory-policy ("noeviction", "volatile-lru", ...)
   std::int64_t keys = 0;         ///< keys in the database
@@ -122,5 +123,9 @@ Result<std::vector<std::string>> parseAuditChecks(std::string_view text);
 
 /// The `"audit"` object of `keys --json` (docs/cli.md): groups, servers, warnings, failed checks.
 Json keyAuditJson(const KeyAuditReport& report, const std::vector<std::string>& failed);
+
+/// The whole `keys --audit --json` document: the prefix, the keys the audit names (no TTL, TTL far
+/// beyond its bound) and the "audit" object. The CLI prints it; the HTML report of either surface embeds it.
+Json keyAuditDocument(const std::string& prefix, const KeyAuditReport& report, const std::vector<std::string>& failed);
 
 }  // namespace rl

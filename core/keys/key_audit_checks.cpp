@@ -1,6 +1,7 @@
 // The audit's checks (--require) and its JSON: the `"audit"` object of `keys --json`.
 #include <algorithm>
 
+#include "common/duration_text.hpp"
 #include "keys/key_audit.hpp"
 
 namespace rl {
@@ -80,11 +81,24 @@ Json keyAuditJson(const KeyAuditReport& r, const std::vector<std::string>& faile
   for (const KeyAuditGroup& g : r.groups) groups.push_back(groupJson(g));
   Json servers = Json::array();
   for (const ServerMemory& s : r.servers)
-    servers.push_back({{"node", s.node}, {"maxmemory", s.maxmemory}, {"maxmemory_policy", s.policy}, {"keys", s.keys},
+    servers.push_back({{"node", s.node}, {"version", s.version}, {"maxmemory", s.maxmemory}, {"maxmemory_policy", s.policy}, {"keys", s.keys},
                        {"keys_with_ttl", s.keysWithTtl}});
   return Json{{"scanned", r.scanned}, {"limiter_keys", r.limiterKeys}, {"truncated", r.truncated},
               {"groups", std::move(groups)}, {"servers", std::move(servers)}, {"warnings", r.warnings},
               {"notes", r.notes}, {"failed", failed}, {"verdict", failed.empty() ? "pass" : "fail"}};
+}
+
+Json keyAuditDocument(const std::string& prefix, const KeyAuditReport& r, const std::vector<std::string>& failed) {
+  Json keys = Json::array();
+  for (const KeyAuditGroup& g : r.groups) {
+    for (const std::string& n : g.noTtlNames)
+      keys.push_back({{"name", n}, {"library", g.library.empty() ? Json(nullptr) : Json(g.library)}, {"pttl_ms", -1},
+                      {"no_ttl", true}, {"warnings", {"No TTL"}}});
+    for (const LongTtlKey& k : g.longTtlKeys)
+      keys.push_back({{"name", k.name}, {"library", g.library}, {"pttl_ms", k.pttlMs},
+                      {"warnings", {"TTL " + durationText(k.pttlMs) + ", expected at most " + durationText(k.boundMs)}}});
+  }
+  return Json{{"prefix", prefix}, {"keys", std::move(keys)}, {"audit", keyAuditJson(r, failed)}};
 }
 
 }  // namespace rl

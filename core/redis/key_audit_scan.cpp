@@ -71,6 +71,9 @@ Result<ServerMemory> serverMemory(RedisConnection& conn) {
   if (memory->isError()) return protocolError("INFO memory: " + std::string(memory->str()));
   s.maxmemory = std::strtoll(infoField(memory->str(), "maxmemory").c_str(), nullptr, 10);
   s.policy = infoField(memory->str(), "maxmemory_policy");
+  auto server = conn.command({"INFO", "server"});
+  if (!server) return server.error();
+  if (!server->isError()) s.version = infoField(server->str(), "redis_version");
   auto keyspace = conn.command({"INFO", "keyspace"});
   if (!keyspace) return keyspace.error();
   const std::string db = infoField(keyspace->str(), "db" + std::to_string(conn.endpoint().db));

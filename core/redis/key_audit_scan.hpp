@@ -38,7 +38,7 @@ using KeyAuditProgress = std::function<void(std::int64_t scanned)>;
 Result<KeyAuditReport> auditKeys(RedisLink& link, const KeyAuditOptions& options, const KeyAuditProgress& progress = {},
                                  const std::atomic<bool>* cancel = nullptr);
 
-/// maxmemory, maxmemory-policy and the database's keys / keys with a TTL (INFO memory, INFO keyspace).
+/// The version, maxmemory, maxmemory-policy and the database's keys / keys with a TTL (INFO server, memory, keyspace).
 Result<ServerMemory> serverMemory(RedisConnection& conn);
 
 }  // namespace rl

@@ -48,7 +48,7 @@ std::string experimentReportHtml(const ExperimentResult& result, const ReportHea
   };
   if (result.cancelled) facts.emplace_back("stopped", "cancelled: the report shows what was recorded");
   std::vector<ReportSection> sections;
-  ReportSection summary{"Summary", {}, Json::array(), {}};
+  ReportSection summary{"Summary", {}, Json::array(), {}, {}};
   for (const Json& run : document["runs"]) summary.table.push_back(summaryRow(run));
   summary.sentences.push_back("Over limit is judged per client against each algorithm's own promise: a window "
                               "algorithm's count in its window, a rate algorithm's burst plus what refills; "
@@ -61,7 +61,7 @@ std::string experimentReportHtml(const ExperimentResult& result, const ReportHea
                                                  ": " + backendLabel(run.spec) + ", --on-redis-error " +
                                                  std::string(failurePolicyName(run.spec.onRedisError))
                                            : "Lanes: " + backendLabel(run.spec),
-                    {}, Json(), runCharts(run, metrics)};
+                    {}, Json(), runCharts(run, metrics), {}};
     for (const AlgorithmMetrics& m : metrics)
       s.sentences.push_back(std::string(algorithmName(m.algorithm)) + ": " + overLimitBoundText(m.algorithm, run.spec.quota) +
                             "; " + admissionsText(m.overLimitAdmitted) + " over it, at most " +

@@ -102,6 +102,7 @@ std::string reportHtml(const ReportHeader& header, const std::vector<std::pair<s
     for (const std::string& p : s.sentences) out += "<p>" + xmlEscaped(p) + "</p>\n";
     out += tableHtml(s.table);
     for (const SvgChart& c : s.charts) out += renderSvg(c) + "\n";
+    for (const SvgBars& b : s.bars) out += renderBars(b) + "\n";
     out += "</section>\n";
   }
   out += "<footer>The run document is embedded below as JSON (element id \"run-document\"): the table's numbers "

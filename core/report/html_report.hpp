@@ -11,6 +11,8 @@
 
 #include "common/json.hpp"
 #include "common/result.hpp"
+#include "keys/key_audit.hpp"
+#include "report/svg_bars.hpp"
 #include "report/svg_chart.hpp"
 #include "storm/experiment.hpp"
 #include "storm/race_lab.hpp"
@@ -33,6 +35,7 @@ struct ReportSection {
   std::vector<std::string> sentences;  ///< paragraphs above the charts
   Json table;                          ///< an array of objects: one row each, the first row's keys as columns
   std::vector<SvgChart> charts;        ///< drawn in order
+  std::vector<SvgBars> bars;           ///< bar charts (a histogram's bins), drawn after the charts
 };
 
 /// RateLab's version, as the report names it.
@@ -61,6 +64,12 @@ std::string raceReportHtml(const RaceSpec& spec, const std::vector<RaceVariantRe
 /// A tune sweep's report: the recommendation first, then legitimate denied by limit per algorithm.
 std::string tuneReportHtml(const std::string& traceSummary, const TuneSpec& spec, const TuneResult& result,
                            const Json& document, const ReportHeader& header);
+
+/// The key audit's report (`ratelab-cli keys --audit --report`, the inspector's Audit tab): the verdict
+/// first, then the groups, the keys that will hurt, the servers and each group's TTL histogram.
+/// `document` is keyAuditDocument()'s; `target` names the server or cluster audited.
+std::string keyAuditReportHtml(const KeyAuditReport& report, const std::vector<std::string>& failed,
+                               const std::string& target, const Json& document, const ReportHeader& header);
 
 /// Writes `html` to `path` whole (a partial file is renamed in when complete); the error names the file.
 Result<void> writeReport(const std::string& path, const std::string& html);

@@ -12,14 +12,14 @@ std::string raceReportHtml(const RaceSpec& spec, const std::vector<RaceVariantRe
       {"capacity", std::to_string(spec.capacity) + " (" + std::string(algorithmName(spec.algorithm)) + ")"},
       {"naive think time", std::to_string(spec.thinkTime.count() / 1000) + " ms between read and write"},
   };
-  ReportSection summary{"Summary", {}, Json::array(), {}};
+  ReportSection summary{"Summary", {}, Json::array(), {}, {}};
   summary.sentences.push_back("An atomic variant admits exactly the capacity every round; the naive "
                               "check-then-increment admits more when the reads interleave.");
   // One chart per variant, each with its capacity: an atomic variant's line lies on the capacity and would
   // hide another's in one shared chart.
   const char* colors[] = {"#c43c3c", "#e08a1e", "#2a7ab9", "#3a9a4a"};
   const double last = static_cast<double>(std::max(2, spec.rounds));
-  ReportSection chart{"Round by round", {}, Json(), {}};
+  ReportSection chart{"Round by round", {}, Json(), {}, {}};
   // The table is the document's (`race --json`'s) numbers, so the two can't disagree.
   const std::pair<const char*, const char*> columns[] = {{"name", "variant"}, {"admitted_min", "admitted min"},
       {"admitted_max", "max"}, {"admitted_mean", "mean"}, {"over_limit_rounds", "over-limit rounds"},

@@ -13,17 +13,8 @@ constexpr double kBottom = 42;   // the x ticks and title
 constexpr double kRightAxis = 64;
 constexpr double kNoRightAxis = 16;
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string px(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
+std::string num(double v) { return svgNumber(v); }
+std::string px(double v) { return svgPixels(v); }
 
 double topOf(const std::vector<SvgSeries>& series, bool right) {
   double top = 0;
@@ -66,6 +57,18 @@ void axisTicks(std::string& out, const Frame& f, const std::vector<double>& tick
   }
 }
 }  // namespace
+
+std::string svgPixels(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+std::string svgNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
 
 std::string xmlEscaped(std::string_view text) {
   std::string out;

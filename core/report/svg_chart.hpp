@@ -50,6 +50,11 @@ struct SvgChart {
 /// `text` with &, <, >, " and ' escaped for XML text and attributes.
 std::string xmlEscaped(std::string_view text);
 
+/// A coordinate for an SVG attribute: one decimal ("12.5").
+std::string svgPixels(double v);
+/// A number for a tick or a count: up to six significant digits ("40", "0.25").
+std::string svgNumber(double v);
+
 /// The chart as one <svg> element (class "chart"; each series' path has class "series").
 std::string renderSvg(const SvgChart& chart);
 

@@ -35,7 +35,7 @@ std::string tuneReportHtml(const std::string& traceSummary, const TuneSpec& spec
       {"points", std::to_string(result.points.size()) + (result.cancelled ? " (cancelled: only those computed)" : "")},
   };
   // The recommendation first: it is what the sweep is for.
-  ReportSection top{"Recommendation", {}, Json::array(), {}};
+  ReportSection top{"Recommendation", {}, Json::array(), {}, {}};
   for (Algorithm a : spec.algorithms) {
     const auto i = recommend(result, a, spec.targetDenied);
     if (!i) {
@@ -57,7 +57,7 @@ std::string tuneReportHtml(const std::string& traceSummary, const TuneSpec& spec
     top.table.push_back(std::move(row));
   }
   // Per algorithm: legitimate denied against the limit, one line per window (and refill).
-  ReportSection sweep{"The sweep", {"Each line is one window (and refill) of the grid; the dashed line is the target."}, Json(), {}};
+  ReportSection sweep{"The sweep", {"Each line is one window (and refill) of the grid; the dashed line is the target."}, Json(), {}, {}};
   const char* colors[] = {"#2a7ab9", "#e08a1e", "#3a9a4a", "#c43c3c", "#8a5cb8", "#7a5a40", "#d070b0", "#707070"};
   for (Algorithm a : spec.algorithms) {
     std::map<std::string, std::vector<ChartPoint>> lines;

@@ -18,6 +18,7 @@
 #include "support/peer_libraries.hpp"
 #include "support/redis_test_cluster.hpp"
 #include "support/redis_test_server.hpp"
+#include "support/report_page.hpp"
 
 using namespace rl;
 
@@ -116,6 +117,26 @@ void CliKeysAuditTest::auditNamesBadKeysAndEveryLibrary() {
   QCOMPARE(lim["long_ttl_keys"].toArray()[0].toObject()["expected_max_ms"].toInt(), 60'000);
   QCOMPARE(json.json()["keys"].toArray().size(), 2);  // the keys the audit names
   QCOMPARE(audit["servers"].toArray()[0].toObject()["maxmemory_policy"].toString(), QString("noeviction"));
+
+  // The same audit as a page: it embeds the document --json printed in the same run, and a real
+  // headless Chromium shows both bad keys, every library and one bar per TTL bin of each library.
+  const QString page = tmp_.filePath("audit.html");
+  const auto reported = test::runCli({"keys", "--audit", "--redis", url(), "--json", "--report", page});
+  QCOMPARE(reported.exitCode, 1);
+  const QByteArray html = test::readReport(page);
+  QCOMPARE(test::embeddedDocument(html), reported.json());
+  QTemporaryDir profile;
+  const QByteArray dom = test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()});
+  QVERIFY2(dom.contains("<h2>Verdict: fail</h2>"), dom.left(2000).constData());
+  QVERIFY(dom.contains("Fails ttl: 1 limiter key(s) have no TTL."));
+  QVERIFY(dom.contains("<td>LIMITER/stuck/10/1/minute</td><td>limits (Python)</td><td>no TTL: it never expires</td>"));
+  QVERIFY(dom.contains("<td>LIMITER/daylong/10/1/minute</td><td>limits (Python)</td><td>TTL 1 d, needs at most 1 min</td>"));
+  for (const char* library : {"limits (Python)", "@fastify/rate-limit", "rate-limit-redis"})
+    QVERIFY2(dom.contains(QByteArray("<td>") + library + "</td>"), library);
+  QCOMPARE(dom.count("<svg class=\"chart bars\""), 3);  // one histogram per library
+  QCOMPARE(dom.count("<rect class=\"bar\""), 3 * 7);
+  QVERIFY(dom.contains("<title>no TTL: 1</title>"));  // the stuck key's bar, in the limits histogram
+  QVERIFY(dom.contains("<title>&gt; 10 x bound: 1</title>"));  // the day-long key's
 }
 
 void CliKeysAuditTest::auditReadsDocumentedLayouts() {
@@ -162,6 +183,13 @@ void CliKeysAuditTest::auditRequireAndBadInput() {
   QCOMPARE(bad.exitCode, 2);
   QCOMPARE(bad.err, QByteArray("ratelab-cli keys: --require: 'fast' is not a check: allowed ttl, ttl-bound, known, eviction "
                                "(comma-separated)\n"));
+  const auto notAudit = test::runCli({"keys", "--redis", url(), "--report", tmp_.filePath("k.html")});
+  QCOMPARE(notAudit.exitCode, 2);
+  QCOMPARE(notAudit.err, QByteArray("ratelab-cli keys: --report is the audit's page: allowed with --audit only\n"));
+  const auto badPage = test::runCli({"keys", "--audit", "--redis", url(), "--report", tmp_.filePath("k.txt")});
+  QCOMPARE(badPage.exitCode, 2);
+  QVERIFY2(badPage.err.contains("must end in .html or .htm"), badPage.err.constData());
+  QVERIFY(badPage.out.isEmpty());  // refused before the scan
   const auto cap = test::runCli({"keys", "--audit", "--redis", url(), "--max-keys", "0"});
   QCOMPARE(cap.exitCode, 2);
   QVERIFY(cap.err.contains("--max-keys '0' is not valid: allowed a whole number from 1 to"));

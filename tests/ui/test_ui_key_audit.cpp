@@ -13,7 +13,13 @@
 #include <QTabWidget>
 #include <QTreeWidget>
 
+#include <QJsonArray>
+
 #include "redis/redis_connection.hpp"
+#include "redis/redis_link.hpp"
+#include "support/cli_process.hpp"
+#include "support/report_page.hpp"
+#include "support/redis_test_cluster.hpp"
 #include "support/redis_test_server.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
@@ -25,18 +31,36 @@
 using namespace rl;
 using namespace rl::ui;
 
+namespace {
+/// `v` without its "pttl_ms" members: a TTL moves between two reads of the same key.
+QJsonValue withoutPttl(const QJsonValue& v) {
+  if (v.isArray()) {
+    QJsonArray out;
+    for (const QJsonValue& e : v.toArray()) out.append(withoutPttl(e));
+    return out;
+  }
+  if (!v.isObject()) return v;
+  QJsonObject out;
+  const QJsonObject o = v.toObject();
+  for (auto it = o.begin(); it != o.end(); ++it)
+    if (it.key() != QLatin1String("pttl_ms")) out.insert(it.key(), withoutPttl(it.value()));
+  return out;
+}
+}  // namespace
+
 class UiKeyAuditTest : public QObject {
   Q_OBJECT
  private slots:
   void init();
   void cleanup();
   void auditTabNamesTheBadKeys();
+  void auditTabCoversEveryClusterMaster();
   void windowPaintsDuringALargeAudit();
   void liveDrawsACounterRising();
 
  private:
   void redisDo(const std::vector<std::string>& argv);
-  void connectWindow();
+  void connectWindow(const QString& url = {});
   void runAudit();
   void shoot(const QString& name);
   KeyInspectorPanel* inspector() const { return window_->keyInspectorPanel(); }
@@ -72,9 +96,9 @@ void UiKeyAuditTest::redisDo(const std::vector<std::string>& argv) {
   QVERIFY2(r && !r->isError(), argv.front().c_str());
 }
 
-void UiKeyAuditTest::connectWindow() {
+void UiKeyAuditTest::connectWindow(const QString& url) {
   QSignalSpy pages(controller_.get(), &StormController::keysReady);
-  window_->connectionPanel()->setUrl(QStringLiteral("redis://127.0.0.1:%1").arg(redis_->endpoint().port));
+  window_->connectionPanel()->setUrl(url.isEmpty() ? QStringLiteral("redis://127.0.0.1:%1").arg(redis_->endpoint().port) : url);
   QTest::mouseClick(window_->connectionPanel()->findChild<QPushButton*>(QStringLiteral("connectRedis")), Qt::LeftButton);
   QVERIFY(pages.wait(10'000));
 }
@@ -90,6 +114,8 @@ void UiKeyAuditTest::shoot(const QString& name) {
   if (dir.isEmpty()) return;
   for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
     window_->resize(size);
+    // The inspector dock at 3/5 of the window's height, as someone reading an audit drags it.
+    window_->resizeDocks({window_->findChild<QDockWidget*>(QStringLiteral("inspectorDock"))}, {size.height() * 3 / 5}, Qt::Vertical);
     QTest::qWait(200);  // layout and chart animations settle (a picture, not an assertion)
     QVERIFY(window_->grab().save(QStringLiteral("%1/%2-%3x%4.png").arg(dir, name).arg(size.width()).arg(size.height())));
   }
@@ -121,6 +147,63 @@ void UiKeyAuditTest::auditTabNamesTheBadKeys() {
   view->groups()->topLevelItem(0)->setSelected(true);  // the limits row only
   QCOMPARE(view->histogram(), (QList<qreal>{0, 1, 0, 0, 1, 0, 1}));
   shoot(QStringLiteral("inspector-audit"));
+
+  // Export report: the page the CLI writes, with the document `keys --audit --json` prints for the
+  // same server and the window's checks (every one of them), equal but for the TTLs that moved.
+  QTemporaryDir dir;
+  QVERIFY(!view->exportReport(dir.filePath("audit.txt")));  // a wrong extension is refused
+  QVERIFY(!QFileInfo::exists(dir.filePath("audit.txt")));
+  const QString page = dir.filePath("audit.html");
+  const auto ok = view->exportReport(page);
+  QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+  const QJsonObject embedded = test::embeddedDocument(test::readReport(page));
+  const auto cli = test::runCli({"keys", "--audit", "--prefix", "", "--require", "ttl-bound,known,eviction", "--json",
+                                 "--redis", QStringLiteral("redis://127.0.0.1:%1").arg(redis_->endpoint().port)});
+  QCOMPARE(cli.exitCode, 1);
+  QCOMPARE(withoutPttl(embedded), withoutPttl(cli.json()));
+  QCOMPARE(embedded["audit"].toObject()["verdict"].toString(), QStringLiteral("fail"));
+  QCOMPARE(embedded["keys"].toArray().size(), 2);  // the two bad keys, named
+  QTemporaryDir profile;
+  const QByteArray dom = test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()});
+  QVERIFY(dom.contains("<td>LIMITER/stuck/10/1/minute</td><td>limits (Python)</td><td>no TTL: it never expires</td>"));
+  QCOMPARE(dom.count("<svg class=\"chart bars\""), 3);  // limits, rate-limit-redis, @fastify/rate-limit
+}
+
+void UiKeyAuditTest::auditTabCoversEveryClusterMaster() {
+  test::RedisTestCluster cluster;
+  RL_REQUIRE_CLUSTER(cluster);
+  auto link = RedisLink::connect(cluster.endpoint());
+  QVERIFY(link);
+  const auto set = [&](const std::string& key, std::vector<std::string> argv) {
+    auto ok = link->onKey(key, [&](RedisConnection& c) { return c.command(argv); });
+    QVERIFY2(ok && !ok->isError(), key.c_str());
+  };
+  for (int i = 0; i < 30; ++i) {  // 30 clients: their keys spread over the three masters
+    const std::string key = "rl:client" + std::to_string(i);
+    set(key, {"SET", key, "1", "PX", "60000"});
+  }
+  set("rl:stuck", {"SET", "rl:stuck", "5"});
+  set("LIMITER/daylong/10/1/minute", {"SET", "LIMITER/daylong/10/1/minute", "1", "EX", "86400"});
+  connectWindow(QString::fromStdString(cluster.endpoint().toString()));
+  inspector()->setPrefix(QString());
+  runAudit();
+  KeyAuditView* view = inspector()->auditView();
+  QVERIFY2(view->statusText().startsWith(QStringLiteral("32 key(s) read, 32 limiter key(s): fail")), qPrintable(view->statusText()));
+  QCOMPARE(view->groups()->topLevelItemCount(), 2);
+  QCOMPARE(view->groups()->topLevelItem(0)->text(0), QStringLiteral("rl:"));
+  QCOMPARE(view->groups()->topLevelItem(0)->text(2), QStringLiteral("31"));
+  QCOMPARE(view->groups()->topLevelItem(0)->text(3), QStringLiteral("1"));  // rl:stuck, on whichever master holds it
+  const QString findings = view->findingsText();
+  QVERIFY2(findings.contains(QStringLiteral("No TTL: rl:stuck (rate-limit-redis) never expires")), qPrintable(findings));
+  QVERIFY2(findings.contains(QStringLiteral("TTL far beyond its window: LIMITER/daylong/10/1/minute")), qPrintable(findings));
+  // The report's servers: the three masters, whose keys add up to every key.
+  QTemporaryDir dir;
+  QVERIFY(view->exportReport(dir.filePath("cluster.html")));
+  const QJsonArray servers = test::embeddedDocument(test::readReport(dir.filePath("cluster.html")))["audit"].toObject()["servers"].toArray();
+  QCOMPARE(servers.size(), 3);
+  int keys = 0;
+  for (const QJsonValue& m : servers) keys += m.toObject()["keys"].toInt();
+  QCOMPARE(keys, 32);
 }
 
 void UiKeyAuditTest::windowPaintsDuringALargeAudit() {

@@ -6,6 +6,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QColor>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,7 +19,10 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include "common/byte_text.hpp"
 #include "common/duration_text.hpp"
+#include "redis/redis_url.hpp"
+#include "report/html_report.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -45,12 +50,16 @@ QStringList findingLines(const KeyAuditReport& r, const QStringList& failed) {
 KeyAuditView::KeyAuditView(QWidget* parent)
     : QWidget(parent),
       run_(new QPushButton(tr("Audit keys"), this)),
+      export_(new QPushButton(tr("Export report…"), this)),
       status_(new QLabel(tr("Audit: every limiter key under the prefix (empty: every key), up to 200,000 keys."), this)),
       groups_(new QTreeWidget(this)),
       findings_(new QTextEdit(this)),
       bars_(new QBarSet(tr("keys"))),
       axisY_(new QValueAxis(this)) {
   run_->setObjectName(QStringLiteral("auditKeys"));
+  export_->setObjectName(QStringLiteral("exportAuditReport"));
+  export_->setEnabled(false);
+  export_->setToolTip(tr("The audit as one HTML page to share (ratelab-cli keys --audit --report)"));
   status_->setWordWrap(true);
   groups_->setRootIsDecorated(false);
   groups_->setColumnCount(7);
@@ -77,20 +86,24 @@ KeyAuditView::KeyAuditView(QWidget* parent)
   view->setRenderHint(QPainter::Antialiasing);
   view->setToolTip(tr("Keys by TTL divided by the most the key needs (its window or refill): <= 1/2, <= 1, <= 2, <= 10, "
                       "> 10 times; ?: no bound known (the key does not hold its window: Assume window=60s); no: no TTL"));
-  view->setMinimumSize(260, 160);
-  findings_->setMinimumWidth(240);
-  groups_->setMinimumHeight(6 * fontMetrics().height());
+  view->setMinimumSize(220, 140);  // with the findings, fits the inspector dock of a 1024 px window
+  findings_->setMinimumWidth(180);
+  groups_->setMinimumHeight(4 * fontMetrics().height());
   auto* top = new QHBoxLayout;
   top->addWidget(run_);
   top->addWidget(status_, 1);
+  top->addWidget(export_);
   auto* lower = new QSplitter(Qt::Horizontal, this);
   lower->addWidget(findings_);
   lower->addWidget(view);
   lower->setStretchFactor(0, 1);
   lower->setStretchFactor(1, 1);
+  lower->setSizes({10'000, 10'000});  // half each from the start: the histogram's bin labels need the room
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(groups_);
   split->addWidget(lower);
+  split->setStretchFactor(0, 2);  // a few rows of groups; the findings and the histogram get the rest
+  split->setStretchFactor(1, 3);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(top);
   layout->addWidget(split, 1);
@@ -100,11 +113,44 @@ KeyAuditView::KeyAuditView(QWidget* parent)
     emit auditRequested();
   });
   connect(groups_, &QTreeWidget::itemSelectionChanged, this, &KeyAuditView::showHistogram);
+  connect(export_, &QPushButton::clicked, this, &KeyAuditView::exportReportAs);
+}
+
+void KeyAuditView::setSource(const QString& url, const QString& prefix) {
+  url_ = QString::fromStdString(withoutPassword(url.toStdString()));
+  prefix_ = prefix;
+}
+
+Result<void> KeyAuditView::exportReport(const QString& path) const {
+  if (!haveReport_) return invalidArgument("no audit to export yet: press Audit keys first");
+  if (auto ok = checkReportPath(path.toStdString()); !ok) return ok;
+  std::vector<std::string> failed;
+  for (const QString& f : failed_) failed.push_back(f.toStdString());
+  ReportHeader header;
+  header.title = "Key audit of " + url_.toStdString();
+  header.command = "the RateLab window (key inspector, Audit tab)";
+  const std::string html = keyAuditReportHtml(report_, failed, url_.toStdString(),
+                                              keyAuditDocument(prefix_.toStdString(), report_, failed), header);
+  return writeReport(path.toStdString(), html);
+}
+
+void KeyAuditView::exportReportAs() {
+  // A dated name is suggested and ".html" added when the name has no extension; a wrong one is refused.
+  QString path = QFileDialog::getSaveFileName(this, tr("Export audit report"),
+                                              QString::fromStdString(suggestedReportName("key-audit")),
+                                              tr("HTML report (*.html *.htm)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");
+  const Result<void> ok = exportReport(path);  // a bounded page (capped lists): a few KB, written at once
+  status_->setText(ok ? tr("Export report: %1").arg(path) : qs(ok.error().message));
 }
 
 void KeyAuditView::showReport(const KeyAuditReport& report, const QStringList& failed) {
   report_ = report;
+  failed_ = failed;
+  haveReport_ = true;
   run_->setEnabled(true);
+  export_->setEnabled(true);
   status_->setText(tr("%1 key(s) read, %2 limiter key(s)%3: %4")
                        .arg(report.scanned)
                        .arg(report.limiterKeys)
@@ -118,18 +164,20 @@ void KeyAuditView::showReport(const KeyAuditReport& report, const QStringList& f
     item->setText(2, QString::number(g.count));
     item->setText(3, QString::number(g.noTtl));
     item->setText(4, QString::number(g.longTtl));
-    item->setText(5, g.memorySampled ? tr("%1 B in %2").arg(g.memoryBytes).arg(g.memorySampled) : QStringLiteral("-"));
+    item->setText(5, g.memorySampled ? tr("%1 in %2").arg(qs(bytesText(g.memoryBytes))).arg(g.memorySampled) : QStringLiteral("-"));
     item->setText(6, g.hottest.empty() ? QStringLiteral("-")
                                        : QStringLiteral("%1 %2/%3").arg(qs(g.hottest[0].name)).arg(g.hottest[0].used).arg(g.hottest[0].limit));
     if (g.library.empty() ? false : g.noTtl > 0 || g.longTtl > 0) item->setForeground(3, QColor(200, 40, 40));
   }
   findings_->setPlainText(findingLines(report, failed).join('\n'));
   showHistogram();
+  emit auditShown();
 }
 
 void KeyAuditView::showError(const QString& message) {
   run_->setEnabled(true);
   status_->setText(message);
+  emit auditShown();
 }
 
 void KeyAuditView::showHistogram() {

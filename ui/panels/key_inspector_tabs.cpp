@@ -25,6 +25,7 @@ QWidget* KeyInspectorPanel::buildTabs(QWidget* keys) {
   connect(auditThread_, &QThread::finished, auditWorker_, &QObject::deleteLater);
   connect(audit_, &KeyAuditView::auditRequested, this, [this] {
     if (server_.isEmpty()) return audit_->showError(tr("No Redis yet: connect first."));
+    audit_->setSource(server_, scanPrefix());
     QMetaObject::invokeMethod(auditWorker_, [w = auditWorker_, url = server_, p = scanPrefix(), a = assume_->text()] {
       w->audit(url, p, a);
     });

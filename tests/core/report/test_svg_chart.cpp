@@ -2,6 +2,7 @@
 
 #include <QtTest>
 
+#include "report/svg_bars.hpp"
 #include "report/svg_chart.hpp"
 
 using namespace rl;
@@ -12,6 +13,7 @@ class SvgChartTest : public QObject {
   void textIsEscaped();
   void legendNamesOnlyWhatIsDrawn();
   void pointsLandOnTheirPixels();
+  void barsAreProportionalAndZeroStillShows();
 };
 
 void SvgChartTest::textIsEscaped() {
@@ -45,6 +47,25 @@ void SvgChartTest::pointsLandOnTheirPixels() {
   c.series.push_back({"admitted", "#2a7ab9", {{0, 0}, {5, 2}}, false, false, true});  // y ticks 0..4 (the floor of 4)
   const std::string svg = renderSvg(c);
   QVERIFY2(svg.find("d=\"M64.0 208.0H504.0V127.0H944.0\"") != std::string::npos, svg.c_str());
+}
+
+void SvgChartTest::barsAreProportionalAndZeroStillShows() {
+  SvgBars c{"TTL", "TTL / need", "keys", {{"<= bound", 40, "#2a7ab9"}, {"none", 0, "#999"}, {"<c>", 10, "#c43c3c"}}, 960, 220};
+  const QString svg = QString::fromStdString(renderBars(c));
+  QRegularExpression bar("<rect class=\"bar\" x=\"[0-9.]+\" y=\"([0-9.]+)\" width=\"([0-9.]+)\" height=\"([0-9.]+)\"");
+  QList<double> heights, bottoms;
+  for (auto it = bar.globalMatch(svg); it.hasNext();) {
+    const auto m = it.next();
+    heights << m.captured(3).toDouble();
+    bottoms << m.captured(1).toDouble() + m.captured(3).toDouble();
+    QVERIFY(qAbs(m.captured(2).toDouble() - 880.0 / 3 * 0.7) < 0.06);  // three slots across the 880 px plot, 70 % each
+  }
+  QCOMPARE(heights.size(), 3);
+  for (double b : bottoms) QVERIFY2(qAbs(b - 176.0) < 0.11, qPrintable(QString::number(b)));  // on the axis: y 28 + plot 148
+  QVERIFY2(qAbs(heights[0] - 4 * heights[2]) < 0.3, qPrintable(svg));  // 40 is four times 10
+  QCOMPARE(heights[1], 1.0);                                           // a zero count: a hairline, not nothing
+  QVERIFY(svg.contains("<title>none: 0</title>"));
+  QVERIFY(svg.contains(">&lt;c&gt;</text>") && !svg.contains("<c>"));  // labels are escaped
 }
 
 QTEST_GUILESS_MAIN(SvgChartTest)
