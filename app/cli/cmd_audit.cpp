@@ -4,6 +4,9 @@
 #include "audit/audit_run.hpp"
 #include "cli_flags.hpp"
 #include "commands.hpp"
+#include "interrupt.hpp"
+#include "report/html_report.hpp"
+#include "report_flag.hpp"
 #include "common/printable_text.hpp"
 #include "storm/key_tag.hpp"
 
@@ -32,13 +35,15 @@ constexpr const char* kAuditHelp =
     "  --cacert FILE         trust the CA certificates of this PEM file (https)\n"
     "  --insecure            accept any certificate and name (https)\n"
     "  --json                one JSON document on stdout\n"
-    "Exit: 0 nothing failed, 1 a required probe failed, 2 bad input, 3 a URL cannot be reached.\n";
+    "  --report FILE.html    the audit as one self-contained HTML page (checked before any request)\n"
+    "Exit: 0 nothing failed, 1 a required probe failed, 2 bad input, 3 a URL cannot be reached,\n"
+    "130 Ctrl-C (nothing more is sent; what was found is printed and --report written).\n";
 
 std::vector<FlagSpec> auditFlags() {
   return {{"http-target", true}, {"budget-requests", true}, {"budget-s", true},  {"plan", false},
           {"require", true},     {"only", true},            {"http-key", true},        {"http-header", true}, {"http-method", true},
           {"http-deny-status", true}, {"timeout-ms", true}, {"cacert", true},    {"insecure", false},
-          {"json", false},       {"help", false}};
+          {"json", false},       {"report", true},           {"help", false}};
 }
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -129,19 +134,32 @@ int cmdAudit(const Args& args) {
     std::fputs(auditPlan(*spec).c_str(), stdout);
     return kExitOk;
   }
+  if (int rc = checkReportFlag("audit", *flags); rc != kExitOk) return rc;  // before the first request
   const bool json = flags->has("json");
-  auto report = runAudit(*spec, [json](const AuditCheck& c) {
-    if (!json) return;
-    std::fprintf(stderr, "audit: %s %s\n", c.name.c_str(), std::string(verdictName(c.verdict)).c_str());
-  });
+  catchInterrupt();  // Ctrl-C: stop sending, print and write what was found, exit 130
+  auto report = runAudit(
+      *spec,
+      [json](const AuditCheck& c) {
+        if (!json) return;
+        std::fprintf(stderr, "audit: %s %s\n", c.name.c_str(), std::string(verdictName(c.verdict)).c_str());
+      },
+      &interruptFlag());
   if (!report) {
     if (report.error().code == ErrorCode::InvalidArgument) return badInput("audit", report.error());
     std::fprintf(stderr, "ratelab-cli audit: cannot reach the HTTP target: %s\n",
                  printableText(report.error().message).c_str());
     return kExitNoRedis;  // 3: the target cannot be reached at start
   }
-  if (json) std::printf("%s\n", dumpJson(auditJson(*report), 2).c_str());
+  const Json doc = auditJson(*report);
+  if (json) std::printf("%s\n", dumpJson(doc, 2).c_str());
   else printTable(*report);
+  if (flags->has("report")) {
+    ReportHeader header;
+    header.title = "Audit of " + report->target;
+    header.command = commandLine("audit", args);
+    if (int rc = writeReportFlag("audit", *flags, auditReportHtml(doc, header)); rc != kExitOk) return rc;
+  }
+  if (report->interrupted) return interruptedExitCode();
   return report->verdict == Verdict::Fail ? kExitFailed : kExitOk;
 }
 

@@ -58,16 +58,24 @@ void judge(const AuditSpec& spec, AuditReport& r) {
 
 }  // namespace
 
-Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(const AuditCheck&)>& onCheck) {
+Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(const AuditCheck&)>& onCheck,
+                             const std::atomic<bool>* cancel) {
   if (auto ok = validateAuditSpec(spec); !ok) return ok.error();
   Prober prober(spec);
+  prober.setCancel(cancel);
   if (auto ok = prober.open(); !ok) return ok.error();
   AuditContext ctx{spec, prober};
   AuditReport report;
   for (const auto& u : spec.urls) report.target += (report.target.empty() ? "" : ",") + u;
   for (const ProbeEntry& p : kProbes) {
     const bool chosen = spec.only.empty() || std::find(spec.only.begin(), spec.only.end(), p.name) != spec.only.end();
+    if (prober.cancelled()) {
+      report.checks.push_back(makeCheck(std::string(p.name), Verdict::Skip, "not run: interrupted (Ctrl-C)"));
+      continue;
+    }
     report.checks.push_back(chosen ? p.run(ctx) : makeCheck(std::string(p.name), Verdict::Skip, "not chosen (--only)"));
+    if (prober.cancelled() && report.checks.back().verdict == Verdict::Skip)  // its "no budget" was the interrupt
+      report.checks.back().summary = "interrupted (Ctrl-C) before it could be judged";
     if (onCheck) onCheck(report.checks.back());
   }
   report.checks.push_back(fingerprintCheck(ctx, prober.arrivals(), report.fingerprint));
@@ -75,7 +83,9 @@ Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(con
   report.declared = ctx.declared;
   report.requests = prober.sent();
   report.elapsedMs = prober.nowUs() / 1000;
+  report.interrupted = prober.cancelled();
   judge(spec, report);
+  if (report.interrupted) report.summary = "interrupted: " + report.summary;
   return report;
 }
 

@@ -4,6 +4,7 @@
 // else warn when any probe warned, else pass. The CLI prints the report; a
 // window panel can show each check as `onCheck` delivers it.
 
+#include <atomic>
 #include <functional>
 #include <string>
 
@@ -13,8 +14,10 @@
 namespace rl {
 
 /// Runs the audit; Unavailable when a URL cannot be reached at start, InvalidArgument for a bad spec.
-/// `onCheck` (may be empty) is called after each probe, on the calling thread.
-Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(const AuditCheck&)>& onCheck = {});
+/// `onCheck` (may be empty) is called after each probe, on the calling thread. When `*cancel` turns
+/// true, nothing more is sent: the probes not yet run are skipped as interrupted, the report says so.
+Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(const AuditCheck&)>& onCheck = {},
+                             const std::atomic<bool>* cancel = nullptr);
 
 /// What the audit would send, probe by probe (--plan), without sending anything.
 std::string auditPlan(const AuditSpec& spec);

@@ -73,6 +73,7 @@ Json auditJson(const AuditReport& r) {
   doc["summary"] = r.summary;
   doc["requests"] = r.requests;
   doc["elapsed_ms"] = r.elapsedMs;
+  if (r.interrupted) doc["interrupted"] = true;
   return doc;
 }
 

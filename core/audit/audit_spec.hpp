@@ -89,6 +89,7 @@ struct AuditReport {
   std::int64_t requests = 0;     ///< requests sent
   std::int64_t elapsedMs = 0;    ///< wall time
   std::string summary;           ///< one line
+  bool interrupted = false;      ///< cancelled (Ctrl-C): the probes after it did not run
 };
 
 /// The report as the CLI's --json document:

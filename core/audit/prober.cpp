@@ -43,13 +43,16 @@ Result<void> Prober::open() {
 std::int64_t Prober::nowUs() const { return steadyUs() - startUs_; }
 
 bool Prober::affords(std::int64_t requests, Micros time) const {
+  if (cancelled()) return false;
   return sent() + requests <= spec_.budgetRequests && nowUs() + time.count() <= spec_.budget.count();
 }
 
 bool Prober::sleepUntil(std::int64_t us) {
-  if (us > spec_.budget.count()) return false;
-  const std::int64_t left = us - nowUs();
-  if (left > 0) std::this_thread::sleep_for(Micros{left});
+  if (us > spec_.budget.count() || cancelled()) return false;
+  for (std::int64_t left = us - nowUs(); left > 0; left = us - nowUs()) {
+    std::this_thread::sleep_for(Micros{std::min<std::int64_t>(left, 50'000)});  // Ctrl-C is seen within 50 ms
+    if (cancelled()) return false;
+  }
   return true;
 }
 

@@ -9,6 +9,7 @@
 // also gets its own source address (127.x.y.z, hashed from the key), so a
 // limiter keyed by address sees a fresh client for every probe.
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -69,8 +70,13 @@ class Prober {
   bool affords(std::int64_t requests, Micros time) const;
   /// Steady microseconds since open().
   std::int64_t nowUs() const;
-  /// Sleeps until `us` (steady, since open()); false (no sleep) when that is past the budget.
+  /// Sleeps until `us` (steady, since open()); false (no sleep) when that is past the budget,
+  /// false as soon as the audit is cancelled (the sleep is cut short).
   bool sleepUntil(std::int64_t us);
+  /// Stops the audit when `*cancel` turns true: nothing more is sent, sleeps end (may be null).
+  void setCancel(const std::atomic<bool>* cancel) { cancel_ = cancel; }
+  /// True once the audit was cancelled.
+  bool cancelled() const { return cancel_ && cancel_->load(); }
   /// Every arrival so far, in send order.
   const std::vector<Arrival>& arrivals() const { return arrivals_; }
   /// Requests sent.
@@ -94,6 +100,7 @@ class Prober {
   std::vector<Arrival> arrivals_;       ///< the record
   std::int64_t startUs_ = 0;            ///< steady time of open()
   int groups_ = 0;                      ///< next round's group id
+  const std::atomic<bool>* cancel_ = nullptr;  ///< Ctrl-C (setCancel)
 };
 
 }  // namespace rl

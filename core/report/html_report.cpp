@@ -20,8 +20,8 @@ constexpr const char* kStyle = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d1d1f;margin:24px auto;max-width:1100px;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;margin:8px 0;font-variant-numeric:tabular-nums}
-td,th{border:1px solid #d8d8d8;padding:2px 6px;font-size:13px;text-align:right;white-space:nowrap}
-th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}
+td,th{border:1px solid #d8d8d8;padding:2px 6px;font-size:13px;text-align:left;white-space:nowrap}
+th{background:#f3f3f3}td.n{text-align:right}
 table.facts td{text-align:left;white-space:normal;overflow-wrap:anywhere}table.facts td:first-child{color:#555}
 .scroll{overflow-x:auto}
 svg.chart{display:block;margin:10px 0;background:#fff;max-width:100%;height:auto}
@@ -50,7 +50,10 @@ std::string tableHtml(const Json& rows) {
   out += "</tr>";
   for (const Json& row : rows) {
     out += "<tr>";
-    for (const auto& [key, _] : rows.front().items()) out += "<td>" + (row.contains(key) ? cell(row[key]) : "") + "</td>";
+    for (const auto& [key, _] : rows.front().items()) {
+      const bool number = row.contains(key) && row[key].is_number();  // numbers right-aligned, words left
+      out += (number ? "<td class=\"n\">" : "<td>") + (row.contains(key) ? cell(row[key]) : "") + "</td>";
+    }
     out += "</tr>";
   }
   return out + "</table></div>";

@@ -71,6 +71,10 @@ std::string tuneReportHtml(const std::string& traceSummary, const TuneSpec& spec
 std::string keyAuditReportHtml(const KeyAuditReport& report, const std::vector<std::string>& failed,
                                const std::string& target, const Json& document, const ReportHeader& header);
 
+/// The HTTP limiter audit's report (`ratelab-cli audit --report`), from its `audit --json` document
+/// alone: the verdict and every probe's finding, then burst's rounds and sustained's windows against the limit.
+std::string auditReportHtml(const Json& document, const ReportHeader& header);
+
 /// Writes `html` to `path` whole (a partial file is renamed in when complete); the error names the file.
 Result<void> writeReport(const std::string& path, const std::string& html);
 

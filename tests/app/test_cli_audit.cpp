@@ -10,10 +10,13 @@
 
 #include <QtTest>
 
+#include <csignal>
+
 #include <QJsonArray>
 #include <QProcess>
 
 #include "support/cli_process.hpp"
+#include "support/report_page.hpp"
 #include "support/nginx_limit_req.hpp"
 #include "support/peer_libraries.hpp"
 #include "support/redis_test_server.hpp"
@@ -82,6 +85,7 @@ class CliAuditTest : public QObject {
   void nginxStatusHeader();
   void nginxBehindTls();
   void ratelabServe();
+  void ctrlCStopsAndKeepsWhatWasFound();
   void serveReplicasLeak();
   void badInputAndUnreachable();
   void runKeysAreFreshPerRunAndLane();
@@ -207,15 +211,33 @@ void CliAuditTest::checkThenIncrementFailsBurst() {
   QString why;
   const QString url = startNode(node, {"naive", "5", "2000", QString::number(redis_->endpoint().port)}, why);
   QVERIFY2(!url.isEmpty(), qPrintable(why));
-  const auto c = audit(url, {"--only", "discover,burst", "--require", "burst"});
+  QTemporaryDir dir;
+  const QString page = dir.filePath("naive.html");
+  const auto c = audit(url, {"--only", "discover,burst", "--require", "burst", "--report", page});
   QCOMPARE(c.exitCode, 1);
   const QJsonObject doc = c.json();
   QCOMPARE(doc["declared"]["limit"].toInt(), 5);
   QCOMPARE(verdictOf(doc, "burst"), QString("fail"));
   QVERIFY2(check(doc, "burst")["max_admitted"].toInt() > 5, c.out.constData());  // all passed the check at once
-  QVERIFY(check(doc, "burst")["over_limit_rounds"].toInt() >= 1);
+  const int over = check(doc, "burst")["over_limit_rounds"].toInt();
+  QVERIFY(over >= 1);
   QCOMPARE(doc["verdict"].toString(), QString("fail"));
   QVERIFY(doc["summary"].toString().contains("(burst)"));
+  // The page: the document it embeds is the one --json printed, and a real headless Chromium
+  // draws the burst's rounds against the limit of 5 with the over-limit rounds banded.
+  const QByteArray html = test::readReport(page);
+  QCOMPARE(test::embeddedDocument(html), doc);
+  QTemporaryDir profile;
+  const QByteArray dom = test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()});
+  QVERIFY2(dom.contains("<h2>Verdict: fail</h2>"), dom.left(3000).constData());
+  QVERIFY(dom.contains("<td>burst</td><td>fail</td>"));
+  QCOMPARE(dom.count("<svg class=\"chart\""), 1);
+  QVERIFY(dom.contains("<title>limit 5</title>"));
+  QVERIFY(dom.count("class=\"band\"") >= 1 && dom.count("class=\"band\"") <= over);  // consecutive rounds share a band
+  // A bad page is refused before the first request.
+  const auto bad = audit(url, {"--report", dir.filePath("naive.txt")});
+  QCOMPARE(bad.exitCode, 2);
+  QVERIFY2(bad.err.contains("must end in .html or .htm"), bad.err.constData());
 }
 
 // A window boundary inside the burst's concurrent round admits two windows'
@@ -333,6 +355,30 @@ void CliAuditTest::nginxBehindTls() {
   QVERIFY2(storm.exitCode == 0, storm.err.constData());
   QCOMPARE(storm.json()["runs"].toArray()[0].toObject()["admitted"].toInt(), 6);
   QCOMPARE(storm.json()["runs"].toArray()[0].toObject()["errors"].toInt(), 0);
+}
+
+void CliAuditTest::ctrlCStopsAndKeepsWhatWasFound() {
+  Child serve(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli",
+              {"serve", "--algorithm", "fixed_window", "--limit", "5", "--window-ms", "1000", "--front", "builtin"});
+  const QStringList front = serve.waitFor("front");
+  QVERIFY2(!front.isEmpty(), qPrintable(serve.seen()));
+  QTemporaryDir dir;
+  QProcess p;
+  p.setWorkingDirectory(RATELAB_SOURCE_DIR);
+  p.start(qEnvironmentVariable("RATELAB_BIN_DIR") + "/cli/ratelab-cli",
+          {"audit", "--http-target", front.front() + "/", "--json", "--budget-s", "600", "--report", dir.filePath("i.html")});
+  QByteArray err;
+  QTRY_VERIFY_WITH_TIMEOUT((err += p.readAllStandardError()).contains("audit: burst"), 30'000);  // two probes done
+  QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGINT), 0);
+  QVERIFY(p.waitForFinished(15'000));  // not the 600 s budget
+  QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+  QCOMPARE(p.exitCode(), 130);
+  const QJsonObject doc = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+  QVERIFY(doc["interrupted"].toBool());
+  QVERIFY2(doc["summary"].toString().startsWith("interrupted: "), qPrintable(doc["summary"].toString()));
+  QCOMPARE(verdictOf(doc, "discover"), QString("pass"));  // what was found before Ctrl-C is kept
+  QCOMPARE(check(doc, "identity")["summary"].toString(), QString("not run: interrupted (Ctrl-C)"));
+  QCOMPARE(test::embeddedDocument(test::readReport(dir.filePath("i.html"))), doc);  // and the page is written
 }
 
 void CliAuditTest::ratelabServe() {

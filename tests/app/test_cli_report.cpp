@@ -69,7 +69,8 @@ void CliReportTest::boundaryReportCarriesTheRunsNumbers() {
   QVERIFY(html.contains("<td>quota</td><td>100 req / 60s</td>"));
   QVERIFY(html.contains("<td>Redis</td><td>not used</td>"));
   // The fixed window lets 2x its limit through within one window length: 200 in the table.
-  QVERIFY(html.contains("<tr><td>fixed_window</td><td>memory</td><td>400</td><td>200</td><td>200</td><td>0</td><td>200</td>"));
+  QVERIFY(html.contains("<tr><td>fixed_window</td><td>memory</td><td class=\"n\">400</td><td class=\"n\">200</td><td class=\"n\">200</td>"
+                            "<td class=\"n\">0</td><td class=\"n\">200</td>"));
   // The embedded document is `run --json`'s, decision for decision.
   const auto json = runCli({"run", "--scenario", kBoundary, "--json"});
   QCOMPARE(json.exitCode, 0);
@@ -142,7 +143,7 @@ void CliReportTest::raceReportDrawsEachVariantAgainstTheCapacity() {
     QCOMPARE(o["admitted_min"].toInt(), 10);       // the atomic variants: exactly the capacity, every round
     QCOMPARE(o["admitted_max"].toInt(), 10);
   }
-  QVERIFY(html.contains("<tr><td>lua</td><td>10</td><td>10</td><td>10</td><td>0</td>"));
+  QVERIFY(html.contains("<tr><td>lua</td><td class=\"n\">10</td><td class=\"n\">10</td><td class=\"n\">10</td><td class=\"n\">0</td>"));
   // One chart per variant, each with its capacity line; the browser parses all three.
   QCOMPARE(html.count("<svg class=\"chart\""), 3);
   QCOMPARE(html.count("<title>capacity 10</title>"), 3);  // a drawn capacity path in each chart
