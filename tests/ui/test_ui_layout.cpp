@@ -22,6 +22,7 @@
 #include "ui/charts/lane_model.hpp"
 #include "ui/charts/lanes_panel.hpp"
 #include "ui/charts/time_scale.hpp"
+#include "ui/charts/ttl_chart.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
@@ -62,6 +63,8 @@ class UiLayoutTest : public QObject {
   void cleanup();
   void presetFitsTheWindow_data();
   void presetFitsTheWindow();
+  void levelAndTtlChartsShowWholeTexts_data();
+  void levelAndTtlChartsShowWholeTexts();
 
  private:
   std::unique_ptr<StormController> controller_;
@@ -78,6 +81,36 @@ void UiLayoutTest::init() {
 void UiLayoutTest::cleanup() {
   window_.reset();
   controller_.reset();
+}
+
+void UiLayoutTest::levelAndTtlChartsShowWholeTexts_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<QString>("ttlTitle");
+  QTest::newRow("1024x700") << QSize(1024, 700) << QStringLiteral("PTTL of the limiter keys");
+  QTest::newRow("1600x1000") << QSize(1600, 1000) << QStringLiteral("PTTL of the limiter keys, during and after the run");
+}
+
+void UiLayoutTest::levelAndTtlChartsShowWholeTexts() {
+  // The default storm (redis-lua) shows both charts side by side: at 1024 px each is about 240 px wide.
+  // There the TTL chart says its short title (the whole one is its tooltip) and both legends go under
+  // the plot, so no title, axis title or tick label is cut.
+  QFETCH(QSize, size);
+  QFETCH(QString, ttlTitle);
+  window_->resize(size);
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  QTest::qWait(50);  // the first layout pass after the docks were sized
+  TtlChart* ttl = window_->lanesPanel()->ttlChart();
+  SeriesChart* level = window_->lanesPanel()->levelChart();
+  QVERIFY(ttl->isVisible() && level->isVisible());
+  QCOMPARE(ttl->titleShown(), ttlTitle);
+  QCOMPARE(ttl->toolTip(), QStringLiteral("PTTL of the limiter keys, during and after the run"));
+  for (SeriesChart* chart : {static_cast<SeriesChart*>(ttl), level}) {
+    int texts = 0;
+    const QStringList cut = elidedTexts(chart, &texts);
+    QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("%1 px wide: %2").arg(chart->width()).arg(cut.join(" | "))));
+    QVERIFY2(texts >= 6, qPrintable(QString::number(texts)));  // title, axis titles, tick labels
+  }
 }
 
 void UiLayoutTest::presetFitsTheWindow_data() {

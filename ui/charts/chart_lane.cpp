@@ -323,6 +323,7 @@ QString LaneChart::title() const { return chart()->title(); }
 
 SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QString& reference, QWidget* parent)
     : QChartView(makeChart(), parent) {
+  title_ = shortTitle_ = title;
   chart()->setTitle(title);
   x_ = makeAxis(chart(), Qt::AlignBottom, tr("seconds"));
   y_ = makeAxis(chart(), Qt::AlignLeft, yTitle);
@@ -424,6 +425,27 @@ void SeriesChart::setRanges(double xMaxSeconds, double yMax, double xMinSeconds)
 }
 
 void SeriesChart::setXTitle(const QString& title) { x_->setTitleText(title); }
+
+void SeriesChart::setTitles(const QString& title, const QString& shortTitle) {
+  title_ = title;
+  shortTitle_ = shortTitle.isEmpty() ? title : shortTitle;
+  fitToWidth();
+}
+
+QString SeriesChart::titleShown() const { return chart()->title(); }
+
+void SeriesChart::resizeEvent(QResizeEvent* event) {
+  fitToWidth();
+  QChartView::resizeEvent(event);
+}
+
+void SeriesChart::fitToWidth() {
+  constexpr int kLegendBelowUnder = 480;  // px: narrower, a legend on the right leaves the plot too little
+  chart()->legend()->setAlignment(width() < kLegendBelowUnder ? Qt::AlignBottom : Qt::AlignRight);
+  const int needed = QFontMetrics(chart()->titleFont()).horizontalAdvance(title_) + 24;
+  const QString shown = needed > width() ? shortTitle_ : title_;
+  if (chart()->title() != shown) chart()->setTitle(shown);
+}
 
 double SeriesChart::xAxisMax() const { return x_->max(); }
 

@@ -151,6 +151,10 @@ class SeriesChart : public QChartView {
   void setTimeScale(const TimeScale& scale) { scale_ = scale; }
   /// Names the time axis (default "seconds").
   void setXTitle(const QString& title);
+  /// The title, and the one shown when the chart is too narrow for it (e.g. in a 1024 px window).
+  void setTitles(const QString& title, const QString& shortTitle);
+  /// The title drawn now (tests).
+  QString titleShown() const;
   /// Upper end of the time axis (tests).
   double xAxisMax() const;
   /// Applies a theme.
@@ -167,8 +171,12 @@ class SeriesChart : public QChartView {
   QPen pen(int index) const;
 
  private:
+  void resizeEvent(QResizeEvent* event) override;
+  /// Narrow: the short title and the legend under the plot, so the plot and its axis title keep the width.
+  void fitToWidth();
   void styleSeries();
   void styleLine(QLineSeries* s, int index) const;
+  QString title_, shortTitle_;  ///< setTitles
   std::vector<Algorithm> algorithms_;  ///< one per line, in drawing order
   QList<QLineSeries*> lines_;
   QList<QList<QLineSeries*>> continuations_;  ///< per line: its pieces after the first gap

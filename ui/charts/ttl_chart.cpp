@@ -18,6 +18,18 @@ QString titleOf(TtlSource source, double runEndSeconds) {
   }
   return {};
 }
+
+/// What the title says in a narrow chart; the whole title is its tooltip.
+QString shortTitleOf(TtlSource source, double runEndSeconds) {
+  switch (source) {
+    case TtlSource::NoKeys: return TtlChart::tr("PTTL: memory keeps no keys");
+    case TtlSource::NotSampled: return TtlChart::tr("PTTL: not sampled here");
+    case TtlSource::WallClock: return TtlChart::tr("PTTL of the limiter keys");
+    case TtlSource::VirtualClock:
+      return runEndSeconds < 0 ? TtlChart::tr("PTTL: read after the run") : TtlChart::tr("PTTL after the run");
+  }
+  return {};
+}
 }  // namespace
 
 TtlSource ttlSourceOf(Backend backend, ClockMode clock) {
@@ -28,7 +40,9 @@ TtlSource ttlSourceOf(Backend backend, ClockMode clock) {
 
 TtlChart::TtlChart(QWidget* parent)
     : SeriesChart(titleOf(TtlSource::WallClock, -1), tr("ms"), tr("storm ended"), parent) {
-  setXTitle(tr("wall clock: s since the storm started"));
+  setXTitle(tr("wall-clock s since the start"));  // fits under a 240 px chart (1024 px window)
+  setTitles(titleOf(TtlSource::WallClock, -1), shortTitleOf(TtlSource::WallClock, -1));
+  setToolTip(titleOf(TtlSource::WallClock, -1));
   setPointsVisible(true);
 }
 
@@ -41,7 +55,8 @@ void TtlChart::reset(const std::vector<Algorithm>& algorithms, TtlSource source,
   xMax_ = 0;
   lanesSpan_ = 0;
   runEnd_ = -1;
-  chart()->setTitle(titleOf(source_, runEnd_));
+  setTitles(titleOf(source_, runEnd_), shortTitleOf(source_, runEnd_));
+  setToolTip(titleOf(source_, runEnd_));
   updateRanges();
 }
 
@@ -66,7 +81,8 @@ void TtlChart::addSample(std::int64_t atUs, const QList<qint64>& pttlMs) {
 void TtlChart::markRunEnd(std::int64_t wallUs) {
   if (source_ != TtlSource::WallClock && source_ != TtlSource::VirtualClock) return;  // no samples to relate it to
   runEnd_ = static_cast<double>(wallUs) / 1e6;
-  chart()->setTitle(titleOf(source_, runEnd_));
+  setTitles(titleOf(source_, runEnd_), shortTitleOf(source_, runEnd_));
+  setToolTip(titleOf(source_, runEnd_));
   updateRanges();
 }
 
