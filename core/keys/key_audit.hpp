@@ -31,11 +31,11 @@ struct KeyAuditLimits {
 /// One server's memory settings and key counts (INFO memory + keyspace).
 struct ServerMemory {
   std::string node;              ///< host:port
-  std::string version;           ///< redis_version (INFO server), empty when not told
   std::int64_t maxmemory = 0;    ///< bytes; 0 = no limit
   std::string policy;            ///< maxmemory-policy ("noeviction", "volatile-lru", ...)
   std::int64_t keys = 0;         ///< keys in the database
   std::int64_t keysWithTtl = 0;  ///< of them with a TTL (INFO keyspace expires=)
+  std::string version;           ///< redis_version (INFO server), empty when not told
 };
 
 /// A key with a TTL far beyond the time it needs.

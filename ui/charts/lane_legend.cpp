@@ -1,5 +1,7 @@
 #include "ui/charts/lane_legend.hpp"
 
+#include <cmath>
+
 namespace rl::ui {
 
 namespace {
@@ -30,8 +32,12 @@ void LaneLegend::setEntries(const QList<LegendEntry>& entries) {
   entries_ = unique;
   QStringList parts;
   for (const LegendEntry& e : entries_) {
-    QColor c = e.colour;
-    c.setAlpha(255);  // a translucent band is shown at full strength, or it would not read as a swatch
+    // A translucent band is shown as it looks over the plot (its colour blended into the base colour
+    // at its own alpha), so the swatch and the band it names are the same colour.
+    const QColor base = palette().color(QPalette::Base);
+    const double a = e.colour.alphaF();
+    const auto mix = [a](int over, int under) { return static_cast<int>(std::lround(a * over + (1 - a) * under)); };
+    const QColor c(mix(e.colour.red(), base.red()), mix(e.colour.green(), base.green()), mix(e.colour.blue(), base.blue()));
     QString name = e.name.toHtmlEscaped();
     name.replace(QLatin1Char(' '), QStringLiteral("&nbsp;"));
     parts << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3").arg(c.name(), swatchText(e.swatch), name);

@@ -55,7 +55,7 @@ class KeyAuditTest : public QObject {
 };
 
 void KeyAuditTest::countsPerLibraryAndNamesTheBadKeys() {
-  const auto r = audit(mixedKeys(), {"127.0.0.1:7000", 0, "noeviction", 7, 5});
+  const auto r = audit(mixedKeys(), {"127.0.0.1:7000", 0, "noeviction", 7, 5, "7.0.15"});
   QCOMPARE(r.scanned, std::int64_t{7});
   QCOMPARE(r.limiterKeys, std::int64_t{6});
   const auto* limits = group(r, "limits (Python)");
@@ -84,7 +84,7 @@ void KeyAuditTest::countsPerLibraryAndNamesTheBadKeys() {
 void KeyAuditTest::biggestAndHottestAreRanked() {
   KeyAssumptions limit10;
   limit10.limit = 10;
-  const auto r = audit(mixedKeys(), {"", 0, "noeviction", 7, 5}, limit10);
+  const auto r = audit(mixedKeys(), {"", 0, "noeviction", 7, 5, "7.0.15"}, limit10);
   const auto* express = group(r, "rate-limit-redis");
   QCOMPARE(express->memorySampled, std::int64_t{2});
   QCOMPARE(express->memoryBytes, std::int64_t{120});
@@ -96,25 +96,25 @@ void KeyAuditTest::biggestAndHottestAreRanked() {
 }
 
 void KeyAuditTest::volatilePolicyWarns() {
-  const auto r = audit(mixedKeys(), {"127.0.0.1:7000", 100'000'000, "volatile-lru", 50, 10});
+  const auto r = audit(mixedKeys(), {"127.0.0.1:7000", 100'000'000, "volatile-lru", 50, 10, "7.0.15"});
   QCOMPARE(r.warnings.size(), std::size_t{1});
   QVERIFY2(r.warnings[0].starts_with("maxmemory-policy volatile-lru on 127.0.0.1:7000 evicts only keys with a TTL: the 5 "
                                      "limiter key(s) with one are the candidates while the 40 key(s) without a TTL"),
            r.warnings[0].c_str());
-  const auto allkeys = audit(mixedKeys(), {"", 100'000'000, "allkeys-lru", 50, 10});
+  const auto allkeys = audit(mixedKeys(), {"", 100'000'000, "allkeys-lru", 50, 10, "7.0.15"});
   QVERIFY(allkeys.warnings.empty());
   QVERIFY(allkeys.notes[0].find("evicted like any other key") != std::string::npos);
 }
 
 void KeyAuditTest::requireNamesTheFailedChecks() {
-  const auto r = audit(mixedKeys(), {"", 100'000'000, "volatile-ttl", 50, 10});
+  const auto r = audit(mixedKeys(), {"", 100'000'000, "volatile-ttl", 50, 10, "7.0.15"});
   QCOMPARE(failedAuditChecks(r, {}), std::vector<std::string>{"ttl: 1 limiter key(s) have no TTL"});
   const auto all = failedAuditChecks(r, {"ttl-bound", "known", "eviction"});
   QCOMPARE(all.size(), std::size_t{4});
   QCOMPARE(all[1], std::string("ttl-bound: 1 limiter key(s) have a TTL far beyond their window or refill"));
   QCOMPARE(all[2], std::string("known: 1 key(s) no reader knows"));
   QVERIFY(all[3].starts_with("eviction: maxmemory-policy volatile-ttl"));
-  const auto clean = audit({str("rl:a", "1", 1000)}, {"", 0, "noeviction", 1, 1});
+  const auto clean = audit({str("rl:a", "1", 1000)}, {"", 0, "noeviction", 1, 1, "7.0.15"});
   QVERIFY(failedAuditChecks(clean, {"ttl-bound", "known", "eviction"}).empty());
   QCOMPARE(parseAuditChecks("ttl-bound,known")->size(), std::size_t{2});
   const auto bad = parseAuditChecks("ttl,fast");
@@ -124,7 +124,7 @@ void KeyAuditTest::requireNamesTheFailedChecks() {
 }
 
 void KeyAuditTest::jsonCarriesTheVerdict() {
-  const auto r = audit(mixedKeys(), {"n1", 0, "noeviction", 7, 5});
+  const auto r = audit(mixedKeys(), {"n1", 0, "noeviction", 7, 5, "7.0.15"});
   const Json j = keyAuditJson(r, failedAuditChecks(r, {}));
   QCOMPARE(j["verdict"].get<std::string>(), std::string("fail"));
   QCOMPARE(j["scanned"].get<std::int64_t>(), std::int64_t{7});
