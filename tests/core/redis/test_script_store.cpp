@@ -8,6 +8,7 @@
 
 #include <QTemporaryDir>
 
+#include "redis/acl_user.hpp"
 #include "redis/script_store.hpp"
 #include "support/redis_test_server.hpp"
 
@@ -34,6 +35,7 @@ class ScriptStoreTest : public QObject {
   void serverWideCommandsAreNamed_data();
   void serverWideCommandsAreNamed();
   void shippedScriptsHaveNoWarnings();
+  void aclUserConfinesScripts();
 
  private:
   ScriptStoreOptions options(const std::string& file, const std::string& prefix) const;
@@ -256,6 +258,44 @@ void ScriptStoreTest::shippedScriptsHaveNoWarnings() {
       QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings.front().c_str());
     }
   }
+}
+
+void ScriptStoreTest::aclUserConfinesScripts() {
+  QCOMPARE(QString::fromStdString(aclSetUserLine("lab", "ratelab:")),
+           QString("ACL SETUSER lab reset on >PASSWORD resetchannels ~ratelab:* +@all -@dangerous"));
+  QCOMPARE(QString::fromStdString(aclSetUserLine("lab", "a*b:")),  // glob characters match themselves
+           QString("ACL SETUSER lab reset on >PASSWORD resetchannels \"~a\\\\*b:*\" +@all -@dangerous"));
+  QVERIFY(!checkAclUserName("bad name"));
+  auto admin = redis_->connect();
+  QVERIFY(admin);
+  auto made = createAclUser(*admin, "lab", "acl:", "s3cret-pw");
+  QVERIFY2(made, made ? "" : made.error().message.c_str());
+  RedisEndpoint asLab = redis_->endpoint();
+  asLab.user = "lab";
+  asLab.password = "s3cret-pw";
+  auto lab = RedisConnection::connect(asLab);
+  QVERIFY2(lab, lab ? "" : lab.error().message.c_str());
+  QVERIFY(lab->command({"EVAL", "return redis.call('SET', KEYS[1], 1)", "1", "acl:{c}"}));
+  for (const char* script : {"return redis.call('SET', KEYS[1], 1)", "return redis.call('SET', 'victim', 1)",
+                             "return redis.call('FLUSHALL')", "return redis.call('CONFIG', 'GET', 'maxmemory')"}) {
+    auto r = lab->command({"EVAL", script, "1", "elsewhere"});
+    QVERIFY2(!r && r.error().message.find("NOPERM") != std::string::npos, script);
+  }
+  auto victim = admin->command({"EXISTS", "victim"});
+  QVERIFY(victim);
+  QCOMPARE(victim->integer(), 0);
+  // The store as that user: a script asked to write outside the prefix gets a counted error, not a write.
+  const std::string out = write("outside.lua", "redis.call('SET', 'victim', 1) return 1");
+  auto o = options(out, "acl:");
+  o.redis.endpoint = asLab;
+  auto store = RedisScriptStore::make(o);
+  QVERIFY2(store, store ? "" : store.error().message.c_str());
+  const DecisionRequest req{Algorithm::TokenBucket, "c", Quota::perWindow(10, Micros{1'000'000}), 1, Micros{kT0}};
+  auto d = (*store)->decide(req);
+  QVERIFY(!d);
+  QCOMPARE(d.error().code, ErrorCode::Protocol);  // the script's fault: counted, never the failure policy
+  QVERIFY2(d.error().message.find("can't access at least one of the keys") != std::string::npos, d.error().message.c_str());
+  QVERIFY(admin->command({"ACL", "DELUSER", "lab"}));
 }
 
 QTEST_GUILESS_MAIN(ScriptStoreTest)
