@@ -91,7 +91,16 @@ ScriptSettings scriptSettingsFrom(const Flags& flags) {
   s.keys = flags.get("script-keys").value_or(s.keys);
   s.argv = flags.get("script-argv").value_or(s.argv);
   s.reply = flags.get("script-reply").value_or(s.reply);
+  s.keysOutsidePrefix = flags.has("script-keys-outside-prefix");
   return s;
+}
+
+void printScriptWarnings(const ScriptSettings& script) {
+  if (script.file.empty()) return;
+  auto text = readScriptFile(script.file);
+  if (!text) return;
+  const std::string name = script.file.substr(script.file.rfind('/') == std::string::npos ? 0 : script.file.rfind('/') + 1);
+  for (const std::string& line : scriptWarnings(*text, name)) std::fprintf(stderr, "%s\n", printableText(line).c_str());
 }
 
 int badInput(std::string_view command, const Error& error) {

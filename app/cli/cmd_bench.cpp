@@ -65,6 +65,7 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
     s.serverClock = *clock == "server";
   }
   s.script = scriptSettingsFrom(f);
+  printScriptWarnings(s.script);
   StormSpec b;
   for (const std::string& name : {f.get("backend").value_or("memory")}) {
     std::string_view rest = name;

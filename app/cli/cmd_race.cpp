@@ -55,6 +55,7 @@ Result<RaceSpec> raceSpecFrom(const Flags& f) {
   }
   if (auto p = f.get("prefix")) s.prefix = *p;
   s.script = scriptSettingsFrom(f);
+  printScriptWarnings(s.script);
   if (auto b = f.get("backend")) {
     s.variants.clear();
     StormSpec parsed;

@@ -275,6 +275,7 @@ int cmdRun(const Args& args) {
   if (spec.requests == 0 && spec.duration.count() == 0)  // documented default: twice the limit, at most 1,000,000
     spec.requests = std::min<std::int64_t>(2 * spec.quota.limit, 1'000'000);
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
+  printScriptWarnings(scriptSettingsOf(spec));
   if (int rc = checkReportFlag("run", *flags); rc != kExitOk) return rc;  // before the run, not after it
 
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;

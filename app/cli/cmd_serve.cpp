@@ -167,6 +167,7 @@ int cmdServe(const Args& args) {
   }
   auto spec = specFromFlags(*flags);
   if (!spec) return badInput("serve", spec.error());
+  printScriptWarnings(scriptSettingsOf(*spec));
   if (spec->backend == Backend::Http)
     return badInput("serve", invalidArgument("--backend http: serve runs the limiter itself; allowed memory, "
                                              "redis-lua, redis-naive or redis-watch"));

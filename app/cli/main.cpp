@@ -35,7 +35,11 @@ constexpr const char* kUsage =
     "                              file): 1 to 1024 MB, default 4\n"
     "  --redis-password-file FILE  the Redis password (first line), when the URL\n"
     "                              has none; else $REDISCLI_AUTH. Passwords are\n"
-    "                              never printed: URLs show redis://user:***@host\n";
+    "                              never printed: URLs show redis://user:***@host\n"
+    "  --cluster-any-node          Redis Cluster: connect, and send the password, to\n"
+    "                              any node the cluster names (CLUSTER SLOTS, MOVED,\n"
+    "                              ASK); by default only to nodes announced by IP in\n"
+    "                              the seeds' network (loopback, private or public)\n";
 
 // Takes every global `--NAME VALUE` (or `--NAME=VALUE`) out of `args` into `value`
 // (the last one wins); false when one has no value.
@@ -56,8 +60,18 @@ bool takeGlobal(rl::cli::Args& args, const std::string& name, std::optional<std:
   return true;
 }
 
-// The options every command takes: --max-file-mb, --redis-password-file. Exit code on bad input, else -1.
+// Takes every global switch `--NAME` out of `args`; true when there was one.
+bool takeGlobalSwitch(rl::cli::Args& args, std::string_view name) {
+  const std::string flag = "--" + std::string(name);
+  const auto before = args.size();
+  std::erase(args, flag);
+  return args.size() != before;
+}
+
+// The options every command takes: --max-file-mb, --redis-password-file, --cluster-any-node.
+// Exit code on bad input, else -1.
 int takeGlobalOptions(rl::cli::Args& args, std::string_view command) {
+  if (takeGlobalSwitch(args, "cluster-any-node")) rl::setClusterAnyNode(true);
   for (const char* name : {"max-file-mb", "redis-password-file"}) {
     std::optional<std::string> value;
     if (!takeGlobal(args, name, value))

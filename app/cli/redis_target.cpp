@@ -65,7 +65,7 @@ int resolveRedisTarget(const std::optional<std::string>& url, std::string_view c
     if (target.server) std::fprintf(stderr, "ratelab-cli: %s\n", embedded->description.c_str());
   }
   if (target.endpoint.cluster) {
-    auto map = fetchSlotMap(clusterSeeds(target.endpoint));
+    auto map = fetchSlotMap(target.endpoint);
     if (!map) {
       if (map.error().code == ErrorCode::InvalidArgument) return badInput(command, invalidArgument("--redis: " + map.error().message));
       std::fprintf(stderr, "ratelab-cli %.*s: cannot reach the Redis Cluster at %s: %s\n", static_cast<int>(command.size()),

@@ -21,6 +21,7 @@ struct Flags {
   QCommandLineOption redis{QStringLiteral("redis"), QStringLiteral("redis://[user:password@]host:port[/db], redis+cluster://host:port[,host:port...], or cluster (a private 3 masters + 3 replicas Redis Cluster, removed on exit)."), QStringLiteral("URL")};
   QCommandLineOption passwordFile{QStringLiteral("redis-password-file"), QStringLiteral("The Redis password (first line) when the URL has none; else $REDISCLI_AUTH. The window never saves a password."), QStringLiteral("FILE")};
   QCommandLineOption maxFileMb{QStringLiteral("max-file-mb"), QStringLiteral("The largest scenario file read: 1 to 1024 MB (default 4)."), QStringLiteral("N")};
+  QCommandLineOption clusterAnyNode{QStringLiteral("cluster-any-node"), QStringLiteral("Redis Cluster: connect (and send the password) to any node the cluster names; by default only to nodes announced by IP in the seeds' network (loopback, private or public).")};
   QCommandLineOption managed{QStringLiteral("managed-redis"), QStringLiteral("Always start a private redis-server (never use :6379).")};
   QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("Colour theme: light or dark."), QStringLiteral("THEME")};
   QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race, inspector or tune before the screenshot."), QStringLiteral("PANEL")};
@@ -33,7 +34,7 @@ struct Flags {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addHelpOption();
     p.addVersionOption();
-    p.addOptions({preset, scenario, autostart, screenshot, jsonOut, reportOut, exitAfter, redis, passwordFile, maxFileMb, managed, theme, show, trace, size, measure});
+    p.addOptions({preset, scenario, autostart, screenshot, jsonOut, reportOut, exitAfter, redis, passwordFile, clusterAnyNode, maxFileMb, managed, theme, show, trace, size, measure});
   }
 };
 
@@ -68,6 +69,7 @@ bool oneOf(const QString& flag, const QString& value, const QStringList& allowed
 bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QString& error) {
   o.autostart = p.isSet(f.autostart);
   o.managedRedis = p.isSet(f.managed);
+  o.clusterAnyNode = p.isSet(f.clusterAnyNode);
   o.measure = p.isSet(f.measure);
   o.scenario = p.value(f.scenario);
   o.screenshot = p.value(f.screenshot);

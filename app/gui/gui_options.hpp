@@ -21,6 +21,7 @@ struct GuiOptions {
   QString redisUrl;          ///< --redis URL
   QString redisPasswordFile; ///< --redis-password-file FILE (the password's first line)
   QString maxFileMb;         ///< --max-file-mb N (checked when applied)
+  bool clusterAnyNode = false; ///< --cluster-any-node: follow any node a Redis Cluster names (default: the seeds' network)
   bool managedRedis = false; ///< --managed-redis: always a private redis-server (never probe :6379)
   QString theme;             ///< --theme light|dark
   QString dock;              ///< --show summary|race|inspector|tune: raise that panel for the screenshot

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
     }
   }
   rl::setRedisPasswordFile(o.redisPasswordFile.toStdString());
+  rl::setClusterAnyNode(o.clusterAnyNode);
   rl::installServerSignalCleanup();
 
   rl::ui::StormController controller;

@@ -31,11 +31,6 @@ Error badUrl(std::string_view url, const std::string& what) {
                          "redis+sentinel://[user:password@]host:port[,host:port...]/service_name[/db])");
 }
 
-std::string hostPort(const std::string& host, int port) {
-  const bool v6 = host.find(':') != std::string::npos;
-  return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
-
 // `host:port` or `[v6]:port`.
 Result<std::pair<std::string, int>> parseHostPort(std::string_view url, std::string_view hp) {
   std::string_view host, port;
@@ -58,18 +53,23 @@ Result<std::pair<std::string, int>> parseHostPort(std::string_view url, std::str
 }
 }  // namespace
 
-std::string RedisEndpoint::address() const { return hostPort(host, port); }
+std::string hostPortText(std::string_view host, int port) {
+  const bool v6 = host.find(':') != std::string_view::npos;
+  return (v6 ? "[" + std::string(host) + "]" : std::string(host)) + ":" + std::to_string(port);
+}
+
+std::string RedisEndpoint::address() const { return hostPortText(host, port); }
 
 std::string RedisEndpoint::toString() const {
   const std::string user_ = user.empty() ? std::string() : user + "@";
   if (viaSentinel()) {
     std::string s = "redis+sentinel://" + user_;
-    for (std::size_t i = 0; i < sentinels.size(); ++i) s += (i ? "," : "") + hostPort(sentinels[i].first, sentinels[i].second);
+    for (std::size_t i = 0; i < sentinels.size(); ++i) s += (i ? "," : "") + hostPortText(sentinels[i].first, sentinels[i].second);
     return s + "/" + sentinelService + "/" + std::to_string(db);
   }
   if (!cluster) return "redis://" + user_ + address() + "/" + std::to_string(db);
   std::string s = "redis+cluster://" + user_ + address();
-  for (const auto& [h, p] : moreSeeds) s += "," + hostPort(h, p);
+  for (const auto& [h, p] : moreSeeds) s += "," + hostPortText(h, p);
   return s;
 }
 
@@ -104,6 +104,7 @@ int hexValue(char c) {
 }
 
 std::string gPasswordFile;  // set once at startup, before any thread reads it
+bool gClusterAnyNode = false;  // likewise
 }  // namespace
 
 std::optional<std::string> percentDecode(std::string_view s) {
@@ -158,11 +159,13 @@ Result<void> applyPasswordSources(RedisEndpoint& ep, const std::string& password
 
 void setRedisPasswordFile(std::string path) { gPasswordFile = std::move(path); }
 const std::string& redisPasswordFile() { return gPasswordFile; }
+void setClusterAnyNode(bool any) { gClusterAnyNode = any; }
 
 Result<RedisEndpoint> resolveRedisUrl(std::string_view url) {
   auto ep = parseRedisUrl(url);
   if (!ep) return ep;
   if (auto ok = applyPasswordSources(*ep, gPasswordFile); !ok) return ok.error();
+  ep->clusterAnyNode = gClusterAnyNode;
   return ep;
 }
 

@@ -35,6 +35,7 @@ struct RedisEndpoint {
   Micros commandTimeout{100'000};     ///< socket read/write timeout per command (default 100 ms)
   bool cluster = false;               ///< a Redis Cluster: host:port is its first seed node
   std::vector<std::pair<std::string, int>> moreSeeds;  ///< cluster: further seed nodes (host, port)
+  bool clusterAnyNode = false;        ///< cluster: follow any node the cluster names (--cluster-any-node; cluster_trust.hpp)
   std::string sentinelService;        ///< redis+sentinel://: the master's name at the Sentinels; empty = no Sentinel
   std::vector<std::pair<std::string, int>> sentinels;  ///< redis+sentinel://: the Sentinels (host, port), asked in turn
 
@@ -49,6 +50,9 @@ struct RedisEndpoint {
   /// The same credentials and timeouts at another node (a single server, db 0).
   RedisEndpoint node(std::string host, int port) const;
 };
+
+/// `host:port`, or `[v6]:port` for an IPv6 host: how every message names an address.
+std::string hostPortText(std::string_view host, int port);
 
 /// Parses `redis://[user:password@ | user@ | :password@]host:port[/db]` (IPv6 hosts in brackets) or
 /// `redis+cluster://[credentials@]host:port[,host:port...]` (no db: a cluster has db 0 only) or
@@ -77,8 +81,12 @@ void setRedisPasswordFile(std::string path);
 /// The process-wide password file ("" = none).
 const std::string& redisPasswordFile();
 
-/// parseRedisUrl + applyPasswordSources with the process-wide password file:
-/// what every user-given URL goes through.
+/// The process-wide `--cluster-any-node` (set once at startup by the app):
+/// every URL resolveRedisUrl reads gets clusterAnyNode.
+void setClusterAnyNode(bool any);
+
+/// parseRedisUrl + applyPasswordSources with the process-wide password file,
+/// and the process-wide --cluster-any-node: what every user-given URL goes through.
 Result<RedisEndpoint> resolveRedisUrl(std::string_view url);
 
 }  // namespace rl

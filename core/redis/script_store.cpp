@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cctype>
 #include <cstdlib>
 
 #include "common/file_read.hpp"
@@ -47,12 +48,79 @@ Result<std::string> readScriptFile(const std::string& path) {
   return text;
 }
 
+Result<void> checkKeysInPrefix(const ScriptTemplate& keys, const std::string& text, bool outsideAllowed) {
+  const int outside = keys.firstWordOutsidePrefix();
+  if (outside < 0 || outsideAllowed) return {};
+  std::size_t begin = 0;  // the word's text, for the message
+  for (int w = 0; w <= outside; ++w) {
+    begin = text.find_first_not_of(' ', begin);
+    if (w < outside) begin = text.find(' ', begin);
+  }
+  const std::string word = text.substr(begin, text.find(' ', begin) - begin);
+  return invalidArgument("--script-keys '" + text + "': key " + std::to_string(outside + 1) + " '" + word +
+                         "' does not start with {prefix}, so the script could write outside RateLab's key prefix: "
+                         "allowed keys that start with {prefix} (e.g. '{prefix}{client}'), or "
+                         "--script-keys-outside-prefix to allow it");
+}
+
+namespace {
+bool wordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `source` with Lua comments (`-- ...` to the end of the line, `--[[ ... ]]`) blanked, newlines kept;
+// quotes are followed so that "--" inside a string is not a comment.
+std::string withoutComments(std::string_view source) {
+  std::string out(source);
+  char quote = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const char c = out[i];
+    if (quote) {
+      if (c == '\\') ++i;
+      else if (c == quote || c == '\n') quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') { quote = c; continue; }
+    if (c != '-' || i + 1 >= out.size() || out[i + 1] != '-') continue;
+    const bool block = out.compare(i + 2, 2, "[[") == 0;
+    const std::size_t end = block ? out.find("]]", i + 4) : out.find('\n', i);
+    const std::size_t stop = end == std::string::npos ? out.size() : (block ? end + 2 : end);
+    for (std::size_t j = i; j < stop; ++j)
+      if (out[j] != '\n') out[j] = ' ';
+    i = stop - 1;
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> scriptWarnings(std::string_view source, const std::string& scriptName) {
+  static constexpr std::pair<std::string_view, std::string_view> kCommands[] = {
+      {"FLUSHALL", "deletes every key of every database, not only RateLab's prefix"},
+      {"FLUSHDB", "deletes every key of the database, not only RateLab's prefix"},
+      {"CONFIG", "reads or changes the server's configuration"}};
+  const std::string code = withoutComments(source);
+  std::string upper(code.size(), ' ');
+  std::transform(code.begin(), code.end(), upper.begin(), [](char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); });
+  std::vector<std::string> out;
+  for (const auto& [word, why] : kCommands) {
+    for (std::size_t at = upper.find(word); at != std::string::npos; at = upper.find(word, at + 1)) {
+      if ((at > 0 && wordChar(upper[at - 1])) || (at + word.size() < upper.size() && wordChar(upper[at + word.size()])))
+        continue;
+      const auto line = 1 + std::count(upper.begin(), upper.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+      out.push_back("warning: script " + scriptName + " line " + std::to_string(line) + " names " + std::string(word) +
+                    ", which " + std::string(why) + ": a limiter script should not send it (an ACL user limited to "
+                    "the prefix refuses it: ratelab-cli script --acl-user NAME)");
+      break;  // one line per command
+    }
+  }
+  return out;
+}
+
 Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptStoreOptions& o) {
   auto source = readScriptFile(o.file);
   if (!source) return source.error();
   auto keys = ScriptTemplate::parse(o.keys, "--script-keys");
   if (!keys) return keys.error();
   if (keys->size() == 0) return invalidArgument("--script-keys is empty: allowed at least one key, e.g. '{prefix}{client}'");
+  if (auto ok = checkKeysInPrefix(*keys, o.keys, o.keysOutsidePrefix); !ok) return ok.error();
   auto argv = ScriptTemplate::parse(o.argv, "--script-argv");
   if (!argv) return argv.error();
   std::vector<Field> fields;

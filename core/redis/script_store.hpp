@@ -51,6 +51,7 @@ struct ScriptSettings {
   std::string keys = "{prefix}{client}";                  ///< KEYS template
   std::string argv = "{limit} {refill_rate} {now_s} {cost}";  ///< ARGV template
   std::string reply = "allowed";  ///< names of the reply's elements (more may follow unnamed)
+  bool keysOutsidePrefix = false;  ///< --script-keys-outside-prefix: allow KEYS that do not start with {prefix}
   std::shared_ptr<RunawayScript> runaway{};  ///< shared by one run's stores (null: each store its own)
 };
 
@@ -96,5 +97,14 @@ Result<std::unique_ptr<Store>> makeRedisBackendStore(Backend backend, const Redi
 
 /// Reads a script file: its text, or InvalidArgument naming the file.
 Result<std::string> readScriptFile(const std::string& path);
+
+/// Ok when every word of the KEYS template `keys` starts with {prefix}, or
+/// `outsideAllowed`; else InvalidArgument naming the word and --script-keys-outside-prefix.
+Result<void> checkKeysInPrefix(const ScriptTemplate& keys, const std::string& text, bool outsideAllowed);
+
+/// One line per server-wide command the script text names (FLUSHALL, FLUSHDB,
+/// CONFIG; any case, as a whole word in code or a string, not in a Lua
+/// comment), with its line number: what a limiter script should never send.
+std::vector<std::string> scriptWarnings(std::string_view source, const std::string& scriptName);
 
 }  // namespace rl

@@ -58,6 +58,12 @@ Result<ScriptTemplate> ScriptTemplate::parse(std::string_view text, const std::s
   return t;
 }
 
+int ScriptTemplate::firstWordOutsidePrefix() const {
+  for (std::size_t i = 0; i < words_.size(); ++i)
+    if (words_[i].empty() || words_[i].front().part != Part::Prefix) return static_cast<int>(i);
+  return -1;
+}
+
 std::vector<std::string> ScriptTemplate::expand(const DecisionRequest& r, std::string_view prefix) const {
   std::vector<std::string> out;
   out.reserve(words_.size());

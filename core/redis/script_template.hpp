@@ -29,6 +29,8 @@ class ScriptTemplate {
   std::vector<std::string> expand(const DecisionRequest& request, std::string_view prefix) const;
   /// Number of words.
   std::size_t size() const { return words_.size(); }
+  /// The index of the first word that does not start with {prefix}, or -1 when every word does.
+  int firstWordOutsidePrefix() const;
 
  private:
   enum class Part { Literal, Client, Prefix, Limit, WindowMs, WindowS, RefillRate, NowUs, NowMs, NowS, Cost };

@@ -66,7 +66,7 @@ Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory
   auto base = clusterLimiterKey(spec.prefix, algo, spec.keyTag + "client-0");
   if (!base) return base.error();
   const RedisEndpoint ep = cluster.endpoint();
-  auto map = fetchSlotMap(clusterSeeds(ep));
+  auto map = fetchSlotMap(ep);
   if (!map) return map.error();
   const int m = map->masterOf(keySlot(*base));
   if (m < 0) return unavailable("no master serves the slot of " + *base);

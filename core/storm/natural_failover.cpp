@@ -36,7 +36,7 @@ Result<std::string> masterOf(const RedisEndpoint& ep, const std::string& key) {
   if (ep.cluster) {
     std::vector<RedisEndpoint> seeds;
     for (auto& s : clusterSeeds(ep)) seeds.push_back(quick(std::move(s)));
-    auto map = fetchSlotMap(seeds);
+    auto map = fetchSlotMap(seeds, ClusterTrust::of(ep));
     if (!map) return map.error();
     const int m = map->masterOf(keySlot(key));
     if (m < 0) return unavailable("no master serves the slot of " + key);

@@ -81,7 +81,8 @@ HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
 }
 
 ScriptSettings scriptSettingsOf(const StormSpec& spec) {
-  return ScriptSettings{spec.scriptFile, spec.scriptKeys, spec.scriptArgv, spec.scriptReply};
+  return ScriptSettings{spec.scriptFile, spec.scriptKeys, spec.scriptArgv, spec.scriptReply,
+                        spec.scriptKeysOutsidePrefix, nullptr};
 }
 
 StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint) {

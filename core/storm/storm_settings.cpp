@@ -12,19 +12,19 @@ namespace rl {
 
 namespace {
 
-constexpr std::array<std::string_view, 51> kNames = {
+constexpr std::array<std::string_view, 52> kNames = {
     "backend",     "redis",         "algorithm",   "limit",       "window_ms",        "refill_rate",   "replicas",
     "clients",     "requests",      "duration_ms", "concurrency", "pattern",          "rate",          "clock",
     "skew_ms",     "on_redis_error", "seed",       "cost",        "think_ms",         "prefix",        "key_tag",
     "http_target", "http_method",   "http_header", "http_body",   "http_key",         "http_deny_status",
-    "script",      "script_keys",   "script_argv", "script_reply", "compare_backend",  "compare_policies",
+    "script",      "script_keys",   "script_argv", "script_reply", "script_keys_outside_prefix", "compare_backend",  "compare_policies",
     "compare_wait_replicas", "trace",
     "trace_format", "trace_key",    "trace_time",  "trace_filter", "trace_burst",     "strict",        "speed",
     "wait_replicas", "wait_timeout_ms", "read_from", "failover", "fault", "quota_change", "cacert", "insecure",
     "http_timeout_ms"};
 
 // Settings that are switches on the command line (--strict) and booleans in scenarios.
-constexpr std::array<std::string_view, 3> kSwitches = {"trace_burst", "strict", "insecure"};
+constexpr std::array<std::string_view, 4> kSwitches = {"trace_burst", "strict", "insecure", "script_keys_outside_prefix"};
 
 Error bad(const std::string& shownAs, std::string_view text, const std::string& allowed) {
   return invalidArgument(shownAs + ": '" + std::string(text) + "' is not valid: allowed " + allowed);
@@ -209,6 +209,7 @@ Result<void> applyStormSetting(StormSpec& s, std::string_view key, std::string_v
   if (key == "script_keys") { s.scriptKeys = std::string(t); return {}; }
   if (key == "script_argv") { s.scriptArgv = std::string(t); return {}; }
   if (key == "script_reply") { s.scriptReply = std::string(t); return {}; }
+  if (key == "script_keys_outside_prefix") return setSwitch(s.scriptKeysOutsidePrefix, t, shownAs);
   if (key == "compare_backend") {
     s.compareBackends.clear();
     for (std::string_view v : splitList(t)) {
@@ -375,6 +376,7 @@ Json specToJson(const StormSpec& s) {
     doc["script_keys"] = s.scriptKeys;
     doc["script_argv"] = s.scriptArgv;
     doc["script_reply"] = s.scriptReply;
+    if (s.scriptKeysOutsidePrefix) doc["script_keys_outside_prefix"] = true;
   }
   if (!s.faults.empty()) doc["fault"] = faultScheduleText(s.faults);
   if (!s.quotaChanges.empty()) {

@@ -104,6 +104,7 @@ struct StormSpec {
   std::string scriptKeys = "{prefix}{client}";  ///< backend redis-script: KEYS template (space-separated)
   std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
   std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
+  bool scriptKeysOutsidePrefix = false;  ///< backend redis-script: allow KEYS that do not start with {prefix}
   std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
   std::vector<FailurePolicy> comparePolicies;  ///< the same storm once per failure policy, all at the same time
   std::vector<int> compareWaitReplicas;  ///< a failover storm once per WAIT setting, one after the other

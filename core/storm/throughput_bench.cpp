@@ -235,7 +235,7 @@ Result<BenchResult> benchWire(const BenchSpec& s, Algorithm a, const RedisEndpoi
 Result<CommandStats> statsAt(const RedisEndpoint& endpoint) {
   std::vector<RedisEndpoint> nodes{endpoint};
   if (endpoint.cluster) {
-    auto map = fetchSlotMap(clusterSeeds(endpoint));
+    auto map = fetchSlotMap(endpoint);
     if (!map) return map.error();
     nodes.clear();
     for (const auto& m : map->masters()) nodes.push_back(endpoint.node(m.host, m.port));
@@ -273,7 +273,7 @@ Result<BenchResult> benchStores(const BenchSpec& s, Algorithm a, const RedisEndp
   std::vector<std::vector<int>> masterOf(n);
   std::vector<std::string> masters;
   if (endpoint.cluster && s.backend != Backend::Memory) {
-    auto map = fetchSlotMap(clusterSeeds(endpoint));
+    auto map = fetchSlotMap(endpoint);
     if (!map) return map.error();
     for (const auto& m : map->masters()) masters.push_back(m.address());
     for (std::size_t t = 0; t < n; ++t) {

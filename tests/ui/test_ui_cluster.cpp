@@ -176,7 +176,7 @@ std::map<std::string, std::int64_t> UiClusterTest::dbsizes() {
   std::map<std::string, std::int64_t> out;
   const auto ep = parseRedisUrl(url_.toStdString());
   if (!ep) return out;
-  auto map = fetchSlotMap(clusterSeeds(*ep));
+  auto map = fetchSlotMap(*ep);
   if (!map) return out;
   for (const ClusterNode& m : map->masters()) {
     auto conn = RedisConnection::connect(ep->node(m.host, m.port));
@@ -199,7 +199,7 @@ void UiClusterTest::inspectorShowsEveryKeyOnItsMaster() {
   QCOMPARE(tree->headerItem()->text(5), QStringLiteral("slot"));
   const auto ep = parseRedisUrl(url_.toStdString());
   QVERIFY(ep.ok());
-  auto map = fetchSlotMap(clusterSeeds(*ep));
+  auto map = fetchSlotMap(*ep);
   QVERIFY(map.ok());
   const std::string tag = controller_->spec().keyTag;
   std::map<std::string, std::int64_t> listed;

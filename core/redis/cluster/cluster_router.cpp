@@ -49,16 +49,17 @@ ClusterRedirect parseClusterRedirect(std::string_view message) {
 
 Result<std::unique_ptr<ClusterRouter>> ClusterRouter::connect(const RedisEndpoint& endpoint) {
   if (!endpoint.cluster) return invalidArgument("ClusterRouter needs a redis+cluster:// endpoint");
-  auto map = fetchSlotMap(clusterSeeds(endpoint));
+  auto map = fetchSlotMap(endpoint);
   if (!map) return map.error();
   std::unique_ptr<ClusterRouter> r(new ClusterRouter(endpoint, std::move(map).value()));
   r->lastRefresh_ = std::chrono::steady_clock::now();
   return r;
 }
 
-Result<RedisConnection*> ClusterRouter::connectionTo(const std::string& host, int port) {
+Result<RedisConnection*> ClusterRouter::connectionTo(const std::string& host, int port, std::string_view namedBy) {
   const std::string key = host + ":" + std::to_string(port);
   if (auto it = conns_.find(key); it != conns_.end()) return &it->second;
+  if (auto ok = trust_.admit(host, port, namedBy); !ok) return ok.error();
   auto c = RedisConnection::connect(endpoint_.node(host, port));
   if (!c) return c.error();
   return &conns_.emplace(key, std::move(c).value()).first->second;
@@ -97,7 +98,7 @@ Result<void> ClusterRouter::refresh() {
   });
   lastRefresh_ = std::chrono::steady_clock::now();
   ++refreshes_;
-  auto map = fetchSlotMap(candidates);
+  auto map = fetchSlotMap(candidates, trust_);
   if (!map) return map.error();
   map_ = std::move(map).value();
   return {};

@@ -14,6 +14,10 @@
 //    from the other nodes; when a replica was promoted the command goes to it,
 //    else the error stays Unavailable, so the failure policy decides;
 //  - `CLUSTERDOWN`: Unavailable.
+// Every node named in CLUSTER SLOTS, MOVED or ASK must pass the endpoint's
+// ClusterTrust (cluster_trust.hpp: the seeds' network, unless
+// --cluster-any-node) before RateLab connects and sends AUTH; a refused node
+// is one InvalidArgument naming it and the flag (an error, never the failure policy).
 // At most kMaxRedirects hops per command, so a command never loops.
 //
 // Threading: like RedisConnection, a router belongs to one thread at a time.
@@ -54,7 +58,8 @@ class ClusterRouter {
   static constexpr std::chrono::milliseconds kRefreshGap{50};  ///< least time between map reads
 
   /// Reads the slot map from the endpoint's seeds (endpoint.cluster must be
-  /// true). Connections open on first use. Unavailable / InvalidArgument as fetchSlotMap.
+  /// true). Connections open on first use. Unavailable / InvalidArgument as fetchSlotMap
+  /// (a node outside the seeds' network is InvalidArgument).
   static Result<std::unique_ptr<ClusterRouter>> connect(const RedisEndpoint& endpoint);
 
   /// Runs `fn(RedisConnection&) -> Result<T>` on the master of `slot`,
@@ -83,8 +88,10 @@ class ClusterRouter {
   std::int64_t reconnects() const;
 
  private:
-  ClusterRouter(RedisEndpoint endpoint, SlotMap map) : endpoint_(std::move(endpoint)), map_(std::move(map)) {}
-  Result<RedisConnection*> connectionTo(const std::string& host, int port);
+  ClusterRouter(RedisEndpoint endpoint, SlotMap map)
+      : endpoint_(std::move(endpoint)), trust_(ClusterTrust::of(endpoint_)), map_(std::move(map)) {}
+  /// The connection to host:port (opened when new, if trust_ admits it; `namedBy` names who announced it).
+  Result<RedisConnection*> connectionTo(const std::string& host, int port, std::string_view namedBy = "in the slot map");
   Result<RedisConnection*> connectionForSlot(int slot);
   /// After a failure on `slot`'s master: re-reads the map (rate-limited); true when the slot moved.
   bool refreshAfterFailure(int slot);
@@ -92,6 +99,7 @@ class ClusterRouter {
   void followMoved(const ClusterRedirect& r);
 
   RedisEndpoint endpoint_;  ///< seeds, credentials, timeouts
+  ClusterTrust trust_;      ///< which announced nodes may be connected to
   SlotMap map_;             ///< current ownership
   std::unordered_map<std::string, RedisConnection> conns_;  ///< by host:port
   std::chrono::steady_clock::time_point lastRefresh_{};     ///< last map read
@@ -106,7 +114,7 @@ auto ClusterRouter::onSlot(int slot, F&& fn) -> decltype(fn(std::declval<RedisCo
   std::string last;
   int tryAgains = 0;
   for (int hop = 0; hop < kMaxRedirects; ++hop) {
-    auto conn = ask ? connectionTo(ask->host, ask->port) : connectionForSlot(slot);
+    auto conn = ask ? connectionTo(ask->host, ask->port, "in an ASK reply") : connectionForSlot(slot);
     if (!conn) {
       if (!ask && refreshAfterFailure(slot)) continue;
       return conn.error();
@@ -123,6 +131,12 @@ auto ClusterRouter::onSlot(int slot, F&& fn) -> decltype(fn(std::declval<RedisCo
       return r;
     }
     last = r.error().message;
+    if (redirect.kind == ClusterRedirect::Moved || redirect.kind == ClusterRedirect::Ask)
+      if (auto ok = trust_.admit(redirect.host, redirect.port,
+                                 std::string(redirect.kind == ClusterRedirect::Moved ? "in a MOVED" : "in an ASK") +
+                                     " reply from " + (*conn)->endpoint().address());
+          !ok)
+        return ok.error();
     switch (redirect.kind) {
       case ClusterRedirect::Moved: followMoved(redirect); break;
       case ClusterRedirect::Ask: ++asked_; ask = redirect; break;

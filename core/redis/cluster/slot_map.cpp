@@ -79,7 +79,24 @@ std::vector<RedisEndpoint> clusterSeeds(const RedisEndpoint& endpoint) {
   return seeds;
 }
 
-Result<SlotMap> fetchSlotMap(const std::vector<RedisEndpoint>& seeds) {
+namespace {
+// Every node of `map` that `trust` accepts, or the first refusal.
+Result<void> admitAll(const SlotMap& map, const ClusterTrust& trust, const std::string& namedBy) {
+  for (std::size_t i = 0; i < map.masters().size(); ++i) {
+    const ClusterNode& m = map.masters()[i];
+    if (auto ok = trust.admit(m.host, m.port, namedBy); !ok) return ok;
+    for (const ClusterNode& r : map.replicasOf(static_cast<int>(i)))
+      if (auto ok = trust.admit(r.host, r.port, namedBy); !ok) return ok;
+  }
+  return {};
+}
+}  // namespace
+
+Result<SlotMap> fetchSlotMap(const RedisEndpoint& cluster) {
+  return fetchSlotMap(clusterSeeds(cluster), ClusterTrust::of(cluster));
+}
+
+Result<SlotMap> fetchSlotMap(const std::vector<RedisEndpoint>& seeds, const ClusterTrust& trust) {
   std::string why;
   for (const auto& seed : seeds) {
     auto conn = RedisConnection::connect(seed);
@@ -91,6 +108,7 @@ Result<SlotMap> fetchSlotMap(const std::vector<RedisEndpoint>& seeds) {
         why += (why.empty() ? "" : "; ") + seed.address() + ": no slots assigned yet";
         continue;
       }
+      if (auto ok = admitAll(*map, trust, "in CLUSTER SLOTS from " + seed.address()); !ok) return ok.error();
       return map;
     }
     if (r.error().message.find("cluster support disabled") != std::string::npos)

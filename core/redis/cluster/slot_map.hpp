@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "redis/cluster/cluster_trust.hpp"
 #include "redis/cluster/key_slot.hpp"
 #include "redis/redis_connection.hpp"
 
@@ -60,8 +61,12 @@ class SlotMap {
 
 /// Reads the slot map from the first of `seeds` that answers CLUSTER SLOTS.
 /// Unavailable when none answers (the error names each seed's failure);
-/// InvalidArgument when a node answers but is not in cluster mode.
-Result<SlotMap> fetchSlotMap(const std::vector<RedisEndpoint>& seeds);
+/// InvalidArgument when a node answers but is not in cluster mode, or when the
+/// map names a node (master or replica) `trust` refuses (nothing is connected to it).
+Result<SlotMap> fetchSlotMap(const std::vector<RedisEndpoint>& seeds, const ClusterTrust& trust);
+
+/// fetchSlotMap from `cluster`'s seeds, under ClusterTrust::of(cluster).
+Result<SlotMap> fetchSlotMap(const RedisEndpoint& cluster);
 
 /// The seed nodes of a cluster endpoint (host:port, then moreSeeds), as single-node endpoints.
 std::vector<RedisEndpoint> clusterSeeds(const RedisEndpoint& endpoint);

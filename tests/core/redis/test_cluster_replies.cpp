@@ -63,7 +63,7 @@ Result<SlotMap> slotsFrom(const std::string& reply) {
   seed.host = "127.0.0.1";
   seed.port = node.port();
   seed.commandTimeout = Micros{5'000'000};
-  return fetchSlotMap({seed});
+  return fetchSlotMap({seed}, ClusterTrust::of(seed));
 }
 
 }  // namespace

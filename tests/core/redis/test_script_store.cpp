@@ -8,6 +8,7 @@
 
 #include <QTemporaryDir>
 
+#include "redis/acl_user.hpp"
 #include "redis/script_store.hpp"
 #include "support/redis_test_server.hpp"
 
@@ -29,6 +30,12 @@ class ScriptStoreTest : public QObject {
   void wrongScriptsAreNamedErrors();
   void badFilesAndRepliesAreBadInput();
   void lostScriptIsReloaded();
+  void keysOutsideThePrefixAreRefused_data();
+  void keysOutsideThePrefixAreRefused();
+  void serverWideCommandsAreNamed_data();
+  void serverWideCommandsAreNamed();
+  void shippedScriptsHaveNoWarnings();
+  void aclUserConfinesScripts();
 
  private:
   ScriptStoreOptions options(const std::string& file, const std::string& prefix) const;
@@ -176,6 +183,119 @@ void ScriptStoreTest::lostScriptIsReloaded() {
   QVERIFY(allowed());  // NOSCRIPT: EVAL, then loaded again
   QVERIFY(allowed());
   QVERIFY(!allowed());  // the script's own limit: 3
+}
+
+void ScriptStoreTest::keysOutsideThePrefixAreRefused_data() {
+  QTest::addColumn<QString>("keys");
+  QTest::addColumn<bool>("outsideAllowed");
+  QTest::addColumn<QString>("refusedWord");  // empty: accepted
+  QTest::newRow("default") << "{prefix}{client}" << false << "";
+  QTest::newRow("two keys in the prefix") << "{prefix}{client} {prefix}{client}:log" << false << "";
+  QTest::newRow("client only") << "{client}" << false << "{client}";
+  QTest::newRow("literal key") << "victim" << false << "victim";
+  QTest::newRow("prefix not first") << "x{prefix}{client}" << false << "x{prefix}{client}";
+  QTest::newRow("second key outside") << "{prefix}{client}  other:{client}" << false << "other:{client}";
+  QTest::newRow("asked for") << "{client} victim" << true << "";
+}
+
+void ScriptStoreTest::keysOutsideThePrefixAreRefused() {
+  QFETCH(QString, keys);
+  QFETCH(bool, outsideAllowed);
+  QFETCH(QString, refusedWord);
+  auto o = options(kSeed, "pfx:");
+  o.keys = keys.toStdString();
+  o.keysOutsidePrefix = outsideAllowed;
+  auto s = RedisScriptStore::make(o);
+  if (refusedWord.isEmpty()) {
+    QVERIFY2(s, s ? "" : s.error().message.c_str());
+    return;
+  }
+  QVERIFY(!s);
+  QCOMPARE(s.error().code, ErrorCode::InvalidArgument);
+  const QString m = QString::fromStdString(s.error().message);
+  QVERIFY2(m.startsWith("--script-keys '" + keys + "': key ") && m.contains("'" + refusedWord + "' does not start with {prefix}") &&
+               m.contains("--script-keys-outside-prefix"),
+           qPrintable(m));
+}
+
+void ScriptStoreTest::serverWideCommandsAreNamed_data() {
+  QTest::addColumn<QString>("source");
+  QTest::addColumn<QStringList>("named");  // "WORD line N", in FLUSHALL, FLUSHDB, CONFIG order
+  QTest::newRow("call") << "redis.call('FLUSHALL')\nreturn 1" << QStringList{"FLUSHALL line 1"};
+  QTest::newRow("pcall, lower case") << "local x = 1\nredis.pcall(\"flushdb\")" << QStringList{"FLUSHDB line 2"};
+  QTest::newRow("config, mixed case") << "return redis.call('Config', 'SET', 'maxmemory', '1')" << QStringList{"CONFIG line 1"};
+  QTest::newRow("a plain word") << "local c = 'x'\n\nlocal cmd = FLUSHALL" << QStringList{"FLUSHALL line 3"};
+  QTest::newRow("all three, once each") << "redis.call('CONFIG','GET','x')\nredis.call('FLUSHDB')\nredis.call('FLUSHALL')\nredis.call('FLUSHALL')"
+                                        << QStringList{"FLUSHALL line 3", "FLUSHDB line 2", "CONFIG line 1"};
+  QTest::newRow("comment") << "-- never FLUSHALL or CONFIG here\nreturn 1" << QStringList{};
+  QTest::newRow("block comment") << "--[[ FLUSHDB\nCONFIG ]] return 1" << QStringList{};
+  QTest::newRow("longer words") << "local configured = ARGV[1]\nlocal reconfig = 2 local flushall_count = 0" << QStringList{};
+  QTest::newRow("'--' in a string") << "local s = '--'\nredis.call('flushall')" << QStringList{"FLUSHALL line 2"};
+}
+
+void ScriptStoreTest::serverWideCommandsAreNamed() {
+  QFETCH(QString, source);
+  QFETCH(QStringList, named);
+  const auto warnings = scriptWarnings(source.toStdString(), "mine.lua");
+  QCOMPARE(static_cast<qsizetype>(warnings.size()), named.size());
+  for (qsizetype i = 0; i < named.size(); ++i) {
+    const QString w = QString::fromStdString(warnings[static_cast<std::size_t>(i)]);
+    const QStringList parts = named[i].split(' ');
+    QVERIFY2(w.startsWith("warning: script mine.lua line " + parts[2] + " names " + parts[0] + ", which ") &&
+                 !w.contains('\n'),
+             qPrintable(w));
+  }
+}
+
+void ScriptStoreTest::shippedScriptsHaveNoWarnings() {
+  for (const QString& dir : {QStringLiteral(RATELAB_SOURCE_DIR "/resources/examples"), QStringLiteral(RATELAB_SOURCE_DIR "/resources/lua")}) {
+    const auto files = QDir(dir).entryInfoList({"*.lua"}, QDir::Files);
+    QVERIFY(!files.isEmpty());
+    for (const QFileInfo& f : files) {
+      auto text = readScriptFile(f.absoluteFilePath().toStdString());
+      QVERIFY(text);
+      const auto warnings = scriptWarnings(*text, f.fileName().toStdString());
+      QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings.front().c_str());
+    }
+  }
+}
+
+void ScriptStoreTest::aclUserConfinesScripts() {
+  QCOMPARE(QString::fromStdString(aclSetUserLine("lab", "ratelab:")),
+           QString("ACL SETUSER lab reset on >PASSWORD resetchannels ~ratelab:* +@all -@dangerous"));
+  QCOMPARE(QString::fromStdString(aclSetUserLine("lab", "a*b:")),  // glob characters match themselves
+           QString("ACL SETUSER lab reset on >PASSWORD resetchannels \"~a\\\\*b:*\" +@all -@dangerous"));
+  QVERIFY(!checkAclUserName("bad name"));
+  auto admin = redis_->connect();
+  QVERIFY(admin);
+  auto made = createAclUser(*admin, "lab", "acl:", "s3cret-pw");
+  QVERIFY2(made, made ? "" : made.error().message.c_str());
+  RedisEndpoint asLab = redis_->endpoint();
+  asLab.user = "lab";
+  asLab.password = "s3cret-pw";
+  auto lab = RedisConnection::connect(asLab);
+  QVERIFY2(lab, lab ? "" : lab.error().message.c_str());
+  QVERIFY(lab->command({"EVAL", "return redis.call('SET', KEYS[1], 1)", "1", "acl:{c}"}));
+  for (const char* script : {"return redis.call('SET', KEYS[1], 1)", "return redis.call('SET', 'victim', 1)",
+                             "return redis.call('FLUSHALL')", "return redis.call('CONFIG', 'GET', 'maxmemory')"}) {
+    auto r = lab->command({"EVAL", script, "1", "elsewhere"});
+    QVERIFY2(!r && r.error().message.find("NOPERM") != std::string::npos, script);
+  }
+  auto victim = admin->command({"EXISTS", "victim"});
+  QVERIFY(victim);
+  QCOMPARE(victim->integer(), 0);
+  // The store as that user: a script asked to write outside the prefix gets a counted error, not a write.
+  const std::string out = write("outside.lua", "redis.call('SET', 'victim', 1) return 1");
+  auto o = options(out, "acl:");
+  o.redis.endpoint = asLab;
+  auto store = RedisScriptStore::make(o);
+  QVERIFY2(store, store ? "" : store.error().message.c_str());
+  const DecisionRequest req{Algorithm::TokenBucket, "c", Quota::perWindow(10, Micros{1'000'000}), 1, Micros{kT0}};
+  auto d = (*store)->decide(req);
+  QVERIFY(!d);
+  QCOMPARE(d.error().code, ErrorCode::Protocol);  // the script's fault: counted, never the failure policy
+  QVERIFY2(d.error().message.find("can't access at least one of the keys") != std::string::npos, d.error().message.c_str());
+  QVERIFY(admin->command({"ACL", "DELUSER", "lab"}));
 }
 
 QTEST_GUILESS_MAIN(ScriptStoreTest)

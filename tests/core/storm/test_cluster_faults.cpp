@@ -49,7 +49,7 @@ RedisEndpoint ClusterFaultsTest::endpoint(Micros timeout) const {
 
 // A key tag whose storm key lands on a master with a replica that no earlier test used.
 std::string ClusterFaultsTest::clientOnFreshMaster(const std::string& prefix, Algorithm a) {
-  auto map = fetchSlotMap(clusterSeeds(cluster_->endpoint()));
+  auto map = fetchSlotMap(cluster_->endpoint());
   if (!map) qFatal("%s", map.error().message.c_str());
   for (int i = 0; i < 10'000; ++i) {
     const std::string tag = "fo" + std::to_string(i) + "-";
@@ -166,7 +166,7 @@ void ClusterFaultsTest::masterWithoutReplicaFailsItsSlotsOnly() {
   o.endpoint = endpoint(timeout);
   auto store = makeRedisStore(Backend::RedisLua, o);
   QVERIFY(store);
-  auto map = fetchSlotMap(clusterSeeds(cluster_->endpoint()));
+  auto map = fetchSlotMap(cluster_->endpoint());
   QVERIFY(map);
   std::string onLone, onOther;
   for (int i = 0; onLone.empty() || onOther.empty(); ++i) {

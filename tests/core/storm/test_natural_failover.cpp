@@ -146,7 +146,7 @@ void NaturalFailoverTest::clusterElectsAfterKill() {
   std::vector<RedisEndpoint> live;
   for (auto& n : cluster->nodes())
     if (n.running()) live.push_back(n.endpoint());
-  auto map = fetchSlotMap(live);
+  auto map = fetchSlotMap(live, ClusterTrust::of(ep));
   QVERIFY(map);
   const ClusterNode& m = map->masters()[static_cast<std::size_t>(map->masterOf(keySlot(key)))];
   QCOMPARE(m.address(), run->report.promoted);
