@@ -39,7 +39,13 @@ constexpr const char* kServeHelp =
     "  --port P             front port; 0 = any free port          (default 0)\n"
     "  --replica-ports a,b  one port per replica                   (default any free)\n"
     "  --bind ADDR          listen address                         (default 127.0.0.1)\n"
-    "  --max-connections N  open connections at the front (replicas: N + 256) (default 512)\n"
+    "  --max-connections N  open connections at the front; when full the connection idle\n"
+    "                       longest is closed, else 503 (default 512, lowered to what\n"
+    "                       ulimit -n fits; a given N that does not fit is an error)\n"
+    "  --max-connections-per-address N  from one client address, else 503; 0 = no cap\n"
+    "                       (default 64; a --trusted-proxy is not capped)\n"
+    "  --request-line-timeout-ms MS  a new connection must send its request line\n"
+    "                       (default 5000, else closed)\n"
     "  --header-timeout-ms MS  a started request must complete     (default 10000, else 408)\n"
     "  --idle-timeout-ms MS    idle keep-alive connections close   (default 60000)\n"
     "  --max-header-bytes N    header section limit                (default 8192, else 431)\n"
@@ -66,6 +72,7 @@ std::vector<FlagSpec> serveFlags() {
     for (const auto key : kStormKeys)
       if (f.name == key) out.push_back(f);
   out.insert(out.end(), {{"port", true}, {"replica-ports", true}, {"bind", true}, {"max-connections", true},
+                         {"max-connections-per-address", true}, {"request-line-timeout-ms", true},
                          {"header-timeout-ms", true}, {"idle-timeout-ms", true}, {"max-header-bytes", true},
                          {"front", true}, {"trusted-proxy", true}, {"allow-client-overrides", false},
                          {"max-cost", true}, {"replica-threads", true}, {"help", false}});
@@ -92,14 +99,19 @@ Result<std::vector<int>> portList(const std::string& text) {
 Result<void> applyServeFlags(const Flags& flags, ServeOptions& o) {
   const auto port = intFlag(flags, "port", 0, 0, 65535);
   const auto maxConn = intFlag(flags, "max-connections", o.limits.maxConnections, 1, 100'000);
+  const auto perAddress = intFlag(flags, "max-connections-per-address", o.limits.maxPerAddress, 0, 100'000);
+  const auto lineMs = intFlag(flags, "request-line-timeout-ms", 5'000, 1, 3'600'000);
   const auto headerMs = intFlag(flags, "header-timeout-ms", 10'000, 1, 3'600'000);
   const auto idleMs = intFlag(flags, "idle-timeout-ms", 60'000, 1, 3'600'000);
   const auto headerBytes = intFlag(flags, "max-header-bytes", 8192, 256, 1 << 20);
   const auto maxCost = intFlag(flags, "max-cost", 1000, 1, 1'000'000);
-  for (const auto* r : {&port, &maxConn, &headerMs, &idleMs, &headerBytes, &maxCost})
+  for (const auto* r : {&port, &maxConn, &perAddress, &lineMs, &headerMs, &idleMs, &headerBytes, &maxCost})
     if (!r->ok()) return r->error();
   o.frontPort = static_cast<int>(*port);
   o.limits.maxConnections = static_cast<int>(*maxConn);
+  o.fitConnections = !flags.has("max-connections");
+  o.limits.maxPerAddress = static_cast<int>(*perAddress);
+  o.limits.requestLineTimeout = *lineMs * kMillisecond;
   o.limits.headerTimeout = *headerMs * kMillisecond;
   o.limits.idleTimeout = *idleMs * kMillisecond;
   o.limits.message.maxHeaderBytes = static_cast<std::size_t>(*headerBytes);
@@ -217,6 +229,7 @@ int cmdServe(const Args& args) {
               std::string(frontKindName(options.front)).c_str(),
               options.allowClientOverrides ? ", client overrides allowed" : "");
   std::printf("front %s\n", (*cluster)->frontUrl().c_str());
+  std::printf("%s\n", (*cluster)->descriptorLine().c_str());
   if ((*cluster)->frontPid() > 0) std::printf("nginx pid %d\n", (*cluster)->frontPid());
   const auto urls = (*cluster)->replicaUrls();
   for (std::size_t i = 0; i < urls.size(); ++i) std::printf("replica %zu %s\n", i, urls[i].c_str());

@@ -11,13 +11,6 @@ std::string_view trim(std::string_view v) {
   return v;
 }
 
-bool sameSecret(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-  return diff == 0;
-}
-
 bool inProxies(const QHostAddress& a, const ForwardTrust& trust) {
   for (const auto& [net, prefix] : trust.proxies)
     if (a.isInSubnet(net, prefix)) return true;
@@ -49,6 +42,19 @@ std::string forwardedClient(std::string_view list, const ForwardTrust& trust) {
 }
 
 }  // namespace
+
+bool isTrustedProxy(std::string_view peer, const ForwardTrust& trust) {
+  if (trust.proxies.empty()) return false;
+  const auto a = parseAddress(peer);
+  return !a.isNull() && inProxies(a, trust);
+}
+
+bool sameSecret(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  unsigned char diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+  return diff == 0;
+}
 
 std::string addressText(const QHostAddress& a) {
   bool isV4 = false;

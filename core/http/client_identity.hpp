@@ -44,6 +44,12 @@ struct ForwardTrust {
 /// InvalidArgument names the bad item and the expected form.
 Result<std::vector<std::pair<QHostAddress, int>>> parseTrustedProxies(std::string_view list);
 
+/// `a` equals `b`, compared in time that does not depend on where they differ (secrets).
+bool sameSecret(std::string_view a, std::string_view b);
+
+/// `peer` ("10.0.0.5") is in one of `trust`'s proxy subnets.
+bool isTrustedProxy(std::string_view peer, const ForwardTrust& trust);
+
 /// A fresh random secret for one run (32 hex digits).
 std::string makeFrontSecret();
 

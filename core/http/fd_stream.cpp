@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -280,6 +281,12 @@ void FdStream::finishClose(int error) {
 }
 
 std::string FdStream::closeError() const { return error_ != 0 ? std::strerror(error_) : std::string(); }
+
+std::size_t FdStream::pendingInput() const {
+  int n = 0;
+  if (fd_ < 0 || ::ioctl(fd_, FIONREAD, &n) != 0 || n < 0) return 0;
+  return static_cast<std::size_t>(n);
+}
 
 std::string FdStream::peerAddress() const {
   sockaddr_storage addr{};

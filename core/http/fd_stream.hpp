@@ -65,6 +65,8 @@ class FdStream final : public QObject {
   void uncork();
   /// Bytes queued, not yet handed to the kernel.
   std::size_t pendingOutput() const { return out_.size() - sent_; }
+  /// Bytes the kernel holds for reading (not read yet); 0 when closed.
+  std::size_t pendingInput() const;
 
   /// Sends what is queued, then closes.
   void closeAfterFlush();

@@ -209,6 +209,18 @@ Upstream* ProxyCore::take(std::size_t replica) {
   for (Upstream* u : conns)
     if (u->usable() && u->inFlight() < depth && (best == nullptr || u->inFlight() > best->inFlight())) best = u;
   if (best != nullptr) return best;
+  // At most as many upstream connections as downstream ones (each downstream connection has
+  // one request in flight): over that, the connection idle longest goes first. This bounds
+  // the front's descriptors (ServeCluster's budget counts on it).
+  std::size_t total = 0;
+  for (const auto& c : conns_) total += c.size();
+  if (total >= static_cast<std::size_t>(std::max(1, options_.limits.maxConnections))) {
+    Upstream* oldest = nullptr;
+    for (const auto& c : conns_)
+      for (Upstream* u : c)
+        if (u->inFlight() == 0 && (oldest == nullptr || u->idleSinceMs < oldest->idleSinceMs)) oldest = u;
+    if (oldest != nullptr) oldest->close();  // discard() removes it from conns_
+  }
   conns.push_back(new Upstream(*this, replica));
   return conns.back();
 }

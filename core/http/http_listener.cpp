@@ -2,8 +2,12 @@
 
 #include <QHostAddress>
 
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <chrono>
+
+#include "http/acceptor.hpp"
 #include "http/client_identity.hpp"
 #include "http/fd_stream.hpp"
 #include "http/limit_response.hpp"
@@ -14,34 +18,37 @@ namespace {
 // A client that does not read its answers is not read from past this much queued output.
 constexpr std::size_t kMaxPendingWrite = 1 << 20;
 
-/// A QTcpServer that hands accepted descriptors to a function instead of making QTcpSockets.
-class FdServer final : public QTcpServer {
- public:
-  explicit FdServer(std::function<void(int)> accept) : accept_(std::move(accept)) {}
+std::int64_t steadyMicros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
- protected:
-  void incomingConnection(qintptr fd) override { accept_(static_cast<int>(fd)); }
-
- private:
-  std::function<void(int)> accept_;  ///< takes ownership of each accepted descriptor
-};
+/// The peer address of an accepted socket ("127.0.0.1"), as FdStream::peerAddress() gives it.
+std::string peerOf(int fd) {
+  sockaddr_storage addr{};
+  socklen_t len = sizeof addr;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) return {};
+  return addressText(QHostAddress(reinterpret_cast<const sockaddr*>(&addr)));
+}
 
 }  // namespace
 
-std::string refusedConnectionResponse() {
-  auto r = errorResponse(503, "too many open connections: try again later");
+std::string refusedConnectionResponse(int perAddressCap) {
+  auto r = errorResponse(503, perAddressCap > 0 ? "too many open connections from your address (most " +
+                                                      std::to_string(perAddressCap) + "): try again later"
+                                                : std::string("too many open connections: try again later"));
   r.set("Retry-After", "1");
   r.keepAlive = false;
   return r.serialize();
 }
 
-HttpConnection::HttpConnection(int fd, const HttpServerLimits& limits, const HttpHandler& handler,
-                               ListenerStats& stats, QObject* parent)
-    : QObject(parent), stream_(new FdStream(fd, this)), limits_(limits), handler_(handler), stats_(stats),
-      peer_(stream_->peerAddress()),
+HttpConnection::HttpConnection(int fd, std::string peer, bool counted, HttpListener& listener)
+    : QObject(&listener), listener_(listener), stream_(new FdStream(fd, this)), limits_(listener.limits_),
+      handler_(listener.handler_), stats_(listener.stats_), peer_(std::move(peer)), counted_(counted),
       maxBuffer_(limits_.message.maxHeaderBytes + limits_.message.maxBodyBytes + 4096) {
   stats_.open.fetch_add(1);
   stats_.accepted.fetch_add(1);
+  listener_.opened(*this);
   stream_->onReadable([this] { onReadable(); });
   stream_->onDrained([this] { processBuffer(); });
   stream_->onClosed([this] { deleteLater(); });
@@ -50,13 +57,21 @@ HttpConnection::HttpConnection(int fd, const HttpServerLimits& limits, const Htt
 
 HttpConnection::~HttpConnection() {
   stats_.open.fetch_sub(1);
+  listener_.closed(*this);
   if (auto f = std::move(abandoned_)) f();
+}
+
+bool HttpConnection::reclaimable(bool reserved) const {
+  if (front_ || !slots_.empty() || !stream_->isOpen()) return false;
+  if (phase_ == Phase::Idle) return true;
+  return reserved && phase_ == Phase::Partial && !answered_;  // a direct client's first request
 }
 
 void HttpConnection::enter(Phase phase) {
   phase_ = phase;
+  if (phase == Phase::Idle) idleSince_ = steadyMicros();
   switch (phase) {
-    case Phase::Idle: deadline_.setIn(answered_ ? limits_.idleTimeout : limits_.headerTimeout); break;
+    case Phase::Idle: deadline_.setIn(answered_ ? limits_.idleTimeout : limits_.requestLineTimeout); break;
     case Phase::Partial: deadline_.setIn(limits_.headerTimeout); break;
     case Phase::Busy: deadline_.clear(); break;
     case Phase::Closing: deadline_.setIn(limits_.headerTimeout); break;
@@ -81,7 +96,14 @@ void HttpConnection::processBuffer() {
     HttpRequest request;
     const auto outcome = parseRequest(buffer_, limits_.message, request);
     if (outcome.state == ParseState::NeedMore) {
-      if (phase_ == Phase::Idle) enter(Phase::Partial);
+      const bool line = buffer_.find('\n') != std::string::npos;
+      if (phase_ == Phase::Idle && !answered_ && !line) {
+        phase_ = Phase::Partial;  // the request line's deadline (set at accept) still runs
+        awaitingLine_ = true;
+      } else if (phase_ == Phase::Idle || (awaitingLine_ && line)) {
+        awaitingLine_ = false;
+        enter(Phase::Partial);
+      }
       if (outcome.expectContinue && !continued_ && slots_.empty()) {
         continued_ = true;
         stream_->write("HTTP/1.1 100 Continue\r\n\r\n");
@@ -96,6 +118,21 @@ void HttpConnection::processBuffer() {
     }
     buffer_.erase(0, outcome.consumed);
     continued_ = false;
+    awaitingLine_ = false;
+    if (!front_ && !listener_.frontSecret_.empty()) {  // a reserved listener: is it the front?
+      const auto* sent = findHeader(request.headers, kFrontSecretHeader);
+      if (sent != nullptr && sameSecret(*sent, listener_.frontSecret_)) {
+        front_ = true;
+        if (counted_) listener_.uncount(peer_);
+        counted_ = false;
+      } else if (!counted_ && !listener_.countLate(*this)) {
+        stats_.refused.fetch_add(1);
+        stats_.refusedPerAddress.fetch_add(1);
+        stream_->write(refusedConnectionResponse(limits_.maxPerAddress));
+        close();
+        break;
+      }
+    }
     slots_.push_back({nextRequest_++, request.keepAlive(), request.method == "HEAD", false, false, {}});
     enter(Phase::Busy);
     handler_(*this, std::move(request));  // may call respond() right away
@@ -183,7 +220,11 @@ void HttpConnection::onTimeout() {
     case Phase::Idle: close(); break;
     case Phase::Partial:
       stats_.timedOut.fetch_add(1);
-      fail(408, "request not completed within " + std::to_string(ceilMillis(limits_.headerTimeout)) + " ms");
+      if (awaitingLine_)
+        fail(408, "request line not received within " + std::to_string(ceilMillis(limits_.requestLineTimeout)) +
+                      " ms");
+      else
+        fail(408, "request not completed within " + std::to_string(ceilMillis(limits_.headerTimeout)) + " ms");
       break;
     case Phase::Busy: break;
     case Phase::Closing: stream_->abort(); deleteLater(); break;
@@ -192,37 +233,89 @@ void HttpConnection::onTimeout() {
 
 HttpListener::HttpListener(HttpServerLimits limits, HttpHandler handler)
     : limits_(std::move(limits)), handler_(std::move(handler)),
-      server_(std::make_unique<FdServer>([this](int fd) { accept(fd); })) {
-  server_->setMaxPendingConnections(std::max(30, limits_.maxConnections));
-}
+      acceptor_(std::make_unique<Acceptor>([this](int fd) { accept(fd); },
+                                           [this] {
+                                             stats_.outOfDescriptors.fetch_add(1);
+                                             reclaimOne();  // frees a descriptor if one is idle
+                                           })) {}
 
 HttpListener::~HttpListener() {
-  server_->close();
+  acceptor_->close();
   // Connections (children) decrement stats_ when they die: delete them while stats_ exists
   // (~QObject would delete them only after the members are gone).
   const auto children = this->children();
-  for (QObject* child : children) delete child;
+  for (QObject* child : children)
+    if (child != acceptor_.get()) delete child;
 }
 
-Result<int> HttpListener::listen(const std::string& address, int port) {
-  QHostAddress host;
-  if (!host.setAddress(QString::fromStdString(address)))
-    return invalidArgument("bind address '" + address + "' is not an IP address (e.g. 127.0.0.1 or ::1)");
-  if (port < 0 || port > 65535)
-    return invalidArgument("port " + std::to_string(port) + " is out of range: allowed 0..65535");
-  if (!server_->listen(host, static_cast<quint16>(port)))
-    return unavailable("cannot listen on " + address + ":" + std::to_string(port) + ": " +
-                       server_->errorString().toStdString());
-  return static_cast<int>(server_->serverPort());
+Result<int> HttpListener::listen(const std::string& address, int port) { return acceptor_->listen(address, port); }
+
+void HttpListener::opened(HttpConnection& c) {
+  c.entry_ = live_.insert(live_.end(), &c);
+}
+
+void HttpListener::closed(HttpConnection& c) {
+  if (c.entry_ != live_.end()) live_.erase(c.entry_);
+  c.entry_ = live_.end();
+  if (c.counted_) uncount(c.peer_);
+}
+
+void HttpListener::uncount(const std::string& peer) {
+  const auto it = perAddress_.find(peer);
+  if (it != perAddress_.end() && --it->second <= 0) perAddress_.erase(it);
+}
+
+bool HttpListener::countLate(HttpConnection& c) {
+  if (exempt_ && exempt_(c.peer_)) return true;
+  int& n = perAddress_[c.peer_];
+  if (limits_.maxPerAddress > 0 && n >= limits_.maxPerAddress) {
+    if (n == 0) perAddress_.erase(c.peer_);
+    return false;
+  }
+  ++n;
+  c.counted_ = true;
+  return true;
+}
+
+bool HttpListener::reclaimOne() {
+  const bool reserved = !frontSecret_.empty();
+  // A connection accepted in this pass may look idle with its request still in the kernel:
+  // read it first (it is then no longer idle) and look again, a bounded number of times.
+  for (int look = 0; look < 64; ++look) {
+    HttpConnection* oldest = nullptr;
+    for (HttpConnection* c : live_)
+      if (c->reclaimable(reserved) && (oldest == nullptr || c->idleSince_ < oldest->idleSince_)) oldest = c;
+    if (oldest == nullptr) return false;
+    if (oldest->stream_->pendingInput() > 0) {
+      oldest->onReadable();
+      continue;
+    }
+    live_.erase(oldest->entry_);
+    oldest->entry_ = live_.end();
+    stats_.reclaimed.fetch_add(1);
+    oldest->stream_->abort();  // the descriptor is free now; the object goes with the event loop
+    return true;
+  }
+  return false;
 }
 
 void HttpListener::accept(int fd) {
-  if (stats_.open.load() < limits_.maxConnections) {
-    new HttpConnection(fd, limits_, handler_, stats_, this);
-    return;
+  const std::string peer = peerOf(fd);
+  // A public listener counts each address at accept; a reserved one at the first request.
+  const bool countNow = frontSecret_.empty() && limits_.maxPerAddress > 0 && !(exempt_ && exempt_(peer));
+  if (countNow) {
+    const auto it = perAddress_.find(peer);
+    if (it != perAddress_.end() && it->second >= limits_.maxPerAddress) return refuse(fd, true);
   }
+  if (stats_.open.load() >= limits_.maxConnections && !reclaimOne()) return refuse(fd, false);
+  if (countNow) ++perAddress_[peer];
+  new HttpConnection(fd, peer, countNow, *this);
+}
+
+void HttpListener::refuse(int fd, bool perAddress) {
   stats_.refused.fetch_add(1);
-  static const std::string refused = refusedConnectionResponse();
+  if (perAddress) stats_.refusedPerAddress.fetch_add(1);
+  const std::string refused = refusedConnectionResponse(perAddress ? limits_.maxPerAddress : 0);
   auto* stream = new FdStream(fd, this);
   stream->onClosed([stream] { stream->deleteLater(); });
   stream->onReadable([stream] {  // the request is not read: drop it until the answer is out

@@ -134,12 +134,18 @@ std::optional<std::string> findNginx() {
 
 std::string nginxConfig(const NginxFrontOptions& o, int port, const std::string& dir) {
   const auto& l = o.limits;
+  const int workers = o.workerConnections > 0 ? o.workerConnections : 2 * l.maxConnections + nginxPool(o);
   std::ostringstream c;
   c << "# written by ratelab-cli serve --front nginx; removed when it stops\n"
     << "daemon off;\nmaster_process off;\nworker_processes 1;\n"
     << "pid " << dir << "/nginx.pid;\nerror_log " << dir << "/error.log warn;\n"
-    << "events { worker_connections " << l.maxConnections + 64 << "; }\n"
-    << "http {\n  access_log off;\n"
+    << "worker_rlimit_nofile " << workers + 32 << ";\n"
+    << "events { worker_connections " << workers << "; }\n"
+    << "http {\n  access_log off;\n";
+  if (l.maxPerAddress > 0)  // more from one address: 503, as the builtin front answers
+    c << "  limit_conn_zone $binary_remote_addr zone=ratelab_per_address:1m;\n"
+      << "  limit_conn ratelab_per_address " << l.maxPerAddress << ";\n  limit_conn_status 503;\n";
+  c << "  reset_timedout_connection on;\n"
     << "  client_body_temp_path " << dir << "/body;\n  proxy_temp_path " << dir << "/proxy;\n"
     << "  fastcgi_temp_path " << dir << "/fastcgi;\n  uwsgi_temp_path " << dir << "/uwsgi;\n"
     << "  scgi_temp_path " << dir << "/scgi;\n"
@@ -151,7 +157,7 @@ std::string nginxConfig(const NginxFrontOptions& o, int port, const std::string&
     << "  keepalive_timeout " << seconds(l.idleTimeout) << "s;\n  keepalive_requests 1000000;\n"
     << "  upstream ratelab_replicas {\n";
   for (const int p : o.replicaPorts) c << "    server " << hostPort(o.upstreamAddress, p) << " max_fails=0;\n";
-  c << "    keepalive " << o.keepalivePerReplica * static_cast<int>(o.replicaPorts.size()) << ";\n  }\n"
+  c << "    keepalive " << nginxPool(o) << ";\n  }\n"
     << "  server {\n    listen " << hostPort(o.bindAddress, port) << ";\n"
     << "    location / {\n      proxy_pass http://ratelab_replicas;\n      proxy_http_version 1.1;\n"
     << "      proxy_set_header Connection \"\";\n      proxy_set_header Expect \"\";\n"

@@ -36,7 +36,13 @@ struct NginxFrontOptions {
   HttpServerLimits limits;                 ///< header size, body size, timeouts, connections
   Micros upstreamTimeout{10'000'000};      ///< proxy_read_timeout
   int keepalivePerReplica = 64;            ///< idle upstream connections kept (per replica)
+  int workerConnections = 0;               ///< nginx's worker_connections (downstream + upstream);
+                                           ///< 0 = 2 x limits.maxConnections + the keep-alive pool
 };
+/// The keep-alive pool of `o`: keepalivePerReplica x replicas.
+inline int nginxPool(const NginxFrontOptions& o) {
+  return o.keepalivePerReplica * static_cast<int>(o.replicaPorts.size());
+}
 
 /// The nginx executable, if installed (PATH, then /usr/sbin/nginx).
 std::optional<std::string> findNginx();

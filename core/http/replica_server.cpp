@@ -83,6 +83,9 @@ Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions optio
     if (!s->decider_->answersAtOnce() && s->pipelinable()) s->options_.limits.maxPipelined = kMaxPipelined;
     s->listener_ = std::make_unique<HttpListener>(
         s->options_.limits, [s](HttpConnection& c, HttpRequest&& r) { s->handle(c, std::move(r)); });
+    if (!s->options_.trust.frontSecret.empty()) s->listener_->reserveFor(s->options_.trust.frontSecret);
+    s->listener_->exemptFromAddressCap(
+        [trust = s->options_.trust](const std::string& peer) { return isTrustedProxy(peer, trust); });
     bound = s->listener_->listen(s->options_.bindAddress, s->options_.port);
   });
   if (!bound) return bound.error();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "http/serve_descriptors.hpp"
+
 namespace rl {
 namespace {
 
@@ -24,8 +26,12 @@ Result<void> validateOptions(const ServeOptions& o) {
   if (o.limits.maxConnections < 1)
     return invalidArgument("--max-connections " + std::to_string(o.limits.maxConnections) +
                            " is out of range: allowed 1 or more");
-  if (o.limits.headerTimeout.count() < 1000 || o.limits.idleTimeout.count() < 1000)
-    return invalidArgument("--header-timeout-ms and --idle-timeout-ms must be at least 1");
+  if (o.limits.headerTimeout.count() < 1000 || o.limits.idleTimeout.count() < 1000 ||
+      o.limits.requestLineTimeout.count() < 1000)
+    return invalidArgument("--request-line-timeout-ms, --header-timeout-ms and --idle-timeout-ms must be at least 1");
+  if (o.limits.maxPerAddress < 0)
+    return invalidArgument("--max-connections-per-address " + std::to_string(o.limits.maxPerAddress) +
+                           " is out of range: allowed 0 (no cap) or more");
   if (o.limits.message.maxHeaderBytes < 256)
     return invalidArgument("--max-header-bytes " + std::to_string(o.limits.message.maxHeaderBytes) +
                            " is too small: allowed 256 or more");
@@ -49,7 +55,7 @@ FrontOptions frontOptions(const ServeOptions& o, const std::string& secret) {
   return front;
 }
 
-Result<std::unique_ptr<NginxFront>> startNginx(const FrontOptions& f) {
+Result<std::unique_ptr<NginxFront>> startNginx(const FrontOptions& f, int workerConnections) {
   NginxFrontOptions n;
   n.bindAddress = f.bindAddress;
   n.port = f.port;
@@ -58,7 +64,17 @@ Result<std::unique_ptr<NginxFront>> startNginx(const FrontOptions& f) {
   n.secret = f.secret;
   n.limits = f.limits;
   n.upstreamTimeout = f.upstreamTimeout;
+  n.workerConnections = workerConnections;
   return NginxFront::start(n);
+}
+
+// The connection counters that are rarely non-zero, shown once they are.
+std::string connectionExtras(const ServeTally& t) {
+  std::string out;
+  if (t.refusedPerAddress > 0) out += " (per address: " + std::to_string(t.refusedPerAddress) + ")";
+  if (t.reclaimedConnections > 0) out += "  reclaimed: " + std::to_string(t.reclaimedConnections);
+  if (t.outOfDescriptors > 0) out += "  emfile: " + std::to_string(t.outOfDescriptors);
+  return out;
 }
 
 }  // namespace
@@ -97,9 +113,26 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
     trust.proxies = std::move(*proxies);
   }
   if (options.front != FrontKind::None) trust.frontSecret = makeFrontSecret();
+  // Descriptors: the cluster at its caps must fit the open-file limit.
+  const int pool = NginxFrontOptions{}.keepalivePerReplica * options.replicas;
+  const long openFiles = raiseOpenFileLimit();
+  const int fitting = mostConnectionsFitting(options.front, options.replicas, pool, openFiles);
+  std::string lowered;
+  if (options.fitConnections && options.limits.maxConnections > fitting && fitting > 0) {
+    lowered = " (lowered from " + std::to_string(options.limits.maxConnections) + " to fit)";
+    options.limits.maxConnections = fitting;
+  }
+  if (auto fit = checkConnectionsFit(options.front, options.replicas, options.limits.maxConnections, pool, openFiles);
+      !fit)
+    return fit.error();
+  const auto need = serveDescriptors(options.front, options.replicas, options.limits.maxConnections, pool);
   std::unique_ptr<ServeCluster> cluster(new ServeCluster);
   cluster->kind_ = options.front;
+  cluster->descriptorLine_ = "open files: at most " + std::to_string(std::max(need.process, need.nginx)) + " of " +
+                             std::to_string(openFiles) + " (ulimit -n) with " +
+                             std::to_string(options.limits.maxConnections) + " connections at the front" + lowered;
   FrontOptions front = frontOptions(options, trust.frontSecret);
+
   std::vector<std::shared_ptr<EventThread>> threads;  // empty: each replica makes its own
   for (int t = 0; t < options.replicaThreads && options.replicaThreads < options.replicas; ++t)
     threads.push_back(std::make_shared<EventThread>("rl-replicas-" + std::to_string(t)));
@@ -114,8 +147,8 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
     r.limits = options.limits;
     r.limits.message.maxHeaderBytes += kForwardedBytes;
     r.limits.message.maxHeaderCount += kForwardedFields;
-    // Every front connection may hold one upstream connection per replica at once.
-    r.limits.maxConnections = options.limits.maxConnections + front.maxIdlePerReplica;
+    // Behind a front, one replica may get every upstream connection, plus a few direct ones.
+    r.limits.maxConnections = need.replicaConnections;
     r.trust = trust;
     r.allowClientOverrides = options.allowClientOverrides;
     r.maxCost = options.maxCost;
@@ -132,7 +165,7 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
   if (pipelinable) front.pipelineDepth = kPipelineDepth;
   cluster->pipelinable_ = pipelinable;
   if (options.front == FrontKind::Nginx) {
-    auto n = startNginx(front);
+    auto n = startNginx(front, need.nginxConnections);
     if (!n) return n.error();
     cluster->nginx_ = std::move(*n);
   } else if (options.front == FrontKind::Builtin) {
@@ -167,6 +200,9 @@ ServeTally ServeCluster::tally() const {
     const auto& fl = front_->listenerStats();
     t.badRequests = fl.malformed.load() + fl.timedOut.load();
     t.refusedConnections = fl.refused.load();
+    t.refusedPerAddress = fl.refusedPerAddress.load();
+    t.reclaimedConnections = fl.reclaimed.load();
+    t.outOfDescriptors = fl.outOfDescriptors.load();
     t.openConnections = fl.open.load();
     t.upstreamErrors = front_->upstreamErrors();
   }
@@ -182,6 +218,9 @@ ServeTally ServeCluster::tally() const {
     t.badRequests += s.badRequests.load() + l.malformed.load() + l.timedOut.load();
     t.internalErrors += s.internalErrors.load();
     t.refusedConnections += l.refused.load();
+    t.refusedPerAddress += l.refusedPerAddress.load();
+    t.reclaimedConnections += l.reclaimed.load();
+    t.outOfDescriptors += l.outOfDescriptors.load();
     if (!front_) t.openConnections += l.open.load();
     t.perReplica.push_back(admitted + denied + open + closed);
   }
@@ -196,7 +235,7 @@ std::string ServeCluster::tallyLine() const {
          "  503: " + std::to_string(t.failedClosed) + "  fail-open: " + std::to_string(t.failedOpen) +
          "  bad: " + std::to_string(t.badRequests) + "  500: " + std::to_string(t.internalErrors) +
          "  502/504: " + std::to_string(t.upstreamErrors) + "  conns: " + std::to_string(t.openConnections) +
-         "  refused: " + std::to_string(t.refusedConnections) + "  per replica: " + per;
+         "  refused: " + std::to_string(t.refusedConnections) + connectionExtras(t) + "  per replica: " + per;
 }
 
 }  // namespace rl

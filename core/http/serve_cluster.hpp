@@ -44,6 +44,9 @@ struct ServeOptions {
   int frontPort = 0;                                 ///< 0 = any free port
   std::vector<int> replicaPorts;                     ///< empty = any free ports; else one per replica
   HttpServerLimits limits;                           ///< per listener (front and each replica)
+  bool fitConnections = true;                        ///< limits.maxConnections is a default: lowered to
+                                                     ///< what the open-file limit fits (serve_descriptors.hpp);
+                                                     ///< false: one that does not fit is an error
   DecisionObserver observer;                         ///< optional; called on replica threads
   FrontKind front = FrontKind::Builtin;              ///< the front
   std::string trustedProxies;                        ///< `CIDR[,CIDR]` whose X-Forwarded-For is believed
@@ -73,7 +76,10 @@ struct ServeTally {
   std::int64_t badRequests = 0;    ///< 400/408/413/431/501/505 from any listener or the limiter
   std::int64_t upstreamErrors = 0; ///< front answered 502/504
   std::int64_t internalErrors = 0; ///< 500: store errors that are not outages
-  std::int64_t refusedConnections = 0;  ///< over maxConnections (front and replicas)
+  std::int64_t refusedConnections = 0;  ///< 503 at connect: over a cap (front and replicas)
+  std::int64_t refusedPerAddress = 0;   ///< of which over the per-address cap
+  std::int64_t reclaimedConnections = 0;  ///< idle connections closed to make room
+  std::int64_t outOfDescriptors = 0;    ///< accept() failures for want of descriptors (EMFILE)
   int openConnections = 0;         ///< builtin front's downstream connections open now (replicas' without a front)
   std::vector<std::int64_t> perReplica;  ///< decisions per replica
 };
@@ -95,11 +101,16 @@ class ServeCluster {
   std::vector<std::string> replicaUrls() const;
   /// Current totals (any thread).
   ServeTally tally() const;
-  /// One line: "200: 10  429: 10  503: 0  fail-open: 0  bad: 0  500: 0  502/504: 0  conns: 3  refused: 0
-  /// per replica: 5/5/5/5" (503 = fail-closed answers; refused = connections over the limit).
+  /// One line: "200: 10  429: 10  503: 0  fail-open: 0  bad: 0  500: 0  502/504: 0  conns: 3  refused: 2
+  /// (per address: 2)  reclaimed: 1  emfile: 4  per replica: 5/5/5/5" (503 = fail-closed answers;
+  /// refused = connections answered 503 at connect; reclaimed = idle ones closed to make room;
+  /// emfile = accept() failures for want of descriptors; these three only once non-zero).
   std::string tallyLine() const;
   /// Every replica is pipelinable (replica_server.hpp): the builtin front pipelines to them.
   bool pipelinable() const { return pipelinable_; }
+  /// "open files: at most 1,022 of 1024 (ulimit -n) with 306 connections at the front"
+  /// (serve_descriptors.hpp); says when the default connection cap was lowered to fit.
+  std::string descriptorLine() const { return descriptorLine_; }
 
  private:
   ServeCluster() = default;
@@ -108,6 +119,7 @@ class ServeCluster {
   std::unique_ptr<NginxFront> nginx_;                     ///< nginx front (destroyed first)
   FrontKind kind_ = FrontKind::Builtin;                   ///< which one
   bool pipelinable_ = false;                              ///< see pipelinable()
+  std::string descriptorLine_;                            ///< see descriptorLine()
 };
 
 }  // namespace rl

@@ -193,6 +193,7 @@ void ServeHardeningTest::abandonedShapedRequestsFreeUpstream() {
   ServeOptions o;
   o.algorithm = Algorithm::LeakyBucket;
   o.quota = Quota::perSecond(1).withBurst(1000);  // the n-th request waits n seconds
+  o.limits.maxPerAddress = 0;  // 100 clients from 127.0.0.1 (the cap has its own test)
   auto cluster = ServeCluster::start(o, memoryFactory());
   QVERIFY(cluster.ok());
   const int port = portOf((*cluster)->frontUrl());
