@@ -20,7 +20,8 @@ if command -v ccache >/dev/null 2>&1; then
 fi
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRATELAB_FUZZ=ON \
   -DRATELAB_BUILD_GUI=OFF -DRATELAB_BUILD_TESTS=OFF -DRATELAB_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
-targets=(fuzz_http_request fuzz_scenario fuzz_redis_url fuzz_trace fuzz_trace_filter fuzz_cluster_reply)
+targets=(fuzz_http_request fuzz_scenario fuzz_redis_url fuzz_trace fuzz_trace_filter fuzz_cluster_reply
+  fuzz_limit_headers fuzz_script_reply)
 cmake --build "$build" --target "${targets[@]}" -j "$(nproc)"
 mkdir -p "$build/crashes"
 status=0

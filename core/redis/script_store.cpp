@@ -11,36 +11,6 @@
 
 namespace rl {
 
-namespace {
-constexpr std::string_view kReplyNames =
-    "allowed, remaining, tokens, retry_after_ms, retry_after_us, reset_after_ms, reset_after_us, _ (skip)";
-
-// An element as a number: an integer reply or a numeric string.
-std::optional<double> numberOf(ReplyView v) {
-  if (v.isInteger()) return static_cast<double>(v.integer());
-  if (!v.isString()) return std::nullopt;
-  const std::string s(v.str());
-  char* end = nullptr;
-  const double d = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(d)) return std::nullopt;
-  return d;
-}
-}  // namespace
-
-// A reply as the user would read it: 3, "OK", nil, [1, "many"] (long values cut).
-static std::string replyText(ReplyView v, int depth = 0) {
-  if (v.isInteger()) return std::to_string(v.integer());
-  if (v.isNil()) return "nil";
-  if (v.isString() || v.isError()) {
-    std::string s(v.str().substr(0, 80));
-    return (v.isError() ? "error \"" : "\"") + s + (v.str().size() > 80 ? "...\"" : "\"");
-  }
-  if (!v.isArray() || depth > 2) return v.describe();
-  std::string out = "[";
-  for (std::size_t i = 0; i < v.size() && i < 8; ++i) out += (i ? ", " : "") + replyText(v[i], depth + 1);
-  return out + (v.size() > 8 ? ", ...]" : "]");
-}
-
 Result<std::string> readScriptFile(const std::string& path) {
   auto text = readWholeFile(path, "--script");  // capped: /dev/zero is refused, not read
   if (!text) return text.error();
@@ -123,23 +93,8 @@ Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptSto
   if (auto ok = checkKeysInPrefix(*keys, o.keys, o.keysOutsidePrefix); !ok) return ok.error();
   auto argv = ScriptTemplate::parse(o.argv, "--script-argv");
   if (!argv) return argv.error();
-  std::vector<Field> fields;
-  std::string_view names = o.reply;
-  while (!names.empty()) {
-    const auto comma = names.find(',');
-    const std::string_view n = names.substr(0, comma);
-    names = comma == std::string_view::npos ? std::string_view{} : names.substr(comma + 1);
-    static const std::pair<std::string_view, Field> kFields[] = {
-        {"allowed", Field::Allowed}, {"remaining", Field::Remaining}, {"tokens", Field::Tokens},
-        {"retry_after_ms", Field::RetryMs}, {"retry_after_us", Field::RetryUs}, {"reset_after_ms", Field::ResetMs},
-        {"reset_after_us", Field::ResetUs}, {"_", Field::Skip}};
-    const auto* f = std::find_if(std::begin(kFields), std::end(kFields), [&](const auto& k) { return k.first == n; });
-    if (f == std::end(kFields))
-      return invalidArgument("--script-reply: unknown element '" + std::string(n) + "': allowed " + std::string(kReplyNames));
-    fields.push_back(f->second);
-  }
-  if (fields.empty() || fields.front() != Field::Allowed)
-    return invalidArgument("--script-reply '" + o.reply + "' must start with allowed (the reply's first element decides)");
+  auto reply = ScriptReply::parse(o.reply);
+  if (!reply) return reply.error();
   auto link = connectFor(o.redis);
   if (!link) return link.error();
   std::unique_ptr<RedisScriptStore> s(new RedisScriptStore(std::move(link).value(), o.redis));
@@ -148,7 +103,7 @@ Result<std::unique_ptr<RedisScriptStore>> RedisScriptStore::make(const ScriptSto
   s->scriptName_ = o.file.substr(o.file.rfind('/') == std::string::npos ? 0 : o.file.rfind('/') + 1);
   s->keys_ = std::move(keys).value();
   s->argv_ = std::move(argv).value();
-  s->fields_ = std::move(fields);
+  s->reply_ = std::move(reply).value();
   s->runaway_ = o.runaway ? o.runaway : std::make_shared<RunawayScript>();
   auto loaded = s->link_.forEachMaster([&](RedisConnection& conn) -> Result<void> {
     auto sha = conn.command({"SCRIPT", "LOAD", s->source_});
@@ -173,43 +128,6 @@ Result<std::unique_ptr<Store>> makeRedisBackendStore(Backend backend, const Redi
   auto s = RedisScriptStore::make(o);
   if (!s) return s.error();
   return std::unique_ptr<Store>(std::move(s).value());
-}
-
-Error RedisScriptStore::wrong(const std::string& what, ReplyView r) const {
-  return protocolError("script " + scriptName_ + " " + what + "; it replied " + replyText(r) +
-                       " (expected an integer, or an array whose first element is an integer: non-zero = allowed)");
-}
-
-Result<Decision> RedisScriptStore::parseReply(ReplyView r, const Quota& q) const {
-  Decision d;
-  d.limit = q.limit;
-  d.remaining = -1;  // unknown unless the reply names it
-  if (r.isInteger()) {
-    if (fields_.size() > 1) return wrong("returned one integer but --script-reply names " + std::to_string(fields_.size()) + " elements", r);
-    d.allowed = r.integer() != 0;
-    return d;
-  }
-  if (!r.isArray()) return wrong("did not return an integer or an array", r);
-  if (r.size() < fields_.size())
-    return wrong("returned " + std::to_string(r.size()) + " element(s) but --script-reply names " +
-                 std::to_string(fields_.size()), r);
-  if (!r[0].isInteger()) return wrong("returned a non-integer first element", r);
-  d.allowed = r[0].integer() != 0;
-  for (std::size_t i = 1; i < fields_.size(); ++i) {
-    if (fields_[i] == Field::Skip) continue;
-    const auto v = numberOf(r[i]);
-    if (!v) return wrong("element " + std::to_string(i + 1) + " is not a number", r);
-    switch (fields_[i]) {
-      case Field::Remaining: d.remaining = std::llround(std::floor(*v)); d.level = *v; break;
-      case Field::Tokens: d.remaining = std::llround(std::floor(*v)); d.level = *v; break;
-      case Field::RetryMs: d.retryAfter = Micros{std::llround(*v * 1000)}; break;
-      case Field::RetryUs: d.retryAfter = Micros{std::llround(*v)}; break;
-      case Field::ResetMs: d.resetAfter = Micros{std::llround(*v * 1000)}; break;
-      case Field::ResetUs: d.resetAfter = Micros{std::llround(*v)}; break;
-      default: break;
-    }
-  }
-  return d;
 }
 
 Error RedisScriptStore::afterTimeout(const RedisEndpoint& node, const Error& timeout) {
@@ -270,7 +188,7 @@ Result<Decision> RedisScriptStore::decide(const DecisionRequest& req) {
     if (classifyStoreError(r.error()) == StoreErrorClass::Outage) return Error{r.error().code, why};
     return protocolError(why);
   }
-  return parseReply(*r, req.quota);
+  return reply_.read(*r, req.quota, scriptName_);
 }
 
 }  // namespace rl

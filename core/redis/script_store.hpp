@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "redis/redis_store.hpp"
+#include "redis/script_reply.hpp"
 #include "redis/script_template.hpp"
 
 namespace rl {
@@ -72,10 +73,7 @@ class RedisScriptStore final : public RedisStoreBase {
   const std::string& scriptName() const { return scriptName_; }
 
  private:
-  enum class Field { Allowed, Remaining, Tokens, RetryMs, RetryUs, ResetMs, ResetUs, Skip };
   RedisScriptStore(RedisLink link, RedisStoreOptions options) : RedisStoreBase(std::move(link), std::move(options)) {}
-  Result<Decision> parseReply(ReplyView r, const Quota& q) const;
-  Error wrong(const std::string& what, ReplyView r) const;
   Error afterTimeout(const RedisEndpoint& node, const Error& timeout);
 
   std::string source_;              ///< the script text
@@ -84,7 +82,7 @@ class RedisScriptStore final : public RedisStoreBase {
   std::string file_;                ///< the file's path, for errors
   std::optional<ScriptTemplate> keys_;  ///< KEYS template
   std::optional<ScriptTemplate> argv_;  ///< ARGV template
-  std::vector<Field> fields_;       ///< reply element meanings, in order
+  ScriptReply reply_;               ///< how the reply is read (--script-reply)
   Micros busyThreshold_{5'000'000};  ///< the server's busy-reply-threshold: how long a kill may wait
   std::shared_ptr<RunawayScript> runaway_;  ///< the run's verdict on the script
 };
