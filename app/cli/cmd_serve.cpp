@@ -54,6 +54,10 @@ constexpr const char* kServeHelp =
     "                       (default: only from this run's own front)\n"
     "  --allow-client-overrides  honour x-ratelab-algorithm / x-ratelab-cost per request\n"
     "  --max-cost N         largest x-ratelab-cost (also <= limit)  (default 1000)\n"
+    "  --max-keys N         limiter keys one replica keeps in memory (memory backend, and the\n"
+    "                       local failure policy), 1024..100000000; when full, the keys that\n"
+    "                       expire soonest are dropped and counted (default 100000; on\n"
+    "                       Redis the bound is the server's maxmemory)\n"
     "Every request is keyed by its x-api-key header (key:<value>), else the client\n"
     "address (ip:<address>; X-Forwarded-For only from the front or a trusted proxy).\n"
     "Admitted: 200 + RateLimit-Policy / RateLimit / X-RateLimit-Remaining.\n"
@@ -62,6 +66,10 @@ constexpr const char* kServeHelp =
 constexpr std::string_view kStormKeys[] = {"algorithm", "backend", "redis", "limit", "window-ms",
                                            "refill-rate", "replicas", "on-redis-error", "prefix",
                                            "script", "script-keys", "script-argv", "script-reply"};
+
+// Keys per replica: 100,000 fixed-window keys are about 7 MB, sliding-log keys with a
+// full log of 100 about 160 MB (docs/security.md).
+constexpr std::int64_t kDefaultMaxKeys = 100'000;
 
 volatile std::sig_atomic_t gStop = 0;
 void onStopSignal(int) { gStop = 1; }
@@ -75,7 +83,7 @@ std::vector<FlagSpec> serveFlags() {
                          {"max-connections-per-address", true}, {"request-line-timeout-ms", true},
                          {"header-timeout-ms", true}, {"idle-timeout-ms", true}, {"max-header-bytes", true},
                          {"front", true}, {"trusted-proxy", true}, {"allow-client-overrides", false},
-                         {"max-cost", true}, {"replica-threads", true}, {"help", false}});
+                         {"max-cost", true}, {"max-keys", true}, {"replica-threads", true}, {"help", false}});
   return out;
 }
 
@@ -105,7 +113,8 @@ Result<void> applyServeFlags(const Flags& flags, ServeOptions& o) {
   const auto idleMs = intFlag(flags, "idle-timeout-ms", 60'000, 1, 3'600'000);
   const auto headerBytes = intFlag(flags, "max-header-bytes", 8192, 256, 1 << 20);
   const auto maxCost = intFlag(flags, "max-cost", 1000, 1, 1'000'000);
-  for (const auto* r : {&port, &maxConn, &perAddress, &lineMs, &headerMs, &idleMs, &headerBytes, &maxCost})
+  const auto maxKeys = intFlag(flags, "max-keys", kDefaultMaxKeys, 1024, 100'000'000);
+  for (const auto* r : {&port, &maxConn, &perAddress, &lineMs, &headerMs, &idleMs, &headerBytes, &maxCost, &maxKeys})
     if (!r->ok()) return r->error();
   o.frontPort = static_cast<int>(*port);
   o.limits.maxConnections = static_cast<int>(*maxConn);
@@ -116,6 +125,7 @@ Result<void> applyServeFlags(const Flags& flags, ServeOptions& o) {
   o.limits.idleTimeout = *idleMs * kMillisecond;
   o.limits.message.maxHeaderBytes = static_cast<std::size_t>(*headerBytes);
   o.maxCost = *maxCost;
+  o.localMaxKeys = static_cast<std::size_t>(*maxKeys);
   if (auto bind = flags.get("bind")) o.bindAddress = *bind;
   o.front = findNginx() ? FrontKind::Nginx : FrontKind::Builtin;
   if (auto front = flags.get("front")) {
@@ -136,9 +146,9 @@ Result<void> applyServeFlags(const Flags& flags, ServeOptions& o) {
   return {};
 }
 
-ReplicaStoreFactory factoryFor(const StormSpec& spec, const std::optional<RedisTarget>& redis) {
+ReplicaStoreFactory factoryFor(const StormSpec& spec, const std::optional<RedisTarget>& redis, std::size_t maxKeys) {
   if (spec.backend == Backend::Memory)
-    return [](int) { return Result<std::unique_ptr<Store>>(std::make_unique<MemoryStore>()); };
+    return [maxKeys](int) { return Result<std::unique_ptr<Store>>(std::make_unique<MemoryStore>(maxKeys)); };
   RedisStoreOptions options;
   options.endpoint = redis->endpoint;
   options.prefix = spec.prefix;
@@ -211,7 +221,7 @@ int cmdServe(const Args& args) {
   char name[] = "ratelab-cli";
   char* argv[] = {name, nullptr};
   QCoreApplication app(argc, argv);  // the replicas' and the front's threads run Qt event loops
-  auto cluster = ServeCluster::start(options, factoryFor(*spec, redis));
+  auto cluster = ServeCluster::start(options, factoryFor(*spec, redis, options.localMaxKeys));
   if (!cluster) {
     const auto& e = cluster.error();
     std::fprintf(stderr, "ratelab-cli serve: %s\n", printableText(e.message).c_str());
@@ -221,10 +231,12 @@ int cmdServe(const Args& args) {
   }
   std::signal(SIGINT, onStopSignal);
   std::signal(SIGTERM, onStopSignal);
-  std::printf("serving %s %s on %s (%d replica%s on %d thread%s, fail-%s, front %s%s)\n",
+  const std::string keyBound =
+      spec->backend == Backend::Memory ? ", at most " + std::to_string(options.localMaxKeys) + " keys each" : "";
+  std::printf("serving %s %s on %s (%d replica%s on %d thread%s%s, fail-%s, front %s%s)\n",
               std::string(algorithmName(options.algorithm)).c_str(), options.quota.toString().c_str(),
               std::string(backendName(spec->backend)).c_str(), options.replicas, options.replicas == 1 ? "" : "s",
-              options.replicaThreads, options.replicaThreads == 1 ? "" : "s",
+              options.replicaThreads, options.replicaThreads == 1 ? "" : "s", keyBound.c_str(),
               std::string(failurePolicyName(options.onStoreError)).c_str(),
               std::string(frontKindName(options.front)).c_str(),
               options.allowClientOverrides ? ", client overrides allowed" : "");

@@ -11,6 +11,7 @@ class SyncStoreDecider final : public ReplicaDecider {
   explicit SyncStoreDecider(std::unique_ptr<Store> store) : store_(std::move(store)) {}
   void decide(const DecisionRequest& request, Done done) override { done(store_->decide(request)); }
   bool answersAtOnce() const override { return true; }
+  std::int64_t evictedKeys() const override { return store_->evictedKeys(); }
 
  private:
   std::unique_ptr<Store> store_;  ///< this thread's store

@@ -23,6 +23,8 @@ class ReplicaDecider {
   virtual void decide(const DecisionRequest& request, Done done) = 0;
   /// decide() always calls `done` before it returns (a front may pipeline to this replica).
   virtual bool answersAtOnce() const { return false; }
+  /// The store's Store::evictedKeys(); readable from any thread.
+  virtual std::int64_t evictedKeys() const { return 0; }
 };
 
 /// The replica's decider for `store`: redis-lua gets the asynchronous path on this

@@ -77,7 +77,7 @@ Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions optio
       return;
     }
     s->decider_ = std::move(*decider);
-    if (s->options_.onStoreError == FailurePolicy::Local) s->fallback_ = std::make_unique<MemoryStore>();
+    if (s->options_.onStoreError == FailurePolicy::Local) s->fallback_ = std::make_unique<MemoryStore>(s->options_.localMaxKeys);
     // Decisions from Redis come later: decide a connection's pipelined requests together
     // (answers still leave in order) unless an answer may be held back on purpose.
     if (!s->decider_->answersAtOnce() && s->pipelinable()) s->options_.limits.maxPipelined = kMaxPipelined;
@@ -96,6 +96,10 @@ Result<std::unique_ptr<ReplicaServer>> ReplicaServer::start(ReplicaOptions optio
 std::string ReplicaServer::url() const { return httpUrl(options_.bindAddress, port_); }
 
 const ListenerStats& ReplicaServer::listenerStats() const { return listener_->stats(); }
+
+std::int64_t ReplicaServer::evictedKeys() const {
+  return decider_->evictedKeys() + (fallback_ ? fallback_->evictedKeys() : 0);
+}
 
 bool ReplicaServer::pipelinable() const {
   return options_.algorithm != Algorithm::LeakyBucket && !options_.allowClientOverrides;

@@ -31,6 +31,7 @@
 //   x-ratelab-algorithm equal to the replica's own algorithm (a no-op)
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -86,6 +87,7 @@ struct ReplicaOptions {
   ForwardTrust trust;                         ///< whose X-Forwarded-For is believed
   bool allowClientOverrides = false;          ///< honour x-ratelab-algorithm / x-ratelab-cost
   std::int64_t maxCost = 1000;                ///< x-ratelab-cost cap (also bounded by the limit)
+  std::size_t localMaxKeys = 0;               ///< keys the local failure policy's limiter holds; 0 = unbounded
   DecisionObserver observer;                  ///< optional
 };
 
@@ -108,6 +110,8 @@ class ReplicaServer {
   const ReplicaStats& stats() const { return stats_; }
   /// Connection counters.
   const ListenerStats& listenerStats() const;
+  /// Keys its stores (the limiter's and the local failure policy's) dropped to stay within their bound.
+  std::int64_t evictedKeys() const;
   /// No answer is held back on purpose (no leaky-bucket shaping, no per-request algorithm):
   /// answers come back as soon as decided, so a front may pipeline requests to this replica.
   /// A redis-lua replica then decides a connection's pipelined requests together.

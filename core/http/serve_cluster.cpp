@@ -68,12 +68,13 @@ Result<std::unique_ptr<NginxFront>> startNginx(const FrontOptions& f, int worker
   return NginxFront::start(n);
 }
 
-// The connection counters that are rarely non-zero, shown once they are.
+// The counters that are rarely non-zero, shown once they are.
 std::string connectionExtras(const ServeTally& t) {
   std::string out;
   if (t.refusedPerAddress > 0) out += " (per address: " + std::to_string(t.refusedPerAddress) + ")";
   if (t.reclaimedConnections > 0) out += "  reclaimed: " + std::to_string(t.reclaimedConnections);
   if (t.outOfDescriptors > 0) out += "  emfile: " + std::to_string(t.outOfDescriptors);
+  if (t.evictedKeys > 0) out += "  evicted keys: " + std::to_string(t.evictedKeys);
   return out;
 }
 
@@ -152,6 +153,7 @@ Result<std::unique_ptr<ServeCluster>> ServeCluster::start(ServeOptions options, 
     r.trust = trust;
     r.allowClientOverrides = options.allowClientOverrides;
     r.maxCost = options.maxCost;
+    r.localMaxKeys = options.localMaxKeys;
     r.observer = options.observer;
     auto replica = ReplicaServer::start(std::move(r), factory,
                                         threads.empty() ? nullptr : threads[static_cast<std::size_t>(i) % threads.size()]);
@@ -221,6 +223,7 @@ ServeTally ServeCluster::tally() const {
     t.refusedPerAddress += l.refusedPerAddress.load();
     t.reclaimedConnections += l.reclaimed.load();
     t.outOfDescriptors += l.outOfDescriptors.load();
+    t.evictedKeys += r->evictedKeys();
     if (!front_) t.openConnections += l.open.load();
     t.perReplica.push_back(admitted + denied + open + closed);
   }

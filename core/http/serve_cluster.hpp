@@ -52,6 +52,9 @@ struct ServeOptions {
   std::string trustedProxies;                        ///< `CIDR[,CIDR]` whose X-Forwarded-For is believed
   bool allowClientOverrides = false;                 ///< honour x-ratelab-algorithm / x-ratelab-cost
   std::int64_t maxCost = 1000;                       ///< x-ratelab-cost cap (also <= limit)
+  std::size_t localMaxKeys = 0;                      ///< keys each replica's local failure policy
+                                                     ///< limiter holds; 0 = unbounded (the memory
+                                                     ///< backend's own bound is the factory's)
 };
 
 /// Event threads for `replicas` replicas whose stores never block their thread (memory,
@@ -80,6 +83,7 @@ struct ServeTally {
   std::int64_t refusedPerAddress = 0;   ///< of which over the per-address cap
   std::int64_t reclaimedConnections = 0;  ///< idle connections closed to make room
   std::int64_t outOfDescriptors = 0;    ///< accept() failures for want of descriptors (EMFILE)
+  std::int64_t evictedKeys = 0;         ///< limiter keys dropped before expiry to stay within --max-keys
   int openConnections = 0;         ///< builtin front's downstream connections open now (replicas' without a front)
   std::vector<std::int64_t> perReplica;  ///< decisions per replica
 };

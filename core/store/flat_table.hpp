@@ -5,8 +5,9 @@
 // the heap) and the value, 64 bytes in all for values up to 40 bytes.
 // std::unordered_map needs the bucket array plus a node: two dependent misses.
 // Not thread-safe: the owner (one MemoryStore shard) locks. Removal is by
-// rebuild (`retain`), which the owner runs amortised: no tombstones.
+// rebuild (`retain`, `removeLowest`), which the owner runs amortised: no tombstones.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -113,6 +114,34 @@ class FlatTable {
     std::size_t cap = 16;
     while (live * 10 > cap * 7 / 2) cap *= 2;  // rebuild at <= 35% load, leaving room to grow
     rebuild(cap, keep);
+    return before - size_;
+  }
+
+  /// Removes the `n` entries whose `rank(value)` is lowest (among equal ranks, any);
+  /// returns how many were removed. One pass to rank, one rebuild at the same capacity.
+  template <class Rank>
+  std::size_t removeLowest(std::size_t n, Rank rank) {
+    if (n == 0 || size_ == 0) return 0;
+    const std::size_t before = size_;
+    if (n >= size_) {
+      reset(slots_.size());
+      return before;
+    }
+    std::vector<decltype(rank(slots_.front().value))> ranks;
+    ranks.reserve(size_);
+    for (const Slot& s : slots_)
+      if (s.tag != 0) ranks.push_back(rank(s.value));
+    std::nth_element(ranks.begin(), ranks.begin() + static_cast<std::ptrdiff_t>(n - 1), ranks.end());
+    const auto cut = ranks[n - 1];
+    std::size_t ties = n;  // how many ranked exactly `cut` go, after every one below it
+    for (const auto r : ranks) ties -= r < cut;
+    rebuild(slots_.size(), [&](const Value& v) {
+      const auto r = rank(v);
+      if (r < cut) return false;
+      if (r > cut || ties == 0) return true;
+      --ties;
+      return false;
+    });
     return before - size_;
   }
 

@@ -31,6 +31,18 @@ std::size_t MemoryStore::sweep(Shard& shard, std::int64_t now) {
   return removed;
 }
 
+MemoryStore::MemoryStore(std::size_t maxKeys) : perShard_(maxKeys == 0 ? 0 : std::max<std::size_t>(1, maxKeys / kShards)) {}
+
+void MemoryStore::makeRoom(Shard& shard, std::int64_t now) {
+  // An eighth of the shard at once: each O(size) pass frees room for size / 8 inserts.
+  const std::size_t room = std::max<std::size_t>(1, perShard_ / 8);
+  const std::size_t expired = sweep(shard, now);
+  if (expired >= room) return;
+  const std::size_t evicted =
+      shard.entries.removeLowest(room - expired, [](const Entry& e) { return e.expiresAt; });
+  evicted_.fetch_add(static_cast<std::int64_t>(evicted), std::memory_order_relaxed);
+}
+
 MemoryStore::CompactState MemoryStore::freshCompact(Algorithm a) {
   return std::visit(
       [](auto&& s) -> CompactState {
@@ -73,6 +85,7 @@ Result<Decision> MemoryStore::decide(const DecisionRequest& r) {
     Step step = decideCompact(fresh.state, r);
     if (step.wrote) {
       fresh.expiresAt = now + step.ttl.count();
+      if (perShard_ != 0 && shard.entries.size() >= perShard_) makeRoom(shard, now);
       shard.entries.insert(h, key, std::move(fresh));
     }
     return step.decision;

@@ -4,8 +4,19 @@
 // computes (Step::ttl, the same bound the Lua scripts pass to PEXPIRE), and
 // expired keys are swept as traffic flows, so memory does not grow without
 // bound. One instance per simulated replica: N replicas leak N x the limit.
+//
+// A bound on the keys (maxKeys) is for a store whose clients name their own
+// keys (`ratelab-cli serve`: anyone can send a new x-api-key). The bound is per
+// shard (maxKeys / 64 each), so the store never holds more than maxKeys and may
+// begin evicting a little before it is full. A full shard first drops what has
+// expired, then the keys that expire soonest, an eighth of the shard at once:
+// a key's expiry is when its state would be fresh again, so these are the keys
+// whose loss changes the fewest decisions, and a drained (denied) client, whose
+// state expires last, is forgotten last. (Redis's volatile-ttl policy picks the
+// same keys.) Every key so dropped before its expiry is counted (evictedKeys).
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -22,8 +33,13 @@ namespace rl {
 /// In-process limiter state; see the file comment.
 class MemoryStore final : public Store {
  public:
+  /// Unbounded when `maxKeys` is 0; else at most maxKeys keys (rounded down to a
+  /// multiple of 64, at least 64; see the file comment).
+  explicit MemoryStore(std::size_t maxKeys = 0);
+
   std::string_view name() const override { return "memory"; }
   Result<Decision> decide(const DecisionRequest& request) override;
+  std::int64_t evictedKeys() const override { return evicted_.load(std::memory_order_relaxed); }
 
   /// Live (unexpired at `now`) plus not-yet-swept keys.
   std::size_t size() const;
@@ -55,8 +71,12 @@ class MemoryStore final : public Store {
   static_assert(sizeof(detail::FlatTable<Entry>::Slot) == 64, "one cache line per key");
 
   static std::size_t sweep(Shard& shard, std::int64_t now);
+  /// Before an insert into a full shard: the expired keys go, then the soonest to expire.
+  void makeRoom(Shard& shard, std::int64_t now);
 
-  std::array<Shard, kShards> shards_;  ///< keys spread by hash
+  std::array<Shard, kShards> shards_;      ///< keys spread by hash
+  std::size_t perShard_ = 0;               ///< keys a shard holds at most; 0 = unbounded
+  std::atomic<std::int64_t> evicted_{0};   ///< unexpired keys dropped to stay within the bound
 };
 
 }  // namespace rl

@@ -38,6 +38,9 @@ class Store {
   /// Decides one request atomically (or, for the racy variant, deliberately not).
   /// Errors are values: Unavailable when the backend cannot be reached, etc.
   virtual Result<Decision> decide(const DecisionRequest& request) = 0;
+  /// Keys dropped before their expiry to keep within a bound on the keys held
+  /// (MemoryStore's maxKeys); 0 for a store without one. Readable from any thread.
+  virtual std::int64_t evictedKeys() const { return 0; }
 };
 
 /// The hash-tagged base key of one client: `<prefix>{<algorithm>:<client>}`.

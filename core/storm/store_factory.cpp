@@ -15,6 +15,7 @@ class SharedStoreView final : public Store {
   explicit SharedStoreView(std::shared_ptr<MemoryStore> store) : store_(std::move(store)) {}
   std::string_view name() const override { return store_->name(); }
   Result<Decision> decide(const DecisionRequest& r) override { return store_->decide(r); }
+  std::int64_t evictedKeys() const override { return store_->evictedKeys(); }
 
  private:
   std::shared_ptr<MemoryStore> store_;  ///< shared by the replica's workers

@@ -47,7 +47,8 @@ void ServeCliTest::servesAndStopsCleanly() {
   // Memory replicas share one event thread per core beside the front's (at least 1, at most 4).
   const int threads = std::clamp(static_cast<int>(std::thread::hardware_concurrency()) - 1, 1, 4);
   const auto serving = waitForLine(p, "serving ", seen);
-  QVERIFY2(serving.contains("(4 replicas on " + QByteArray::number(threads) + (threads == 1 ? " thread," : " threads,")),
+  QVERIFY2(serving.contains("(4 replicas on " + QByteArray::number(threads) + (threads == 1 ? " thread" : " threads") +
+                            ", at most 100000 keys each, fail-open"),
            seen.constData());
   const auto front = waitForLine(p, "front ", seen);
   QVERIFY2(front.startsWith("http://127.0.0.1:"), seen.constData());
@@ -116,6 +117,7 @@ void ServeCliTest::exitCodes_data() {
   QTest::newRow("two algorithms") << QStringList{"--algorithm", "gcra,token_bucket"} << 2 << QByteArray("--algorithm");
   QTest::newRow("backend http") << QStringList{"--backend", "http"} << 2 << QByteArray("--backend http");
   QTest::newRow("bad port") << QStringList{"--port", "70000"} << 2 << QByteArray("--port");
+  QTest::newRow("max keys below 1024") << QStringList{"--max-keys", "100"} << 2 << QByteArray("--max-keys");
   QTest::newRow("bad bind") << QStringList{"--bind", "localhost:80"} << 2 << QByteArray("bind address");
   QTest::newRow("replica ports count") << QStringList{"--replicas", "2", "--replica-ports", "9001"} << 2
                                        << QByteArray("--replica-ports");

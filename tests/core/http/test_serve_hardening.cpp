@@ -38,6 +38,7 @@ class ServeHardeningTest : public QObject {
   void expectContinueAnsweredAtOnce();
   void abandonedShapedRequestsFreeUpstream();
   void redisErrorsNeverReachTheClient();
+  void mintedKeysAreBounded();
 };
 
 void ServeHardeningTest::overrideHeadersNeedTheFlag() {
@@ -232,6 +233,35 @@ void ServeHardeningTest::redisErrorsNeverReachTheClient() {
   QCOMPARE((*cluster)->tally().failedOpen, 1);
   QVERIFY(admin->command({"CONFIG", "SET", "maxmemory", "0"}).ok());
   QVERIFY(rawExchange(portOf((*cluster)->frontUrl()), get("x-api-key: oom\r\n")).received.contains("\"remaining\":9"));
+}
+
+void ServeHardeningTest::mintedKeysAreBounded() {
+  // Issue 25: any client may send a new x-api-key each time, and each was held until it
+  // expired (300,000 minted keys grew a sliding-log server by 473 MB). Served through the
+  // front, over real connections: a replica keeps at most its bound, counts what it drops,
+  // and a drained client, whose state expires last, stays drained however many keys are minted.
+  ServeOptions o;
+  o.algorithm = Algorithm::TokenBucket;
+  o.quota = Quota::perMinute(1).withBurst(2);  // minted keys (1 token) expire in 60 s, the drained one in 120 s
+  static constexpr std::size_t kMaxKeys = 256;  // 4 per shard
+  auto cluster = ServeCluster::start(
+      o, [](int) { return Result<std::unique_ptr<Store>>(std::make_unique<MemoryStore>(kMaxKeys)); });
+  QVERIFY(cluster.ok());
+  const int port = portOf((*cluster)->frontUrl());
+  for (int i = 0; i < 2; ++i) QVERIFY(rawExchange(port, get("x-api-key: drained\r\n")).received.startsWith("HTTP/1.1 200"));
+  constexpr int kMinted = 1000;
+  for (int i = 0; i < kMinted; ++i) {
+    const auto r = rawExchange(port, get("x-api-key: minted-" + QByteArray::number(i) + "\r\n"));
+    QVERIFY2(r.received.startsWith("HTTP/1.1 200"), r.received.constData());
+  }
+  const auto again = rawExchange(port, get("x-api-key: drained\r\n"));
+  QVERIFY2(again.received.startsWith("HTTP/1.1 429"), again.received.constData());
+  // 1,001 keys, at most 256 held: at least 745 dropped, none of them expired yet.
+  const auto t = (*cluster)->tally();
+  QVERIFY2(t.evictedKeys >= kMinted + 1 - static_cast<std::int64_t>(kMaxKeys) && t.evictedKeys <= kMinted,
+           qPrintable(QString::number(t.evictedKeys)));
+  const auto line = (*cluster)->tallyLine();
+  QVERIFY2(line.find("evicted keys: " + std::to_string(t.evictedKeys)) != std::string::npos, line.c_str());
 }
 
 QTEST_GUILESS_MAIN(ServeHardeningTest)

@@ -1,5 +1,5 @@
 // MemoryStore: the decision contract through a store, TTL expiry, sweeping of
-// expired keys, isolation between replicas, and thread safety.
+// expired keys, the bound on keys held, isolation between replicas, and thread safety.
 
 #include <QtTest>
 
@@ -19,10 +19,12 @@ class MemoryStoreTest : public QObject {
   void decidesAndExpires();
   void rejectsBadCost();
   void sweepsExpiredKeys();
+  void boundedKeys();
   void replicasLeak();
   void threadsShareOneLimit();
   void clocks();
   void flatTableCollisionsAndRetain();
+  void flatTableRemoveLowest();
 };
 
 void MemoryStoreTest::keyScheme() {
@@ -72,6 +74,51 @@ void MemoryStoreTest::sweepsExpiredKeys() {
   QVERIFY(store.size() <= 1'000);
   QCOMPARE(store.purgeExpired(Micros{now + 1'000'000}), store.size() == 0 ? std::size_t{0} : store.size());
   QCOMPARE(store.size(), std::size_t{0});
+}
+
+void MemoryStoreTest::boundedKeys() {
+  // Issue 25: clients that name their own keys (serve's x-api-key) grew the store
+  // by one key each until it expired: 300,000 minted keys, 473 MB.
+  constexpr std::size_t kMax = 6400;  // 100 per shard
+  MemoryStore store(kMax);
+  const Quota q = Quota::perMinute(1).withBurst(2);  // spending 1 token: 60 s to fresh; 2 tokens: 120 s
+  const Micros start{1'000'000'000'000};
+  DecisionRequest drained{Algorithm::TokenBucket, "drained", q, 2, start};
+  QVERIFY(store.decide(drained)->allowed);
+  constexpr int kMinted = 20'000;
+  for (int i = 0; i < kMinted; ++i) {
+    const std::string key = "minted-" + std::to_string(i);
+    QVERIFY(store.decide({Algorithm::TokenBucket, key, q, 1, start + Micros{i}})->allowed);
+  }
+  QVERIFY2(store.size() <= kMax, qPrintable(QString::number(store.size())));
+  QVERIFY2(store.size() > kMax * 7 / 8, qPrintable(QString::number(store.size())));
+  // Nothing expired: every key beyond the ones held was dropped and counted.
+  QCOMPARE(store.evictedKeys(), std::int64_t{kMinted + 1} - static_cast<std::int64_t>(store.size()));
+  // A drained client's state expires last in its shard: minting keys does not refill it.
+  drained.cost = 1;
+  drained.now = start + Micros{kMinted};
+  QVERIFY(!store.decide(drained)->allowed);
+  // Each shard drops the keys that expire soonest: the newest minted key is held, the first is not.
+  QVERIFY(store.ttl(Algorithm::TokenBucket, "minted-19999", drained.now).has_value());
+  QVERIFY(!store.ttl(Algorithm::TokenBucket, "minted-0", drained.now).has_value());
+
+  // An hour on, every key has expired: those go to make room, no live key is dropped.
+  const auto dropped = store.evictedKeys();
+  for (int i = 0; i < 3'000; ++i) {
+    const std::string key = "later-" + std::to_string(i);
+    QVERIFY(store.decide({Algorithm::TokenBucket, key, q, 1, start + Micros{3600LL * 1'000'000 + i}})->allowed);
+  }
+  QCOMPARE(store.evictedKeys(), dropped);
+  QVERIFY(store.size() <= kMax);
+
+  // Unbounded (the default): every key is held until it expires.
+  MemoryStore unbounded;
+  for (int i = 0; i < kMinted; ++i) {
+    const std::string key = "minted-" + std::to_string(i);
+    QVERIFY(unbounded.decide({Algorithm::TokenBucket, key, q, 1, start})->allowed);
+  }
+  QCOMPARE(unbounded.size(), std::size_t{kMinted});
+  QCOMPARE(unbounded.evictedKeys(), std::int64_t{0});
 }
 
 void MemoryStoreTest::replicasLeak() {
@@ -138,6 +185,27 @@ void MemoryStoreTest::flatTableCollisionsAndRetain() {
   QCOMPARE(t.retain([](int v) { return v != 0; }), std::size_t{1});  // drops key-0
   QCOMPARE(*t.find(7, longKey), -1);
   QVERIFY(t.find(7, std::string(99, 'x')) == nullptr);
+}
+
+void MemoryStoreTest::flatTableRemoveLowest() {
+  detail::FlatTable<int> t;
+  for (int i = 0; i < 100; ++i) t.insert(static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL, "k" + std::to_string(i), i);
+  for (int i = 0; i < 10; ++i) t.insert(static_cast<std::uint64_t>(i + 1000) * 0x9E3779B97F4A7C15ULL, "five-" + std::to_string(i), 5);
+  const auto identity = [](int v) { return v; };
+  // 0..4 go, then 3 of the 11 values ranked 5: exactly 8 removed, ties cut exactly.
+  QCOMPARE(t.removeLowest(8, identity), std::size_t{8});
+  QCOMPARE(t.size(), std::size_t{102});
+  for (int i = 0; i < 5; ++i) QVERIFY(t.find(static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL, "k" + std::to_string(i)) == nullptr);
+  int fives = t.find(5 * 0x9E3779B97F4A7C15ULL, "k5") != nullptr;
+  for (int i = 0; i < 10; ++i)
+    fives += t.find(static_cast<std::uint64_t>(i + 1000) * 0x9E3779B97F4A7C15ULL, "five-" + std::to_string(i)) != nullptr;
+  QCOMPARE(fives, 8);
+  QCOMPARE(*t.find(99 * 0x9E3779B97F4A7C15ULL, "k99"), 99);
+  QCOMPARE(t.removeLowest(0, identity), std::size_t{0});
+  QCOMPARE(t.removeLowest(1000, identity), std::size_t{102});
+  QCOMPARE(t.size(), std::size_t{0});
+  t.insert(1, "again", 1);  // still usable after being emptied
+  QCOMPARE(*t.find(1, "again"), 1);
 }
 
 QTEST_APPLESS_MAIN(MemoryStoreTest)
