@@ -10,6 +10,7 @@
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/tune_panel.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
@@ -111,7 +112,7 @@ void DemoRun::finish(bool timedOut) {
   // Each file asked for: written and named, or its error said and the run failed.
   const auto write = [this](const QString& path, const QString& verb, const Result<void>& ok) {
     if (ok) return say(verb.arg(path));
-    say(QString::fromStdString(ok.error().message));
+    say(qs(ok.error().message));
     failed_ = true;
   };
   if (!options_.jsonOut.isEmpty()) write(options_.jsonOut, QStringLiteral("wrote %1"), window_.exportJson(options_.jsonOut));

@@ -180,7 +180,7 @@ void MainWindow::buildMenus() {
                           "six algorithms on memory or a live Redis, races, leaks, outages and failovers, "
                           "and the team's own HTTP limiter, keys and config.</p><p>Qt %2. "
                           "<tt>ratelab-cli</tt> runs the same engine headless.</p><p>MIT License.</p>")
-                           .arg(QString::fromStdString(rateLabVersion()), QString::fromLatin1(qVersion())));
+                           .arg(qs(rateLabVersion()), QString::fromLatin1(qVersion())));
   });
 }
 
@@ -249,7 +249,7 @@ bool MainWindow::startStorm() {
   storm_->setFailurePolicy(runPolicy());
   auto spec = storm_->spec();
   if (!spec) {
-    storm_->showError(QString::fromStdString(spec.error().message));
+    storm_->showError(qs(spec.error().message));
     return false;
   }
   if (isRedisBackend(spec->backend) && spec->redisUrl.empty() && !spec->failover) {  // a failover makes its cluster
@@ -331,7 +331,7 @@ Result<void> MainWindow::loadScenario(const QString& path) {
   storm_->setSpec(*spec);
   updateHint();
   connection_->setPolicy(spec->onRedisError);
-  if (!spec->redisUrl.empty()) connection_->setUrl(QString::fromStdString(spec->redisUrl));
+  if (!spec->redisUrl.empty()) connection_->setUrl(qs(spec->redisUrl));
   storm_->setExplanation({});
   return {};
 }
@@ -411,7 +411,7 @@ void MainWindow::exportCsv(const QString& path) {
     const ExperimentRun& first = experiment->runs.front();  // the storm itself, as ratelab-cli run --csv writes
     auto ok = writeDecisionsCsv(path.toStdString(), first.spec, first.outcome);
     return ok ? tr("Wrote %1 decisions to %2").arg(first.outcome.records.size()).arg(path)
-              : QString::fromStdString(ok.error().message);
+              : qs(ok.error().message);
   });
 }
 
@@ -426,16 +426,16 @@ void MainWindow::inBackground(std::function<QString()> work) {
 
 void MainWindow::exportReportAs() {
   // A dated name is suggested and ".html" added when the name has no extension; a wrong one is refused.
-  QString path = QFileDialog::getSaveFileName(this, tr("Export report"), QString::fromStdString(suggestedReportName("storm")),
+  QString path = QFileDialog::getSaveFileName(this, tr("Export report"), qs(suggestedReportName("storm")),
                                               tr("HTML report (*.html *.htm)"));
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");
   auto work = reportWriter(path);
-  if (!work) return showError(QString::fromStdString(work.error().message));
+  if (!work) return showError(qs(work.error().message));
   showError(tr("Writing the report to %1...").arg(path));
   inBackground([path, work = std::move(*work)] {
     const Result<void> ok = work();
-    return ok ? tr("Export report: %1").arg(path) : QString::fromStdString(ok.error().message);
+    return ok ? tr("Export report: %1").arg(path) : qs(ok.error().message);
   });
 }
 
@@ -446,7 +446,7 @@ void MainWindow::fileAction(const QString& title, const QString& filter, bool sa
   if (path.isEmpty()) return;
   fileNote_.clear();
   const Result<void> ok = fn(path);
-  showError(!ok ? QString::fromStdString(ok.error().message)
+  showError(!ok ? qs(ok.error().message)
                 : fileNote_.isEmpty() ? tr("%1: %2").arg(title, path) : tr("%1: %2, %3").arg(title, path, fileNote_));
 }
 
@@ -460,11 +460,11 @@ void MainWindow::saveSettings(QSettings& s) const {
   if (controller_.isManagedServerUrl(connection_->url()))
     s.remove(QStringLiteral("redis/url"));
   else
-    s.setValue(QStringLiteral("redis/url"), QString::fromStdString(withoutPassword(connection_->url().toStdString())));
+    s.setValue(QStringLiteral("redis/url"), qs(withoutPassword(connection_->url().toStdString())));
   s.setValue(QStringLiteral("inspector/prefix"), inspector_->prefix());
   auto spec = storm_->spec();
   if (spec) spec->redisUrl.clear();
-  if (spec) s.setValue(QStringLiteral("storm/scenario"), QString::fromStdString(dumpJson(specToJson(*spec))));
+  if (spec) s.setValue(QStringLiteral("storm/scenario"), qs(dumpJson(specToJson(*spec))));
 }
 
 void MainWindow::restoreSettings(const QSettings& s) {

@@ -6,12 +6,11 @@
 #include "common/json.hpp"
 #include "storm/embedded_scenarios.hpp"
 #include "storm/storm_settings.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
 namespace {
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
 // The "window" object of a scenario: what only the window needs.
 Result<void> readWindowKeys(const Json& w, Preset& p, const std::string& where) {
   auto text = [&](const char* key, QString& out) -> Result<void> {

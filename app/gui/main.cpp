@@ -14,6 +14,7 @@
 #include "ui/gui_measurement.hpp"
 #include "ui/main_window.hpp"
 #include "ui/workers/storm_controller.hpp"
+#include "ui/qt_text.hpp"
 
 namespace {
 constexpr int kExitBadInput = 2;
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
   const rl::gui::GuiOptions& o = *parsed.options;
   if (!o.maxFileMb.isEmpty()) {
     if (auto ok = rl::setMaxFileMbText(o.maxFileMb.toStdString()); !ok) {
-      QTextStream(stderr) << "ratelab: " << QString::fromStdString(ok.error().message) << '\n';
+      QTextStream(stderr) << "ratelab: " << rl::ui::qs(ok.error().message) << '\n';
       return kExitBadInput;
     }
   }
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
   if (preset) window.applyPreset(*preset);
   if (!o.scenario.isEmpty()) {
     if (auto ok = window.loadScenario(o.scenario); !ok) {
-      QTextStream(stderr) << "ratelab: --scenario: " << QString::fromStdString(ok.error().message) << '\n';
+      QTextStream(stderr) << "ratelab: --scenario: " << rl::ui::qs(ok.error().message) << '\n';
       return kExitBadInput;
     }
   }

@@ -17,6 +17,7 @@
 #include "ui/charts/chart_lane.hpp"
 #include "ui/charts/lane_legend.hpp"
 #include "ui/charts/lane_model.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
@@ -112,8 +113,8 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   QStringList labels;
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     auto* lane = new LaneChart(lanes[i].algorithm, lanesBox_);
-    lane->setLabel(QString::fromStdString(lanes[i].label));
-    lane->setHeading(QString::fromStdString(lanes[i].heading));
+    lane->setLabel(qs(lanes[i].label));
+    lane->setHeading(qs(lanes[i].heading));
     lane->setPolicy(lanes[i].policy);
     lane->setTheme(theme_);
     lanesBox_->layout()->addWidget(lane);

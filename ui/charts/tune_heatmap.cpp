@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/qt_text.hpp"
+
 namespace rl::ui {
 
 namespace {
@@ -26,7 +28,7 @@ TuneHeatmap::TuneHeatmap(QWidget* parent) : QWidget(parent) {
   setMinimumSize(160, 80);
 }
 
-QString TuneHeatmap::quotaWords(const Quota& q) { return QString::fromStdString(q.toString()); }
+QString TuneHeatmap::quotaWords(const Quota& q) { return qs(q.toString()); }
 
 void TuneHeatmap::setResult(std::shared_ptr<const TuneResult> result, Algorithm algorithm, double target) {
   result_ = std::move(result);

@@ -82,11 +82,11 @@ void ConfigQuotaBox::readNow() {
   error_ = !r;
   status_->setStyleSheet(error_ ? QStringLiteral("QLabel { color: #d73a49; font-weight: bold; }") : QString());
   if (!r) {
-    status_->setText(QString::fromStdString(r.error().message));
+    status_->setText(qs(r.error().message));
     return;
   }
   quotas_ = std::move(r.value());
-  for (const DialectQuota& q : quotas_) which_->addItem(QString::fromStdString(q.name));
+  for (const DialectQuota& q : quotas_) which_->addItem(qs(q.name));
   which_->setVisible(quotas_.size() > 1);
   showQuota(0);
 }
@@ -96,11 +96,11 @@ void ConfigQuotaBox::showQuota(int index) {
   const DialectQuota& d = quotas_[static_cast<std::size_t>(index)];
   const QuotaExplanation e = explainQuota(d.algorithm, d.quota, defaultSimultaneous(d.quota));
   const auto sentences = explanationSentences(d.algorithm, d.quota, e);
-  status_->setText(tr("%1: %2").arg(QString::fromStdString(d.name), QString::fromStdString(sentences.front())));
-  QString html = tr("<b>From %1: %2.</b>").arg(dialect_->currentText(), QString::fromStdString(d.name).toHtmlEscaped());
-  for (const std::string& s : sentences) html += ' ' + QString::fromStdString(s).toHtmlEscaped();
-  for (const std::string& s : d.unmodeled) html += tr("<br><i>Not modeled:</i> ") + QString::fromStdString(s).toHtmlEscaped();
-  for (const std::string& s : d.notes) html += tr("<br><i>Note:</i> ") + QString::fromStdString(s).toHtmlEscaped();
+  status_->setText(tr("%1: %2").arg(qs(d.name), qs(sentences.front())));
+  QString html = tr("<b>From %1: %2.</b>").arg(dialect_->currentText(), qs(d.name).toHtmlEscaped());
+  for (const std::string& s : sentences) html += ' ' + qs(s).toHtmlEscaped();
+  for (const std::string& s : d.unmodeled) html += tr("<br><i>Not modeled:</i> ") + qs(s).toHtmlEscaped();
+  for (const std::string& s : d.notes) html += tr("<br><i>Note:</i> ") + qs(s).toHtmlEscaped();
   emit quotaRead(d.algorithm, d.quota, html);
 }
 

@@ -9,6 +9,7 @@
 #include <QRadioButton>
 
 #include "redis/redis_url.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
@@ -16,7 +17,7 @@ namespace {
 // A URL as the status line names it (parsed and printed again, password hidden), to compare the two.
 QString canonical(const QString& url) {
   const auto ep = parseRedisUrl(url.trimmed().toStdString());
-  return ep ? QString::fromStdString(ep->toString()) : url.trimmed();
+  return ep ? qs(ep->toString()) : url.trimmed();
 }
 }  // namespace
 
@@ -95,7 +96,7 @@ void ConnectionPanel::setUrl(const QString& url) {
 void ConnectionPanel::markUnchecked() {
   if (url().isEmpty() || canonical(url()) == canonical(checked_)) return;
   status_->setText(tr("%1 is not checked yet: press Connect to use it (storms use the URL field)")
-                       .arg(QString::fromStdString(withoutPassword(url().toStdString()))));
+                       .arg(qs(withoutPassword(url().toStdString()))));
   status_->setStyleSheet(QString());
 }
 

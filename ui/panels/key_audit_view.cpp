@@ -117,7 +117,7 @@ KeyAuditView::KeyAuditView(QWidget* parent)
 }
 
 void KeyAuditView::setSource(const QString& url, const QString& prefix) {
-  url_ = QString::fromStdString(withoutPassword(url.toStdString()));
+  url_ = qs(withoutPassword(url.toStdString()));
   prefix_ = prefix;
 }
 
@@ -137,7 +137,7 @@ Result<void> KeyAuditView::exportReport(const QString& path) const {
 void KeyAuditView::exportReportAs() {
   // A dated name is suggested and ".html" added when the name has no extension; a wrong one is refused.
   QString path = QFileDialog::getSaveFileName(this, tr("Export audit report"),
-                                              QString::fromStdString(suggestedReportName("key-audit")),
+                                              qs(suggestedReportName("key-audit")),
                                               tr("HTML report (*.html *.htm)"));
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");

@@ -8,6 +8,8 @@
 #include <QPushButton>
 #include <algorithm>
 
+#include "ui/qt_text.hpp"
+
 namespace rl::ui {
 
 ScriptBox::ScriptBox(QWidget* parent) : QWidget(parent) {
@@ -60,10 +62,10 @@ void ScriptBox::applyTo(StormSpec& s) const {
 }
 
 void ScriptBox::show(const StormSpec& s) {
-  file_->setText(QString::fromStdString(s.scriptFile));
-  keys_->setText(QString::fromStdString(s.scriptKeys));
-  argv_->setText(QString::fromStdString(s.scriptArgv));
-  reply_->setText(QString::fromStdString(s.scriptReply));
+  file_->setText(qs(s.scriptFile));
+  keys_->setText(qs(s.scriptKeys));
+  argv_->setText(qs(s.scriptArgv));
+  reply_->setText(qs(s.scriptReply));
   beside_->setChecked(s.backend != Backend::RedisScript ||
                       std::find(s.compareBackends.begin(), s.compareBackends.end(), Backend::RedisLua) != s.compareBackends.end());
 }

@@ -77,7 +77,7 @@ StormPanel::StormPanel(QWidget* parent) : QWidget(parent) {
     if (!on) return emit serveStopRequested();
     serve_->setChecked(false);  // checked once the replicas answer (setServing)
     auto s = spec();
-    if (!s) return showError(QString::fromStdString(s.error().message));
+    if (!s) return showError(qs(s.error().message));
     showError({});
     emit serveRequested(*s);
   });
@@ -358,7 +358,7 @@ void StormPanel::setSpec(const StormSpec& s) {
   setTrace(s.traceData, s.trace);
   if (!s.trace.path.empty() && !s.traceData)  // a scenario names a trace file: reading it is the Tune panel's job
     showError(tr("The scenario's trace %1 is not replayed here: open it with File > Open trace, then click a quota")
-                  .arg(QString::fromStdString(s.trace.path)));
+                  .arg(qs(s.trace.path)));
 }
 
 void StormPanel::setTrace(const SharedTrace& trace, const TraceOptions& options) {
@@ -370,7 +370,7 @@ void StormPanel::setTrace(const SharedTrace& trace, const TraceOptions& options)
   if (trace)
     traceText_->setText(tr("<b>Traffic: trace</b> %1 (the pattern, rate, requests and clients below are not used; "
                            "virtual clock replays it exactly, server/client clocks in real time)")
-                            .arg(QString::fromStdString(trace->summary())));
+                            .arg(qs(trace->summary())));
   for (QWidget* w : std::initializer_list<QWidget*>{pattern_, rate_, requests_, duration_, clients_})
     w->setEnabled(!trace && !running_);
 }
@@ -389,7 +389,7 @@ void StormPanel::onStartClicked() {
   }
   auto s = spec();
   if (!s) {
-    showError(QString::fromStdString(s.error().message));
+    showError(qs(s.error().message));
     return;
   }
   showError({});
@@ -402,7 +402,7 @@ void StormPanel::onQuotaEdited() {
   for (Algorithm a : kAllAlgorithms) {
     if (!algorithms_.at(a)->isChecked()) continue;
     if (auto ok = q.validate(a); !ok) {
-      showError(tr("Not applied: %1: %2").arg(qs(algorithmName(a)), QString::fromStdString(ok.error().message)));
+      showError(tr("Not applied: %1: %2").arg(qs(algorithmName(a)), qs(ok.error().message)));
       return;
     }
   }

@@ -38,7 +38,7 @@ QLineEdit* edit(const QString& text, const QString& name, const QString& tip, QW
   return e;
 }
 
-QString windowText(Micros w) { return QString::fromStdString(windowWords(w)); }
+QString windowText(Micros w) { return qs(windowWords(w)); }
 }  // namespace
 
 TunePanel::TunePanel(QWidget* parent) : QWidget(parent), thread_(new QThread(this)), worker_(new TuneWorker) {
@@ -202,7 +202,7 @@ Result<TraceOptions> TunePanel::traceOptions(const QString& path) const {
 
 void TunePanel::openTrace(const QString& path) {
   auto o = traceOptions(path);
-  if (!o) return showStatus(QString::fromStdString(o.error().message), true);
+  if (!o) return showStatus(qs(o.error().message), true);
   options_ = *o;
   sweep_->setEnabled(false);
   showStatus(tr("Reading %1...").arg(QFileInfo(path).fileName()));
@@ -214,7 +214,7 @@ void TunePanel::onTraceLoaded(const std::shared_ptr<const TraceSummary>& summary
   trace_ = summary->trace;
   result_.reset();
   heatmap_->setResult(nullptr, Algorithm::TokenBucket, 0.001);
-  traceText_->setText(QString::fromStdString(trace_->path + ": " + trace_->summary()));
+  traceText_->setText(qs(trace_->path + ": " + trace_->summary()));
   sweep_->setEnabled(true);
   showStatus(tr("Trace read. Choose a grid and Sweep."));
   showDistribution();
@@ -275,7 +275,7 @@ bool TunePanel::startSweep() {
   if (sweeping_ || !trace_) return false;
   auto spec = tuneSpec();
   if (!spec) {
-    showStatus(QString::fromStdString(spec.error().message), true);
+    showStatus(qs(spec.error().message), true);
     return false;
   }
   lastSpec_ = *spec;

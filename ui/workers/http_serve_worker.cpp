@@ -8,6 +8,7 @@
 #include "http/serve_cluster.hpp"
 #include "redis/redis_url.hpp"
 #include "ui/workers/storm_worker.hpp"
+#include "ui/qt_text.hpp"
 
 namespace rl::ui {
 
@@ -31,9 +32,9 @@ void HttpServeWorker::start(const StormSpec& spec, const QString& front) {
   try {
     stop();
     const auto kind = parseFrontKind(front.toStdString());
-    if (!kind) return emit errorOccurred(QString::fromStdString(kind.error().message));
+    if (!kind) return emit errorOccurred(qs(kind.error().message));
     auto factory = storeFactoryFor(spec);
-    if (!factory) return emit errorOccurred(QString::fromStdString(factory.error().message));
+    if (!factory) return emit errorOccurred(qs(factory.error().message));
     ServeOptions options;
     options.algorithm = spec.algorithms.front();
     options.quota = spec.quota;
@@ -49,12 +50,12 @@ void HttpServeWorker::start(const StormSpec& spec, const QString& front) {
     };
     startUs_ = wallUs();
     auto cluster = ServeCluster::start(std::move(options), [f = *factory](int replica) { return f(replica, 0); });
-    if (!cluster) return emit errorOccurred(QString::fromStdString(cluster.error().message));
+    if (!cluster) return emit errorOccurred(qs(cluster.error().message));
     cluster_ = std::move(*cluster);
     QStringList replicas;
-    for (const std::string& url : cluster_->replicaUrls()) replicas << QString::fromStdString(url);
+    for (const std::string& url : cluster_->replicaUrls()) replicas << qs(url);
     timer_->start();
-    emit serving(QString::fromStdString(cluster_->frontUrl()), replicas);
+    emit serving(qs(cluster_->frontUrl()), replicas);
   } catch (const std::exception& e) {
     emit errorOccurred(tr("Serving over HTTP failed: %1").arg(QString::fromUtf8(e.what())));
   }
@@ -82,7 +83,7 @@ void HttpServeWorker::flush() {
     model_.push(0, std::move(batch));
     emit dataReady();
   }
-  if (cluster_ && ++ticks_ % kTallyEvery == 0) emit tally(QString::fromStdString(cluster_->tallyLine()));
+  if (cluster_ && ++ticks_ % kTallyEvery == 0) emit tally(qs(cluster_->tallyLine()));
 }
 
 }  // namespace rl::ui

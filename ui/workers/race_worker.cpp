@@ -16,7 +16,7 @@ void RaceWorker::run(const RaceRequest& request) {
     cancel_.store(false);
     const auto endpoint = resolveRedisUrl(request.redisUrl.toStdString());
     if (!endpoint) {
-      emit errorOccurred(QString::fromStdString(endpoint.error().message));
+      emit errorOccurred(qs(endpoint.error().message));
       result.cancelled = true;
       emit finished(result);
       return;
@@ -29,7 +29,7 @@ void RaceWorker::run(const RaceRequest& request) {
     spec.keyTag = freshKeyTag("race");  // a second race must not meet the first one's full windows
     auto variants = runRace(spec, *endpoint, &cancel_, onRound);
     if (!variants) {
-      if (variants.error().code != ErrorCode::Cancelled) emit errorOccurred(QString::fromStdString(variants.error().message));
+      if (variants.error().code != ErrorCode::Cancelled) emit errorOccurred(qs(variants.error().message));
       result.cancelled = true;
     } else {
       result.variants = std::move(*variants);

@@ -86,7 +86,7 @@ InspectedKey inspected(const KeyInfo& k, std::int64_t nowUs, const KeyAssumption
   return out;
 }
 
-QString errorText(const Error& e) { return QString::fromStdString(e.message); }
+QString errorText(const Error& e) { return qs(e.message); }
 
 }  // namespace
 
@@ -226,15 +226,15 @@ void RedisWorker::startServer() {
       return useManagedServer(tr("private redis-server on 127.0.0.1:%1").arg(server_->port()));
     if (server_) {
       if (auto ok = server_->restart(); !ok) {
-        emit serverChanged(serverState(QString::fromStdString(ok.error().message)));
-        return emit errorOccurred(QString::fromStdString(ok.error().message));
+        emit serverChanged(serverState(qs(ok.error().message)));
+        return emit errorOccurred(qs(ok.error().message));
       }
       return useManagedServer(tr("private redis-server restarted on 127.0.0.1:%1").arg(server_->port()));
     }
     auto s = ManagedRedisServer::start(managedOptions());
     if (!s) {
-      emit serverChanged(serverState(QString::fromStdString(s.error().message)));
-      emit errorOccurred(QString::fromStdString(s.error().message));
+      emit serverChanged(serverState(qs(s.error().message)));
+      emit errorOccurred(qs(s.error().message));
       return;
     }
     server_ = std::make_unique<ManagedRedisServer>(std::move(*s));
@@ -246,7 +246,7 @@ void RedisWorker::useEmbeddedDefault(int probePort) {
   guarded("Embedded Redis", [&] {
     auto e = resolveEmbeddedDefault(probePort, managedOptions());
     if (!e) {
-      const QString msg = QString::fromStdString(e.error().message) +
+      const QString msg = qs(e.error().message) +
                           tr(". The memory backend still works; the distributed demos need Redis.");
       emit serverChanged(serverState(msg));
       emit errorOccurred(msg);
@@ -254,7 +254,7 @@ void RedisWorker::useEmbeddedDefault(int probePort) {
     }
     useEndpoint(e->endpoint);
     if (e->server) server_ = std::make_unique<ManagedRedisServer>(std::move(*e->server));
-    ServerState st = serverState(QString::fromStdString(e->description));
+    ServerState st = serverState(qs(e->description));
     st.url = qs(e->endpoint.toString());
     emit serverChanged(st);
     checkStatus();
@@ -280,7 +280,7 @@ void RedisWorker::stopServer() {
     if (!server_)
       return emit errorOccurred(tr("No managed redis-server to stop: this Redis is not RateLab's; the outage demo "
                                    "needs the managed server (Connection panel: Start server)"));
-    if (auto ok = server_->stop(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
+    if (auto ok = server_->stop(); !ok) emit errorOccurred(qs(ok.error().message));
     link_.reset();
     emit serverChanged(serverState(tr("redis-server stopped")));
     checkStatus();  // the Status line says so when the window talks to it
@@ -290,7 +290,7 @@ void RedisWorker::stopServer() {
 void RedisWorker::restartServer() {
   guarded("Restarting redis-server", [&] {
     if (!server_) return emit errorOccurred(tr("No managed redis-server to restart: start it in the Connection panel"));
-    if (auto ok = server_->restart(); !ok) emit errorOccurred(QString::fromStdString(ok.error().message));
+    if (auto ok = server_->restart(); !ok) emit errorOccurred(qs(ok.error().message));
     link_.reset();
     emit serverChanged(serverState(tr("redis-server restarted on port %1").arg(server_->port())));
     checkStatus();

@@ -126,7 +126,7 @@ QString StormController::faultRefusal(const StormSpec& spec) const {
   if (spec.faults.empty()) return {};
   const QString what = tr("This scenario has a fault schedule (%1): it is done to the window's managed "
                           "redis-server only")
-                           .arg(QString::fromStdString(faultScheduleText(spec.faults)));
+                           .arg(qs(faultScheduleText(spec.faults)));
   const QString headless = tr("ratelab-cli run --redis managed --scenario FILE");
   if (const auto ep = parseRedisUrl(spec.redisUrl); ep && ep->cluster)
     return tr("%1, and this storm would run on a Redis Cluster (connect a single server, or run %2)").arg(what, headless);
@@ -137,7 +137,7 @@ QString StormController::faultRefusal(const StormSpec& spec) const {
               "Start server in the Connection panel to run it on the managed server")
         .arg(what)
         .arg(managedPort_)
-        .arg(QString::fromStdString(withoutPassword(spec.redisUrl)));
+        .arg(qs(withoutPassword(spec.redisUrl)));
   return {};
 }
 
@@ -193,12 +193,12 @@ void StormController::stopStorm() { storm_->requestCancel(); }
 void StormController::tuneQuota(const Quota& quota) {
   if (!stormRunning_) return;
   if (auto ok = storm_->setQuota(quota); !ok) {
-    emit errorOccurred(QString::fromStdString(ok.error().message));
+    emit errorOccurred(qs(ok.error().message));
     return;
   }
   if (!runs_.isEmpty()) runs_.back().quota = quota;  // its keys are written under the new quota from now on
   emit quotaTuned(quota);
-  emit message(tr("Quota tuned to %1").arg(QString::fromStdString(quota.toString())));
+  emit message(tr("Quota tuned to %1").arg(qs(quota.toString())));
 }
 
 void StormController::rememberRunKeys() {
@@ -272,7 +272,7 @@ bool StormController::startRace(const RaceRequest& request) {
     return false;
   }
   if (auto ok = validate(request.spec); !ok) {
-    emit errorOccurred(QString::fromStdString(ok.error().message));
+    emit errorOccurred(qs(ok.error().message));
     return false;
   }
   raceRunning_ = true;

@@ -2,13 +2,15 @@
 
 #include <QElapsedTimer>
 
+#include "ui/qt_text.hpp"
+
 namespace rl::ui {
 
 void TuneWorker::open(const TraceOptions& options) {
   cancel_.store(false);
   try {
     auto t = loadTrace(options, {}, &cancel_);
-    if (!t) return emit failed(QString::fromStdString(t.error().message));
+    if (!t) return emit failed(qs(t.error().message));
     trace_ = std::make_shared<const Trace>(std::move(t.value()));
     streams_ = std::make_shared<const ClientStreams>(groupByClient(*trace_));
     auto summary = std::make_shared<TraceSummary>();
@@ -31,7 +33,7 @@ void TuneWorker::sweep(const TuneSpec& spec) {
       since.restart();
       emit progressed(static_cast<int>(done), static_cast<int>(total));
     }, &cancel_);
-    if (!r) return emit failed(QString::fromStdString(r.error().message));
+    if (!r) return emit failed(qs(r.error().message));
     emit swept(std::make_shared<const TuneResult>(std::move(r.value())));
   } catch (const std::exception& e) {
     emit failed(QStringLiteral("tune: %1").arg(QString::fromUtf8(e.what())));
