@@ -226,6 +226,7 @@ void MainWindow::wireController() {
   });
   connect(c, &StormController::redisStatus, connection_, &ConnectionPanel::showStatus);
   connect(c, &StormController::serverChanged, connection_, &ConnectionPanel::showServer);
+  connect(c, &StormController::runServerChanged, connection_, &ConnectionPanel::showRunServer);
   connect(c, &StormController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
   connect(c, &StormController::errorOccurred, this, &MainWindow::showError);
   wireStorm();

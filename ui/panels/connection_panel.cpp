@@ -26,6 +26,7 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
       url_(new QLineEdit(this)),
       status_(new QLabel(tr("not connected"), this)),
       server_(new QLabel(tr("no managed server"), this)),
+      run_(new QLabel(this)),
       connect_(new QPushButton(tr("Connect"), this)),
       startServer_(new QPushButton(tr("Start server"), this)),
       stopServer_(new QPushButton(tr("Stop server"), this)),
@@ -47,6 +48,9 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
   status_->setWordWrap(true);
   status_->setMinimumHeight(2 * status_->fontMetrics().lineSpacing() + 4);
   server_->setWordWrap(true);
+  run_->setObjectName(QStringLiteral("runServer"));
+  run_->setWordWrap(true);
+  run_->setMinimumHeight(3 * run_->fontMetrics().lineSpacing() + 4);  // a Sentinel set URL names 3 addresses
   open_->setToolTip(tr("When Redis cannot answer, admit the request: availability over protection"));
   closed_->setToolTip(tr("When Redis cannot answer, deny the request: protection over availability"));
   local_->setToolTip(tr("When Redis cannot answer, each replica decides with its own in-memory limiter: "
@@ -72,6 +76,8 @@ ConnectionPanel::ConnectionPanel(QWidget* parent)
   auto* form = new QFormLayout(this);
   form->addRow(tr("Redis"), urlRow);
   form->addRow(tr("Status"), status_);
+  form->addRow(tr("This run"), run_);
+  form->setRowVisible(run_, false);
   form->addRow(tr("Managed"), serverRow);
   form->addRow(QString(), server_);
   form->addRow(tr("On error"), policyRow);
@@ -110,6 +116,21 @@ void ConnectionPanel::setPolicy(FailurePolicy p) {
 }
 
 QString ConnectionPanel::statusText() const { return status_->text(); }
+
+QString ConnectionPanel::runServerText() const { return run_->isHidden() ? QString() : run_->text(); }
+
+void ConnectionPanel::showRunServer(const QString& url, bool running) {
+  auto* form = static_cast<QFormLayout*>(layout());
+  form->setRowVisible(run_, !url.isEmpty());
+  if (url.isEmpty()) return run_->clear();
+  const auto ep = parseRedisUrl(url.toStdString());
+  const QString what = !ep ? tr("Redis") : ep->viaSentinel() ? tr("Sentinel set") : ep->cluster ? tr("Redis Cluster") : tr("Redis server");
+  const QString named = qs(withoutPassword(url.toStdString()));
+  run_->setText(running ? tr("its own private %1 (started and stopped with it), not the Redis above: %2").arg(what, named)
+                        : tr("the last run used its own private %1, now stopped (%2); storms use the Redis above")
+                              .arg(what, named));
+  run_->setStyleSheet(running ? QStringLiteral("QLabel { color: #b08800; }") : QString());
+}
 
 void ConnectionPanel::showStatus(const RedisStatus& s) {
   checked_ = s.url;

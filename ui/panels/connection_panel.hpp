@@ -1,7 +1,8 @@
 #pragma once
 // ConnectionPanel: the Redis URL (a server, a redis+cluster:// seed list, or
 // the word `cluster` for a private cluster), its status (connected, server
-// version, round-trip latency, a cluster's masters), start/stop of the managed redis-server and the
+// version, round-trip latency, a cluster's masters), the private set a failover
+// preset runs on instead (so the two lines never seem to name one server), start/stop of the managed redis-server and the
 // failure policy (fail-open / fail-closed / local). It only shows and asks: the
 // Redis work runs on the controller's Redis worker thread.
 
@@ -32,6 +33,8 @@ class ConnectionPanel : public QWidget {
   void setPolicy(FailurePolicy p);
   /// The status line text (tests).
   QString statusText() const;
+  /// The "This run" line's text, "" while hidden (tests).
+  QString runServerText() const;
   /// The Redis version of the last successful status check ("" before one), for the report.
   QString serverVersion() const { return version_; }
 
@@ -40,6 +43,9 @@ class ConnectionPanel : public QWidget {
   void showStatus(const rl::ui::RedisStatus& status);
   /// Shows the managed server's state; a started server's URL becomes the URL.
   void showServer(const rl::ui::ServerState& state);
+  /// Names the private set a preset's storm runs on instead of the URL field's server (while
+  /// `running`, then as the last run's); an empty URL hides the line.
+  void showRunServer(const QString& url, bool running);
 
  signals:
   /// Connect to this URL and check it.
@@ -60,6 +66,7 @@ class ConnectionPanel : public QWidget {
   QLineEdit* url_;
   QLabel* status_;
   QLabel* server_;
+  QLabel* run_;  ///< "This run": a preset's own private set, shown only while one is named
   QPushButton* connect_;
   QPushButton* startServer_;
   QPushButton* stopServer_;

@@ -178,6 +178,7 @@ void StormController::startStorm(const StormSpec& spec) {
     for (const StormSpec& run : experimentRuns(spec_))
       for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.keyTag + client));
   ttlUrl_.clear();
+  emit runServerChanged(QString(), false);
   runOriginUs_ = 0;
   rememberRunKeys();
   emit stormStarted(spec_);
@@ -222,6 +223,7 @@ void StormController::onStormFinished(const StormResult& result) {
         emit message(tr("Faults done: %1").arg(steps.join(QStringLiteral("; "))));
       }
   // TTL sampling goes on (onTtlSampled): the chart shows the keys the storm left counting down.
+  if (!ttlUrl_.isEmpty()) emit runServerChanged(ttlUrl_, false);
   lastResult_ = result;
   refresh_.stop();
   emit refreshDue();
@@ -244,6 +246,7 @@ std::int64_t StormController::runClockUs() const { return clock_.nsecsElapsed() 
 void StormController::onFailoverRunBegins(int /*run*/, const QString& url) {
   if (!stormRunning_) return;
   ttlUrl_ = url;  // the run's own cluster: its keys are there
+  emit runServerChanged(url, true);
   runOriginUs_ = clock_.nsecsElapsed() / 1000;  // the TTL chart shares the lanes' clock: s since this run started
   ttlPending_ = false;
   ttlAskedAt_ = -1;

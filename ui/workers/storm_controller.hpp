@@ -142,6 +142,9 @@ class StormController : public QObject {
   void redisStatus(const rl::ui::RedisStatus& status);
   /// The managed server changed.
   void serverChanged(const rl::ui::ServerState& state);
+  /// A failover preset's run uses its own private set at `url` (`running`), or did (the storm
+  /// ended); "" when a storm starts: it uses the URL field's server.
+  void runServerChanged(const QString& url, bool running);
   /// An inspector page.
   void keysReady(const rl::ui::KeyPageResult& page);
   /// Keys deleted.
