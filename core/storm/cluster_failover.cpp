@@ -36,12 +36,13 @@ std::int64_t admittedInState(const RedisEndpoint& replica, Algorithm a, const st
   return n ? *n : -1;
 }
 
-bool becameMaster(const RedisEndpoint& node, Micros timeout) {
+// Polls INFO replication on `node` until it shows `fact` ("role:master"), for at most `timeout`.
+bool replicationShows(const RedisEndpoint& node, std::string_view fact, Micros timeout) {
   const auto end = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < end) {
     auto info = runOn(node, {"INFO", "replication"});
-    if (info && info->str().find("role:master") != std::string_view::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (info && info->str().find(fact) != std::string_view::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return false;
 }
@@ -100,11 +101,12 @@ Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory
   waitUntil(runner, plan.promoteAt, watch);
   ::kill(newMaster->pid(), SIGCONT);
   const RedisEndpoint promoted = ep.node(replica.host, replica.port);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // it applies what reached it before the break
-  run.report.stateOnNewMaster = admittedInState(promoted, algo, *base);
+  // Once it reports the link down it has read, and applied, all that reached its socket before the break.
+  const bool applied = replicationShows(promoted, "master_link_status:down", Micros{3'000'000});
+  run.report.stateOnNewMaster = applied ? admittedInState(promoted, algo, *base) : -1;
   run.report.promoteAt = elapsedOf(runner);
   auto takeover = runOn(promoted, {"CLUSTER", "FAILOVER", "TAKEOVER"});
-  const bool isMaster = takeover && becameMaster(promoted, Micros{3'000'000});
+  const bool isMaster = takeover && replicationShows(promoted, "role:master", Micros{3'000'000});
   Result<void> rejoined;
   if (plan.rejoinAt.count() > 0) {
     // As an operator would: restart the old master; it learns of the newer epoch and becomes a replica.
