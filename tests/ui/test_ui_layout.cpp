@@ -18,6 +18,7 @@
 #include <QValueAxis>
 
 #include "ui/charts/chart_lane.hpp"
+#include "ui/charts/series_chart.hpp"
 #include "ui/charts/lane_legend.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/charts/lanes_panel.hpp"

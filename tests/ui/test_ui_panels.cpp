@@ -23,6 +23,7 @@
 
 #include "storm/storm_settings.hpp"
 #include "ui/charts/chart_lane.hpp"
+#include "ui/charts/series_chart.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/charts/lanes_panel.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// Chart views of the lanes panel. LaneChart: one algorithm's admit/deny
+// LaneChart: one algorithm's admit/deny
 // timeline (admitted in the trailing window against the limit, a step line,
 // on the left axis; denied on its own right axis, so a flood of denials never
 // flattens the admitted line; tuning marks, over-limit windows shaded, and when the store failed
@@ -7,10 +7,9 @@
 // filled band under that line, named for the lane's policy: fail-open,
 // fail-closed, or the local limiter, which both admits and denies). Its plot
 // keeps kMinPlotHeight pixels; the legend is the lanes panel's (lane_legend.hpp);
-// the time axis is in s, ms or \u00b5s, whichever fits the span (time_scale.hpp). SeriesChart: one
-// line per algorithm plus an optional reference line (level vs capacity, PTTL);
-// each algorithm has its own dash pattern, so identical lines stay visible.
-// Every update is one QXYSeries::replace() per series, never append().
+// the time axis is in s, ms or \u00b5s, whichever fits the span (time_scale.hpp); the
+// pointer zooms, pans and reads out values (lane_pointer.hpp). Every update is
+// one QXYSeries::replace() per series, never append().
 
 #include <QChartView>
 #include <QList>
@@ -31,13 +30,7 @@ class QValueAxis;
 
 namespace rl::ui {
 
-/// Sets the axis to [min rounded down, max rounded up] with round ticks (1, 2 or 5 x 10^k, about
-/// `ticks` of them: metrics/chart_axis.hpp).
-void setNiceRange(QValueAxis* axis, double max, int ticks, double min = 0);
-/// How many ticks a time axis `pixels` wide takes without eliding its labels.
-int timeTicksFor(int pixels);
-/// The chart axes' fonts (a step under the widget font); a chart theme resets them, so set again after one.
-void styleAxisFonts(QValueAxis* axis);
+class LanePointer;
 
 /// One algorithm's timeline; see the file comment.
 class LaneChart : public QChartView {
@@ -96,6 +89,17 @@ class LaneChart : public QChartView {
   void setWaiting(const QString& text);
   /// The title shown (tests).
   QString title() const;
+  /// What the lane draws now, and the unit of its time axis.
+  const LanePoints& shownPoints() const { return shown_; }
+  const TimeScale& timeScale() const { return scale_; }
+  /// The storm's time (seconds) under a viewport position, if it is on the plot.
+  std::optional<double> secondsAt(QPoint viewportPos) const;
+  /// The viewport position of `seconds` on the time axis, halfway up the plot.
+  QPoint viewportPosOf(double seconds) const;
+  /// The chart's x coordinate of `seconds`.
+  double chartXOf(double seconds) const;
+  /// Zoom, pan and the hover read-out (lane_pointer.hpp).
+  LanePointer* pointer() const { return pointer_; }
 
  private:
   void styleSeries();
@@ -128,63 +132,9 @@ class LaneChart : public QChartView {
   QLineSeries* noMasterUpper_;  ///< a natural failover's time without a master, as a band
   QAreaSeries* noMaster_;
   std::optional<Span> withoutMaster_;  ///< what noMaster_ draws, in seconds
-};
-
-/// One line per algorithm plus an optional reference line; see the file comment.
-class SeriesChart : public QChartView {
-  Q_OBJECT
- public:
-  /// `title` on top, `yTitle` on the value axis, `reference` names the reference line ("" = none).
-  SeriesChart(const QString& title, const QString& yTitle, const QString& reference,
-              QWidget* parent = nullptr);
-  /// One line per algorithm (clears the data), named by `labels` where given.
-  void setAlgorithms(const std::vector<Algorithm>& algorithms, const QStringList& labels = {});
-  /// Replaces line `index` with `points` (one replace()).
-  void setSeries(int index, const QList<QPointF>& points);
-  /// Replaces line `index` with pieces separated by gaps (no line drawn across a gap).
-  void setSegments(int index, const std::vector<QList<QPointF>>& segments);
-  /// Replaces the reference line.
-  void setReference(const QList<QPointF>& points);
-  /// Sets the axes' ranges (the time axis in `scale`'s unit: points given in seconds are scaled).
-  void setRanges(double xMaxSeconds, double yMax, double xMinSeconds = 0);
-  /// Draws the time axis in `scale`'s unit from the next setSeries/setSegments/setRanges on.
-  void setTimeScale(const TimeScale& scale) { scale_ = scale; }
-  /// Names the time axis (default "seconds").
-  void setXTitle(const QString& title);
-  /// The title, and the one shown when the chart is too narrow for it (e.g. in a 1024 px window).
-  void setTitles(const QString& title, const QString& shortTitle);
-  /// The title drawn now (tests).
-  QString titleShown() const;
-  /// Upper end of the time axis (tests).
-  double xAxisMax() const;
-  /// Applies a theme.
-  void setTheme(Theme t);
-  /// Pixel columns of the plot area.
-  int columns() const;
-  /// Draws a marker at each point (sparse samples such as PTTL).
-  void setPointsVisible(bool visible);
-  /// Points of line `index`, all pieces (tests).
-  qsizetype points(int index) const;
-  /// Pieces of line `index` drawn (tests).
-  qsizetype segments(int index) const;
-  /// The pen of line `index` (tests).
-  QPen pen(int index) const;
-
- private:
-  void resizeEvent(QResizeEvent* event) override;
-  /// Narrow: the short title and the legend under the plot, so the plot and its axis title keep the width.
-  void fitToWidth();
-  void styleSeries();
-  void styleLine(QLineSeries* s, int index) const;
-  QString title_, shortTitle_;  ///< setTitles
-  std::vector<Algorithm> algorithms_;  ///< one per line, in drawing order
-  QList<QLineSeries*> lines_;
-  QList<QList<QLineSeries*>> continuations_;  ///< per line: its pieces after the first gap
-  QLineSeries* reference_ = nullptr;
-  bool pointsVisible_ = false;
-  TimeScale scale_;  ///< the time axis unit (points arrive in seconds)
-  QValueAxis* x_;
-  QValueAxis* y_;
+  LanePoints shown_;  ///< the points drawn now (the read-out's)
+  TimeScale scale_;   ///< the time axis unit now
+  LanePointer* pointer_;
 };
 
 }  // namespace rl::ui

@@ -4,7 +4,9 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPixmap>
+#include <QPushButton>
 #include <QSpinBox>
+#include <QValueAxis>
 
 #include <QElapsedTimer>
 #include <QScrollArea>
@@ -15,8 +17,10 @@
 
 #include "metrics/chart_axis.hpp"
 #include "ui/charts/chart_lane.hpp"
+#include "ui/charts/series_chart.hpp"
 #include "ui/charts/lane_legend.hpp"
 #include "ui/charts/lane_model.hpp"
+#include "ui/charts/lane_pointer.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -80,9 +84,24 @@ LanesPanel::LanesPanel(QWidget* parent)
   connect(client_, &QSpinBox::valueChanged, this, [this] {
     if (model_) refresh(*model_, spanUs_);
   });
+  // Zoomed: which part of the run the lanes show, and the way back.
+  zoomRow_ = new QWidget;
+  auto* zoomRow = new QHBoxLayout(zoomRow_);
+  zoomRow->setContentsMargins(4, 0, 4, 0);
+  zoomLine_ = new QLabel;
+  zoomLine_->setObjectName(QStringLiteral("lanesZoom"));
+  zoomLine_->setWordWrap(true);  // never widens the lanes
+  zoomLine_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  auto* whole = new QPushButton(tr("Whole run"));
+  whole->setObjectName(QStringLiteral("lanesWholeRun"));
+  zoomRow->addWidget(zoomLine_, 1);
+  zoomRow->addWidget(whole);
+  zoomRow_->setVisible(false);
+  connect(whole, &QPushButton::clicked, this, &LanesPanel::showWholeRun);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(clientRow_);
+  layout->addWidget(zoomRow_);
   layout->addWidget(split);
   resetLanes({{Algorithm::FixedWindow, "fixed_window", FailurePolicy::Open, ""}}, TtlSource::WallClock);  // an empty lane until the first storm
 }
@@ -117,6 +136,9 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
     lane->setHeading(qs(lanes[i].heading));
     lane->setPolicy(lanes[i].policy);
     lane->setTheme(theme_);
+    connect(lane->pointer(), &LanePointer::zoomRequested, this, &LanesPanel::zoomLanes);
+    connect(lane->pointer(), &LanePointer::panRequested, this, &LanesPanel::panLanes);
+    connect(lane->pointer(), &LanePointer::resetRequested, this, &LanesPanel::showWholeRun);
     lanesBox_->layout()->addWidget(lane);
     lanes_.append(lane);
     algorithms.push_back(lanes[i].algorithm);
@@ -129,7 +151,50 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   level_->setTimeScale({});
   level_->setRanges(1.0, 1.0);  // a plain 0..1 s axis until the first refresh
   xMax_ = 1;
+  whole_ = Span{0, 1};
+  view_.reset();  // a new storm: its whole run
+  zoomRow_->setVisible(false);
   legend_->hide();
+}
+
+QList<QValueAxis*> LanesPanel::timeAxes() const {
+  QList<QValueAxis*> out{level_->timeAxis()};
+  for (LaneChart* lane : lanes_) out << lane->timeAxis();
+  return out;
+}
+
+void LanesPanel::zoomLanes(double atSeconds, double factor) {
+  const Span now = view_.value_or(whole_);
+  const double from = atSeconds - (atSeconds - now.from) * factor;  // the instant under the pointer stays put
+  setView(from, from + (now.to - now.from) * factor);
+}
+
+void LanesPanel::panLanes(double seconds) {
+  if (!view_) return;  // the whole run: nothing to pan to
+  const double width = view_->to - view_->from;
+  const double from = std::clamp(view_->from + seconds, whole_.from, whole_.to - width);
+  setView(from, from + width);
+}
+
+void LanesPanel::showWholeRun() {
+  if (!view_) return;
+  view_.reset();
+  zoomRow_->setVisible(false);
+  if (model_) refresh(*model_, spanUs_);
+}
+
+void LanesPanel::setView(double from, double to) {
+  const double whole = whole_.to - whole_.from;
+  if (!model_ || whole <= 0 || to - from >= whole * 0.999) return showWholeRun();
+  const double width = std::max(to - from, whole / 1000);
+  from = std::clamp(from, whole_.from, whole_.to - width);
+  view_ = Span{from, from + width};
+  const TimeScale scale = model_->fasterThanTime() ? decisionScale() : timeScaleFor(view_->to);
+  const auto at = [&](double s) { return QString::number(s * scale.perSecond, 'f', width * scale.perSecond < 10 ? 3 : 1); };
+  zoomLine_->setText(tr("Zoomed: %1 to %2 %3 of %4 to %5 %3 (wheel zooms, drag pans, double-click: all)")
+                         .arg(at(view_->from), at(view_->to), scale.unit, at(whole_.from), at(whole_.to)));
+  zoomRow_->setVisible(true);
+  refresh(*model_, spanUs_);
 }
 
 void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
@@ -145,8 +210,11 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   xMax_ = static_cast<double>(span) / 1e6;
   // A late burst (the boundary preset's at 59 s) is drawn from its first decision (chart_axis.hpp),
   // with as many columns in the part shown as a whole-span axis would have.
-  const double xMin = byDecision || model.firstTime() < 0 ? 0 : axisStartSeconds(static_cast<double>(model.firstTime()) / 1e6, xMax_);
-  const double zoom = std::min(20.0, xMax_ / std::max(xMax_ - xMin, 1e-9));
+  const double start = byDecision || model.firstTime() < 0 ? 0 : axisStartSeconds(static_cast<double>(model.firstTime()) / 1e6, xMax_);
+  // Zoomed in (zoomLanes), the lanes show that part of the run; else from `start` to the end.
+  const double xMin = view_ ? view_->from : start;
+  const double xEnd = view_ ? view_->to : xMax_;
+  const double zoom = std::min(kMaxZoomDetail, xMax_ / std::max(xEnd - xMin, 1e-9));
   double levelMax = 1;
   const int n = std::min(static_cast<int>(model.algorithms().size()), static_cast<int>(lanes_.size()));
   // The lanes are built in parallel (the model is only read: absorb() ran above,
@@ -172,13 +240,13 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     const QSignalBlocker quiet(client_);
     client_->setMaximum(std::max(0, static_cast<int>(clients) - 1));
   }
-  const TimeScale scale = byDecision ? decisionScale() : timeScaleFor(xMax_);
+  const TimeScale scale = byDecision ? decisionScale() : timeScaleFor(xEnd);
   level_->setTimeScale(scale);
   level_->setXTitle(byDecision ? tr("decision number") : tr("%1 on the storm's timeline").arg(scale.unit));
   QList<LegendEntry> drawn;
   for (int i = 0; i < n; ++i) {
     const LanePoints& p = points[static_cast<std::size_t>(i)];
-    lanes_[i]->showPoints(p, xMax_, xMin);
+    lanes_[i]->showPoints(p, xEnd, xMin);
     drawn << lanes_[i]->drawnEntries();
     level_->setSegments(i, p.level);
     if (i == 0) level_->setReference(p.limit);
@@ -187,7 +255,11 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     for (const QPointF& q : p.limit) levelMax = std::max(levelMax, q.y());
   }
   legend_->setEntries(drawn);
-  level_->setRanges(xMax_, levelMax * 1.1, xMin);
+  level_->setRanges(xEnd, levelMax * 1.1, xMin);
+  if (view_)  // exactly the part asked for (not rounded out to ticks), so the instant under the pointer stays put
+    for (QValueAxis* axis : timeAxes()) axis->setRange(view_->from * scale.perSecond, view_->to * scale.perSecond);
+  else if (!lanes_.isEmpty())  // the whole run as drawn (rounded out to ticks): what zoom and pan move within
+    whole_ = Span{lanes_[0]->timeAxis()->min() / scale.perSecond, lanes_[0]->timeAxis()->max() / scale.perSecond};
   if (!byDecision) ttl_->setLanesSpan(xMax_);
   lastRefreshMs_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }

@@ -9,22 +9,29 @@
 // refresh() runs on the GUI thread from the controller's single-shot timer:
 // it absorbs the model's pending batches (short lock), builds each lane's
 // decimated points (about two per pixel column) and replaces each series once.
+//
+// Zoom and pan (lane_pointer.hpp) act on every lane and the level chart at once:
+// the lanes show a part of the run, the rest stays built (up to kMaxZoomDetail
+// times the columns), and a line above the lanes says which part and how to get
+// back. A new storm shows its whole run.
 
 #include <QList>
+#include <optional>
 #include <QWidget>
 #include <vector>
 
 #include "limiter/algorithm.hpp"
 #include "storm/compared_runs.hpp"
+#include "ui/charts/lane_model.hpp"
 #include "ui/charts/theme.hpp"
 #include "ui/charts/ttl_chart.hpp"
 
 class QLabel;
 class QSpinBox;
+class QValueAxis;
 
 namespace rl::ui {
 
-class LaneModel;
 class LaneChart;
 class LaneLegend;
 class SeriesChart;
@@ -36,6 +43,8 @@ class LanesPanel : public QWidget {
  public:
   /// Above this many decisions the lanes are built on two threads.
   static constexpr std::size_t kParallelBuildAbove = 50'000;
+  /// A zoomed view gets up to this many times the columns of the whole run's.
+  static constexpr double kMaxZoomDetail = 50;
 
   explicit LanesPanel(QWidget* parent = nullptr);
   /// Rebuilds the lanes for a new storm (stormLanes(): one per algorithm of each
@@ -67,11 +76,23 @@ class LanesPanel : public QWidget {
   TtlChart* ttlChart() const { return ttl_; }
   /// Which client the lanes show: -1 = the worst (tests set it as a user does).
   QSpinBox* clientPicker() const { return client_; }
+  /// The part of the run the lanes show when zoomed, seconds of the storm's timeline (none: all of it).
+  std::optional<Span> zoomedTo() const { return view_; }
+  /// The line that names the zoomed part (tests).
+  QLabel* zoomLine() const { return zoomLine_; }
+  /// Zooms around `atSeconds` by `factor` (below 1: in), pans by `seconds`, or shows the whole run.
+  void zoomLanes(double atSeconds, double factor);
+  void panLanes(double seconds);
+  void showWholeRun();
   /// Milliseconds the last refresh took (build + replace), for the status bar and benchmarks.
   double lastRefreshMs() const { return lastRefreshMs_; }
 
  private:
   void resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl);
+  /// Keeps the view inside the run and at least a thousandth of it wide, then redraws.
+  void setView(double from, double to);
+  /// The lanes' and the level chart's time axes.
+  QList<QValueAxis*> timeAxes() const;
   QWidget* lanesBox_;
   LaneLegend* legend_;  ///< lists what the lanes draw
   QWidget* bottom_ = nullptr;  ///< the level and TTL charts under the lanes
@@ -85,6 +106,10 @@ class LanesPanel : public QWidget {
   SeriesChart* level_;
   TtlChart* ttl_;
   double xMax_ = 1;  ///< the lanes' span, seconds of the storm's timeline
+  Span whole_{0, 1};          ///< the whole run's time axis as drawn (rounded out to ticks), seconds
+  std::optional<Span> view_;  ///< zoomed part of whole_
+  QWidget* zoomRow_;
+  QLabel* zoomLine_;
   Theme theme_ = Theme::Light;
   double lastRefreshMs_ = 0;
 };

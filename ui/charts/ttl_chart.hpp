@@ -16,7 +16,7 @@
 
 #include "limiter/algorithm.hpp"
 #include "storm/storm_spec.hpp"
-#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/series_chart.hpp"
 
 namespace rl::ui {
 

@@ -16,7 +16,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/chart_parts.hpp"
 #include "ui/charts/theme.hpp"
 
 namespace rl::ui {
