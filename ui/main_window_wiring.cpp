@@ -28,6 +28,7 @@ void MainWindow::wireTune() {
   connect(tune_, &TunePanel::replayRequested, this, [this](const SharedTrace& t, const TraceOptions& o, Algorithm a, const Quota& q) {
     storm_->setTrace(t, o);
     storm_->setAlgorithmAndQuota(a, q);
+    if (!tune_->replayInRealTime()) storm_->setClock(ClockMode::Virtual);  // exact, and done in moments
     if (!controller_.stormRunning()) return void(startStorm());
     controller_.stopStorm();  // the replay starts once the running storm has stopped
     connect(&controller_, &StormController::stormFinished, this, [this] { startStorm(); }, Qt::SingleShotConnection);

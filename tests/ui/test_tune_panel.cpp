@@ -5,6 +5,7 @@
 // storm lanes (memory backend) with exactly the decisions the sweep counted.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
@@ -102,7 +103,25 @@ void TunePanelTest::sweepMarksTheRecommendationAndCellsReplay() {
   QCOMPARE(result->points[*best].quota.limit, std::int64_t(25));
   QCOMPARE(result->points[*best - 1].outcome.denied, std::int64_t(12));
 
-  // Clicking the recommended cell replays the trace through the storm lanes.
+  // The recommendation is at the top, above the charts; the heatmap's legend names the target and draws its colours.
+  auto* recommendation = panel->findChild<QLabel*>("tuneRecommendation");
+  QVERIFY(recommendation->text().startsWith(QStringLiteral("<b>Recommended for sliding_log: ")));
+  QVERIFY(recommendation->mapTo(panel, QPoint(0, recommendation->height())).y() <= map->mapTo(panel, QPoint(0, 0)).y());
+  QCOMPARE(map->legendLabels(), QStringList({QStringLiteral("\u2265 1%"), QStringLiteral("0.1% target"), QStringLiteral("\u2264 0.001%")}));
+  const QImage drawn = map->grab().toImage();
+  const double ratio = drawn.devicePixelRatio();
+  for (double share : {0.00001, 0.001, 0.01}) {  // the ends a few pixels inside the bar's frame
+    const QRect bar = map->legendBar();
+    const QPoint at(bar.center().x(), std::clamp(map->legendY(share), bar.top() + 3, bar.bottom() - 3));
+    const QColor seen = drawn.pixelColor((QPointF(at) * ratio).toPoint()), meant = map->colourFor(share);
+    QVERIFY2(std::abs(seen.red() - meant.red()) + std::abs(seen.green() - meant.green()) + std::abs(seen.blue() - meant.blue()) <= 24,
+             qPrintable(seen.name() + " " + meant.name()));
+  }
+  QVERIFY(map->colourFor(0.001) != map->colourFor(0.00001) && map->colourFor(0.001) != map->colourFor(0.01));
+
+  // Clicking the recommended cell replays the trace through the storm lanes, on the virtual clock
+  // although the form says client: the decisions are the sweep's, and done in moments.
+  window.stormPanel()->setClock(ClockMode::Client);
   std::vector<Quota> replayed;
   connect(panel, &TunePanel::replayRequested, this,
           [&](const SharedTrace&, const TraceOptions&, Algorithm, const Quota& q) { replayed.push_back(q); });
@@ -111,11 +130,22 @@ void TunePanelTest::sweepMarksTheRecommendationAndCellsReplay() {
   QCOMPARE(replayed.size(), std::size_t(1));
   QCOMPARE(replayed[0], result->points[*best].quota);
   QVERIFY(done.wait(30'000));
+  QCOMPARE(controller.spec().clock, ClockMode::Virtual);
   const StormResult& run = controller.lastResult();
   QCOMPARE(run.algorithms.size(), std::size_t(1));
   QCOMPARE(run.algorithms[0].offered, result->points[*best].outcome.offered);
   QCOMPARE(run.algorithms[0].denied, result->points[*best].outcome.denied);
   QVERIFY(window.stormPanel()->findChild<QLabel*>("stormTrace")->isVisible());
+
+  // Asked for real time, the replay keeps the form's clock. It is stopped at once (it would take 120 s): a Stop
+  // pressed before the storm worker picks the run up is kept, not reset by the run.
+  window.stormPanel()->setClock(ClockMode::Client);
+  panel->findChild<QCheckBox*>("tuneRealTime")->setChecked(true);
+  QTest::mouseClick(map, Qt::LeftButton, {}, *map->cellCenter(*best));
+  QTRY_VERIFY(controller.stormRunning());
+  QCOMPARE(controller.spec().clock, ClockMode::Client);
+  controller.stopStorm();
+  QTRY_VERIFY_WITH_TIMEOUT(!controller.stormRunning(), 30'000);
 }
 
 void TunePanelTest::badGridIsOneVisibleMessage() {

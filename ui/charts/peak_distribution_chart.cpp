@@ -9,7 +9,7 @@ namespace rl::ui {
 
 namespace {
 constexpr int kBins = 48;
-constexpr int kLeft = 48, kBottom = 34, kTop = 26, kRight = 12;
+constexpr int kLeft = 58, kBottom = 34, kTop = 26, kRight = 12;
 }  // namespace
 
 PeakDistributionChart::PeakDistributionChart(QWidget* parent) : QWidget(parent) {
@@ -74,10 +74,22 @@ void PeakDistributionChart::paintEvent(QPaintEvent*) {
     p.fillRect(QRectF(pr.left() + b * bw + 1, pr.bottom() - h, bw - 2, h), QColor(3, 102, 214));
   }
   p.drawLine(pr.bottomLeft(), pr.bottomRight());
+  // The clients axis (log, as the bars): 1, 10, 100 ... up to the tallest bar.
+  p.drawLine(pr.bottomLeft(), pr.topLeft());
+  for (int tick = 1; tick <= most; tick *= 10) {
+    const int y = pr.bottom() - static_cast<int>(std::lround(std::log(tick + 1.0) / std::log(most + 1.0) * pr.height()));
+    p.drawLine(pr.left() - 3, y, pr.left(), y);
+    p.drawText(QRect(pr.left() - 40, y - 7, 35, 14), Qt::AlignRight | Qt::AlignVCenter, QString::number(tick));
+  }
+  p.save();
+  p.translate(12, pr.center().y());
+  p.rotate(-90);
+  p.drawText(QRect(-pr.height() / 2, -8, pr.height(), 16), Qt::AlignCenter, tr("clients"));
+  p.restore();
   for (std::int64_t tick = 1; tick <= maxPeak_; tick *= 10)
     p.drawText(QRect(xOf(tick) - 30, pr.bottom() + 2, 60, 14), Qt::AlignHCenter, QString::number(tick));
   p.drawText(QRect(pr.left(), height() - 16, pr.width(), 14), Qt::AlignCenter,
-             tr("peak requests in %1 (log); bar height: clients (log)").arg(window_));
+             tr("peak requests in %1 per client (log); bars: clients at that peak (log)").arg(window_));
   const int x = xOf(limit_);
   p.setPen(QPen(QColor(215, 58, 73), 2));
   p.drawLine(x, pr.top(), x, pr.bottom());

@@ -12,7 +12,15 @@
 namespace rl::ui {
 
 namespace {
-constexpr int kLeft = 120, kBottom = 64, kTop = 8, kRight = 12;
+constexpr int kLeft = 120, kBottom = 64, kTop = 8, kRight = 112;  // the right margin holds the colour legend
+constexpr int kBarGap = 14, kBarWidth = 12;
+
+// The colour scale's position of a share: 0 at a hundredth of the target, 2/3 at the target, 1 at ten times it.
+double scaleOf(double share, double target) {
+  return std::clamp((std::log10(share / std::max(target, 1e-9)) + 2.0) / 3.0, 0.0, 1.0);
+}
+
+QString percent(double share) { return QString::number(100.0 * share, 'g', 3) + QLatin1Char('%'); }
 
 double secondAxis(const Quota& q, bool refill) {
   return refill ? q.refillPerSecond.value_or(q.ratePerSecond()) : static_cast<double>(q.window.count()) / 1e6;
@@ -88,13 +96,49 @@ std::optional<std::size_t> TuneHeatmap::pointAt(QPoint pos) const {
 QColor TuneHeatmap::colourFor(double share) const {
   if (share <= 0) return QColor(46, 160, 67);
   // Log scale around the target: 1/100 of it is green, the target yellow, 10x red.
-  const double t = std::clamp((std::log10(share / std::max(target_, 1e-9)) + 2.0) / 3.0, 0.0, 1.0);
+  const double t = scaleOf(share, target_);
   const QColor a = t < 2.0 / 3 ? QColor(46, 160, 67) : QColor(240, 200, 40);
   const QColor b = t < 2.0 / 3 ? QColor(240, 200, 40) : QColor(215, 58, 73);
   const double u = t < 2.0 / 3 ? t * 1.5 : (t - 2.0 / 3) * 3;
   return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * u),
                           static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * u),
                           static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * u));
+}
+
+QRect TuneHeatmap::legendBar() const {
+  const QRect pr = plotRect();
+  return {pr.right() + kBarGap, pr.top(), kBarWidth, pr.height()};
+}
+
+int TuneHeatmap::legendY(double share) const {
+  const QRect bar = legendBar();
+  return bar.bottom() - static_cast<int>(std::lround(scaleOf(share, target_) * (bar.height() - 1)));
+}
+
+QStringList TuneHeatmap::legendLabels() const {
+  return {tr("\u2265 %1").arg(percent(10 * target_)), tr("%1 target").arg(percent(target_)),
+          tr("\u2264 %1").arg(percent(target_ / 100))};
+}
+
+void TuneHeatmap::paintLegend(QPainter& p) const {
+  const QRect bar = legendBar();
+  for (int y = bar.top(); y <= bar.bottom(); ++y) {  // each row the colour of the share at that height
+    const double t = static_cast<double>(bar.bottom() - y) / std::max(bar.height() - 1, 1);
+    p.fillRect(QRect(bar.left(), y, bar.width(), 1), colourFor(target_ * std::pow(10.0, 3 * t - 2)));
+  }
+  p.setPen(palette().text().color());
+  p.drawRect(bar.adjusted(0, 0, -1, -1));
+  const QFontMetrics fm = p.fontMetrics();
+  const QStringList labels = legendLabels();
+  const double shares[] = {10 * target_, target_, target_ / 100};
+  for (int i = 0; i < 3; ++i) {
+    const int y = legendY(shares[i]);
+    p.drawLine(bar.right(), y, bar.right() + 3, y);
+    p.drawText(QRect(bar.right() + 6, y - fm.height() / 2, width() - bar.right() - 6, fm.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, labels[i]);
+  }
+  p.drawText(QRect(bar.left() - kBarGap, bar.bottom() + 2, width() - bar.left() + kBarGap, 2 * fm.height()),
+             Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, tr("legit denied"));
 }
 
 bool TuneHeatmap::meets(int row, int col) const {
@@ -122,6 +166,7 @@ void TuneHeatmap::paintEvent(QPaintEvent*) {
     p.drawEllipse(QPointF(*c), 7, 7);
   }
   paintLabels(p);
+  paintLegend(p);
 }
 
 // The boundary between cells meeting the target and cells missing it.

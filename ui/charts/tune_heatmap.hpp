@@ -4,7 +4,8 @@
 // columns the second axis (refill rate or window). Cell colour = share of
 // legitimate requests denied (green none, yellow at the target, red at
 // 10x the target or more); a thick line follows the target's contour; the
-// recommended cell is ringed. Labels use the quota's own words. A click on a
+// recommended cell is ringed. A colour bar on the right is the legend (the
+// target, a hundredth of it and ten times it). Labels use the quota's own words. A click on a
 // cell emits cellClicked with that point. Repainting is a few hundred rects.
 
 #include <QWidget>
@@ -32,6 +33,14 @@ class TuneHeatmap : public QWidget {
   /// "10 req/s (burst 20)": the words a cell is labelled with.
   static QString quotaWords(const Quota& q);
 
+  /// The colour legend's labels, top (red) to bottom (green): "≥ 1%", "0.1% target", "≤ 0.001%".
+  QStringList legendLabels() const;
+  /// The legend bar (widget coordinates) and the height in it of `share` (tests sample its pixels).
+  QRect legendBar() const;
+  int legendY(double share) const;
+  /// The colour of a cell whose legitimate-denied share is `share`.
+  QColor colourFor(double share) const;
+
   QSize sizeHint() const override { return {520, 360}; }
 
  signals:
@@ -47,10 +56,10 @@ class TuneHeatmap : public QWidget {
   QRect plotRect() const;
   QRectF cellRect(int row, int col) const;
   std::optional<std::size_t> pointAt(QPoint pos) const;
-  QColor colourFor(double share) const;
   bool meets(int row, int col) const;
   void paintContour(class QPainter& p) const;
   void paintLabels(class QPainter& p) const;
+  void paintLegend(class QPainter& p) const;
 
   std::shared_ptr<const TuneResult> result_;  ///< the sweep shown
   Algorithm algorithm_ = Algorithm::TokenBucket;  ///< the algorithm shown

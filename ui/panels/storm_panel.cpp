@@ -375,6 +375,8 @@ void StormPanel::setTrace(const SharedTrace& trace, const TraceOptions& options)
     w->setEnabled(!trace && !running_);
 }
 
+void StormPanel::setClock(ClockMode clock) { setCombo(clock_, clock); }
+
 void StormPanel::setAlgorithmAndQuota(Algorithm algorithm, const Quota& q) {
   for (auto& [a, check] : algorithms_) check->setChecked(a == algorithm);
   limit_->setValue(static_cast<double>(q.limit));

@@ -68,6 +68,8 @@ class StormPanel : public QWidget {
   void setTrace(const SharedTrace& trace, const TraceOptions& options);
   /// Checks only `algorithm` and sets the quota fields to `quota` (a cell of the Tune panel).
   void setAlgorithmAndQuota(Algorithm algorithm, const Quota& quota);
+  /// Selects the clock (virtual, server, client).
+  void setClock(ClockMode clock);
   /// Redis URL lives in the connection panel.
   void setRedisUrl(const QString& url) { redisUrl_ = url; }
   /// The first-run form: 1,000 requests at fixed_window, as fast as possible.

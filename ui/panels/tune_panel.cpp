@@ -35,6 +35,7 @@ QLineEdit* edit(const QString& text, const QString& name, const QString& tip, QW
   auto* e = new QLineEdit(text, parent);
   e->setObjectName(name);
   e->setToolTip(tip);
+  e->setCursorPosition(0);  // a narrow field shows the start of its list, not the end
   return e;
 }
 
@@ -47,6 +48,7 @@ TunePanel::TunePanel(QWidget* parent) : QWidget(parent), thread_(new QThread(thi
   qRegisterMetaType<CutSummary>();
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(buildForm());
+  layout->addLayout(buildRecommendationRow());  // above the charts: the answer is never below the fold
   layout->addWidget(buildCharts(), 1);
   worker_->moveToThread(thread_);
   connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -143,6 +145,35 @@ QWidget* TunePanel::buildForm() {
   return box;
 }
 
+QHBoxLayout* TunePanel::buildRecommendationRow() {
+  recommendation_ = new QLabel(tr("The recommendation appears here after a sweep."), this);
+  recommendation_->setWordWrap(true);
+  recommendation_->setObjectName(QStringLiteral("tuneRecommendation"));
+  copyAs_ = new QToolButton(this);  // the recommendation as the team's config, on the clipboard
+  copyAs_->setObjectName(QStringLiteral("tuneCopyAs"));
+  copyAs_->setText(tr("Copy as..."));
+  copyAs_->setPopupMode(QToolButton::InstantPopup);
+  copyAs_->setEnabled(false);
+  auto* menu = new QMenu(copyAs_);
+  for (const Dialect& d : allDialects())
+    menu->addAction(qs(d.name), this, [this, &d] { copyRecommendation(d); })->setToolTip(qs(d.summary));
+  copyAs_->setMenu(menu);
+  realTime_ = new QCheckBox(tr("replay in real time"), this);
+  realTime_->setObjectName(QStringLiteral("tuneRealTime"));
+  realTime_->setToolTip(tr("Unchecked, a cell's replay runs on the virtual clock: exact (the decisions the sweep "
+                           "counted) and done in moments. Checked, it runs on the storm form's clock, as long as the trace."));
+  auto* actions = new QVBoxLayout;
+  actions->addWidget(copyAs_);
+  actions->addWidget(realTime_);
+  actions->addStretch(1);
+  auto* row = new QHBoxLayout;
+  row->addWidget(recommendation_, 1);
+  row->addLayout(actions);
+  return row;
+}
+
+bool TunePanel::replayInRealTime() const { return realTime_->isChecked(); }
+
 QWidget* TunePanel::buildCharts() {
   auto* split = new QSplitter(Qt::Horizontal, this);
   auto* left = new QWidget(split);
@@ -156,24 +187,8 @@ QWidget* TunePanel::buildCharts() {
   auto* r = new QVBoxLayout(right);
   shown_ = new QComboBox(right);
   heatmap_ = new TuneHeatmap(right);
-  recommendation_ = new QLabel(right);
-  recommendation_->setWordWrap(true);
-  recommendation_->setObjectName(QStringLiteral("tuneRecommendation"));
-  copyAs_ = new QToolButton(right);  // the recommendation as the team's config, on the clipboard
-  copyAs_->setObjectName(QStringLiteral("tuneCopyAs"));
-  copyAs_->setText(tr("Copy as..."));
-  copyAs_->setPopupMode(QToolButton::InstantPopup);
-  copyAs_->setEnabled(false);
-  auto* menu = new QMenu(copyAs_);
-  for (const Dialect& d : allDialects())
-    menu->addAction(qs(d.name), this, [this, &d] { copyRecommendation(d); })->setToolTip(qs(d.summary));
-  copyAs_->setMenu(menu);
   r->addWidget(shown_);
   r->addWidget(heatmap_, 1);
-  auto* recRow = new QHBoxLayout;
-  recRow->addWidget(recommendation_, 1);
-  recRow->addWidget(copyAs_, 0, Qt::AlignTop);
-  r->addLayout(recRow);
   connect(peakWindow_, &QComboBox::currentIndexChanged, this, [this] { showDistribution(); });
   connect(distribution_, &PeakDistributionChart::limitChanged, this, [this] { requestCut(); });
   connect(shown_, &QComboBox::currentIndexChanged, this, [this] { showHeatmap(); });

@@ -18,6 +18,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -58,6 +59,9 @@ class TunePanel : public QWidget {
   QLineEdit* algorithmsEdit() const { return algorithms_; }            ///< --algorithm
   QComboBox* algorithmShown() const { return shown_; }                 ///< heatmap's algorithm
   QToolButton* copyAsButton() const { return copyAs_; }                ///< Copy as menu
+  /// A replay runs on the storm form's clock (checked) or, by default, on the virtual clock: exact, and
+  /// done in moments however long the trace.
+  bool replayInRealTime() const;
   QProgressBar* progressBar() const { return progress_; }              ///< sweep progress
   QString statusText() const;                                          ///< status / error line
   SharedTrace trace() const { return trace_; }                         ///< the loaded trace
@@ -78,6 +82,7 @@ class TunePanel : public QWidget {
  private:
   QWidget* buildForm();
   QWidget* buildCharts();
+  QHBoxLayout* buildRecommendationRow();
   Result<TraceOptions> traceOptions(const QString& path) const;
   void showStatus(const QString& text, bool error = false);
   void onTraceLoaded(const std::shared_ptr<const TraceSummary>& summary);
@@ -111,6 +116,7 @@ class TunePanel : public QWidget {
   TuneHeatmap* heatmap_;
   QLabel* recommendation_;
   QToolButton* copyAs_;  ///< "Copy as" nginx / envoy / traefik / ... (enabled with a recommendation)
+  QCheckBox* realTime_;  ///< replay on the storm form's clock instead of the virtual one
   SharedTrace trace_;                          ///< the loaded trace
   TraceOptions options_;                       ///< how it was read
   std::shared_ptr<const TraceSummary> summary_;  ///< trace + peaks

@@ -186,6 +186,7 @@ void StormController::startStorm(const StormSpec& spec) {
   ttlPending_ = false;
   ttlAskedAt_ = -1;
   if (!ttlKeys_.isEmpty() && !spec_.failover) ttl_.start();  // a failover's: once its first set is up
+  storm_->armRun();
   QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, server] { w->run(spec, server); }, Qt::QueuedConnection);
 }
 

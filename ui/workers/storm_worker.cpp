@@ -106,7 +106,6 @@ Result<void> StormWorker::setQuota(const Quota& quota) {
 }
 
 void StormWorker::run(const StormSpec& spec, ManagedRedisServer* server) {
-  cancel_.store(false);
   try {
     ExperimentTarget target;
     target.server = server;

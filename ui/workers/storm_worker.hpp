@@ -38,6 +38,9 @@ class StormWorker : public QObject {
   explicit StormWorker(LaneModel& model);
   /// Any thread: asks the running storm to stop (returns at once).
   void requestCancel() { cancel_.store(true); }
+  /// The caller's thread, before queuing run(): clears an earlier cancellation. (run() itself must not: a
+  /// Stop pressed between Start and the worker picking the run up would be lost, and the storm run in full.)
+  void armRun() { cancel_.store(false); }
   /// Any thread: changes the running storm's quota (the runner records the marker).
   Result<void> setQuota(const Quota& quota);
 
