@@ -65,6 +65,7 @@ class UiStormsTest : public QObject {
   void inspectorDeletesWithinThePrefixOnly();
   void csvExportWritesEveryDecision();
   void raceLabShowsNaiveAboveTheLimitAndLuaAtIt();
+  void racePresetDrawsEachStoreAsALane();
   void liveTuningAppliesToNextDecisionsAndIsMarked();
   void outagePresetComparesThePoliciesSideBySide();
   void servingOverHttpFeedsTheLanes();
@@ -251,6 +252,31 @@ void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
   QVERIFY(done.wait(kStormTimeoutMs));
   QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
+}
+
+void UiStormsTest::racePresetDrawsEachStoreAsALane() {
+  // race.json: one burst of 20 at capacity 10 through naive, then (compare_backend) WATCH/MULTI and Lua,
+  // each its own lane in the big area; the race lab repeats it in rounds beside them.
+  connectTo(url_);
+  window_->applyPreset(*findPreset(QStringLiteral("race")));
+  QSignalSpy done(window_.get(), &MainWindow::stormDone);
+  QVERIFY(window_->startStorm());
+  QVERIFY(done.wait(kStormTimeoutMs));
+  QTRY_VERIFY_WITH_TIMEOUT(!controller_->raceRunning(), kStormTimeoutMs);
+  const auto lanes = window_->lanesPanel()->lanes();
+  QCOMPARE(lanes.size(), 3);
+  const QStringList stores{QStringLiteral("redis-naive"), QStringLiteral("redis-watch"), QStringLiteral("redis-lua")};
+  for (int i = 0; i < 3; ++i) {
+    QVERIFY2(lanes[i]->heading().contains(stores[i]), qPrintable(lanes[i]->heading()));
+    const LanePoints& p = lanes[i]->shownPoints();
+    QCOMPARE(p.admitted + p.denied, std::int64_t(20));
+    QCOMPARE(p.limit.back().y(), 10.0);
+    if (i == 0)
+      QVERIFY2(p.admitted >= 10, qPrintable(lanes[i]->title()));  // naive never denies while it reads tokens
+    else
+      QCOMPARE(p.admitted, std::int64_t(10));  // the atomic stores hold the capacity exactly
+  }
+  QCOMPARE(cell(window_->summaryPanel()->table(), 2, 2), QStringLiteral("10"));  // the Summary's lua row agrees
 }
 
 void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {
