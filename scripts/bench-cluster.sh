@@ -19,7 +19,7 @@ bench_cli bench-cluster
 bench_require bench-cluster "scripts/install-deps.sh" python3 redis-server redis-cli
 bench_private_redis
 
-echo "# $(redis-server --version | cut -d' ' -f1-3), $(nproc) cores; load: $(uptime | sed 's/.*load/load/')"
+echo "# $(redis-server --version | cut -d' ' -f1-3), $(nproc) cores; load average: $(bench_load)"
 conc=4
 bench() {  # $1 = --redis value; prints decisions/s and per-master figures
   "$cli" bench --backend redis-lua --path store --concurrency "$conc" --duration-ms "$((secs * 1000))" \
@@ -63,4 +63,4 @@ for round in $(seq "$rounds"); do
   echo "round $round no WAIT:  $(latency)"
   echo "round $round WAIT 1:   $(latency --wait-replicas 1)"
 done
-echo "# load after: $(uptime | sed 's/.*load/load/')"
+echo "# load after: $(bench_load)"

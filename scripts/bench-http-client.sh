@@ -67,7 +67,7 @@ autocannon_rps() {
     python3 -c 'import json,sys; print(int(json.load(sys.stdin)["requests"]["average"]))'
 }
 
-echo "uptime before: $(uptime)"
+echo "load before: $(bench_load)"
 declare -A results
 for r in $(seq "$rounds"); do
   for tool in ratelab wrk autocannon; do
@@ -80,14 +80,10 @@ for r in $(seq "$rounds"); do
     echo "round $r  $tool  $v req/s"
   done
 done
-echo "uptime after:  $(uptime)"
+echo "load after:  $(bench_load)"
 
-summary() {  # tool -> "best median"
-  python3 - "$@" <<'PY'
-import statistics, sys
-v = [int(x) for x in sys.argv[1:]]
-print(max(v), int(statistics.median(v)))
-PY
+summary() {  # the numbers -> "best median" (whole req/s)
+  printf '%d %d\n' "$(printf '%s\n' "$@" | sort -g | tail -1)" "$(bench_median "$@" | awk '{ printf "%d", $1 }')"
 }
 read -r rb rm <<<"$(summary ${results[ratelab]})"
 read -r wb wm <<<"$(summary ${results[wrk]})"

@@ -120,7 +120,7 @@ declare -A rps p50 non2xx cpu
 for name in direct builtin nginx mem-builtin mem-nginx; do  # how each serve runs (replicas, threads, front)
   printf '%-12s %s\n' "$name" "$(sed -n 's/^serving //p' "$dir/$name.out")"
 done
-echo "load before: $(uptime)"
+echo "load before: $(bench_load)"
 for r in $(seq "$rounds"); do
   for name in "${paths[@]}"; do
     t0=$(cpu_ticks "${spid[$name]}")
@@ -137,15 +137,15 @@ for r in $(seq "$rounds"); do
       "$(awk '{print $NF}' <<<"${cpu[$name]}")"
   done
 done
-echo "load after:  $(uptime)"
+echo "load after:  $(bench_load)"
 
 stat() {  # best|median of the numbers in $1
-  tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk -v what="$2" '{v[NR]=$1} END {
-    if (what == "best") print v[NR]; else print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2) }'
+  # shellcheck disable=SC2086  # $1 is a space-separated list
+  if [[ $2 == best ]]; then printf '%s\n' $1 | sort -g | tail -1; else bench_median $1; fi
 }
-to_ms() {  # wrk latency (e.g. 812.00us, 4.52ms, 1.02s) -> ms
-  tr ' ' '\n' <<<"$1" | grep -v '^$' | awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v/=1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v*=1000 } print v }' \
-    | sort -g | awk '{v[NR]=$1} END {print (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'
+to_ms() {  # the median of wrk latencies (e.g. 812.00us, 4.52ms, 1.02s), in ms
+  # shellcheck disable=SC2046
+  bench_median $(tr ' ' '\n' <<<"$1" | grep -v '^$' | awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v/=1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v*=1000 } print v }')
 }
 echo
 echo "wrk -t2 -c50 -d${secs}s -H 'x-api-key: k1' --latency, $rounds rounds, paths alternating"
@@ -161,8 +161,9 @@ for name in "${paths[@]}"; do
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 paired() {  # median over rounds of (req/s of $1 / req/s of $2), each pair measured back to back
-  paste <(tr ' ' '\n' <<<"${rps[$1]}" | grep -v '^$') <(tr ' ' '\n' <<<"${rps[$2]}" | grep -v '^$') |
-    awk '{print $1 / $2}' | sort -g | awk '{v[NR]=$1} END {printf "%.2f", (NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2)}'
+  # shellcheck disable=SC2046
+  printf '%.2f' "$(bench_median $(paste <(tr ' ' '\n' <<<"${rps[$1]}" | grep -v '^$') <(tr ' ' '\n' <<<"${rps[$2]}" | grep -v '^$') |
+    awk '{print $1 / $2}'))"
 }
 echo
 echo "replica direct / node peer:            best $(ratio "${best[direct]}" "${best[node]}")  median $(ratio "${median[direct]}" "${median[node]}")  per round (median) $(paired direct node)  (goal >= 2)"

@@ -71,10 +71,10 @@ measure() {
     awk -F'[:,=]' -v n="$n" '$1 ~ /^cmdstat_(evalsha|eval|fcall)$/ { usec += $5 } END { printf "%.2f\n", usec / n }'
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+median() { bench_median "$@"; }
 best() { printf '%s\n' "$@" | sort -g | head -1; }
 
-load_before=$(uptime)
+load_before=$(bench_load)
 declare -A ours peers ratios fcalls fratios
 for r in $(seq "$rounds"); do
   for a in "${algorithms[@]}"; do
@@ -96,7 +96,7 @@ for r in $(seq "$rounds"); do
   done
   echo "round $r of $rounds done" >&2
 done
-load_after=$(uptime)
+load_after=$(bench_load)
 
 echo "Redis CPU per decision (INFO commandstats, EVALSHA usec / decisions; ${secs} s per side, $rounds rounds, 20 connections, 2,000 keys, 1000 per 60 s)"
 echo

@@ -36,7 +36,7 @@ rl() {  # ratelab-cli decisions/s; $@ = extra flags
 
 best() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0) ? a : b }'; }
 rb1=0; rl1=0; rl1one=0; rb16=0; rl16=0; mem=0; mem100k=0
-load_before=$(uptime)
+load_before=$(bench_load)
 r1=(); r1one=(); r16=()  # per-round ratios, percent
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
 for _ in $(seq "$rounds"); do
@@ -49,7 +49,7 @@ for _ in $(seq "$rounds"); do
   mem=$(best "$mem" "$(rl memory --concurrency 2 --clients 1000)")
   mem100k=$(best "$mem100k" "$(rl memory --concurrency 2 --clients 100000)")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f%%", m }'; }
+median() { printf '%.1f%%' "$(bench_median "$@")"; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", 100 * a / b }'; }
 printf '%-46s %14s %14s %8s %8s\n' "token_bucket, best of $rounds x ${secs}s" "redis-benchmark" "ratelab-cli" "ratio" "median"
@@ -59,4 +59,4 @@ printf '%-46s %14.0f %14d %8s %8s\n' "redis-lua, 50 connections, pipeline 16" "$
 echo "per-round ratios: 50 conn ${r1[*]}; 1 loop ${r1one[*]}; pipeline 16 ${r16[*]}"
 printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 1,000 distinct keys each" "-" "$mem" "-"
 printf '%-46s %14s %14d %8s\n' "memory, 2 threads, 100,000 distinct keys each" "-" "$mem100k" "-"
-echo "load before: ${load_before#*load average: }   after: $(uptime | sed 's/.*load average: //')"
+echo "load before: $load_before   after: $(bench_load)"

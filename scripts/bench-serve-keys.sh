@@ -55,7 +55,7 @@ measure() {
     echo "  (tally: ${stopped#stopped: })"
 }
 
-echo "ratelab-cli at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, load: $(uptime | sed 's/.*load average: //')"
+echo "ratelab-cli at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, load: $(bench_load)"
 IFS=, read -ra list <<<"$algorithms"
 for a in "${list[@]}"; do
   measure "$a" 100000000

@@ -7,6 +7,7 @@
 # wall time under load overstates the cost; CPU time does not).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/bench-common.sh
 build_dir=${RATELAB_BUILD_DIR:-build}
 cli="$build_dir/app/cli/ratelab-cli"
 [[ -x "$cli" ]] || RATELAB_BUILD_DIR="$build_dir" scripts/build.sh
@@ -25,7 +26,7 @@ measure() {  # label, command...: prints wall, user+sys CPU and the JSON figure
   read_ms=$(python3 -c 'import json;d=json.load(open("/tmp/ratelab-bench-out.json"));print(d["trace"]["read_ms"])')
   sweep_ms=$(python3 -c 'import json;d=json.load(open("/tmp/ratelab-bench-out.json"));print(d["elapsed_ms"], d["decisions"])')
   printf '%-8s wall %6.2f s  cpu %6.2f s  read %8.1f ms  sweep %s ms / decisions  | load %s\n' \
-    "$label" "$wall" "$(echo "$user + $sys" | bc)" "$read_ms" "$sweep_ms" "$(uptime | sed 's/.*load average: //')"
+    "$label" "$wall" "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" "$read_ms" "$sweep_ms" "$(bench_load)"
 }
 for i in $(seq "$runs"); do
   measure parse "$cli" tune --trace "$log" --limit 100 --threads 1 --json

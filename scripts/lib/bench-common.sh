@@ -36,3 +36,12 @@ bench_private_redis() {
   echo "redis-server did not answer on 127.0.0.1:$port (log: $dir/redis.log)" >&2
   exit 3
 }
+
+# The median of the numbers given as arguments (empty ones skipped; an even count: the mean of the middle two).
+bench_median() {
+  printf '%s\n' "$@" | grep -v '^$' | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The machine's load averages now (1, 5 and 15 minutes), as uptime prints them.
+bench_load() { uptime | sed 's/.*load average: //'; }
