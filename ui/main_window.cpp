@@ -39,6 +39,7 @@
 #include "ui/panels/summary_panel.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/qt_text.hpp"
+#include "ui/panels/http_audit_panel.hpp"
 #include "ui/panels/tune_panel.hpp"
 
 namespace rl::ui {
@@ -81,6 +82,7 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
       summary_(new SummaryPanel),
       toolbar_(new RunToolBar),
       tune_(new TunePanel),
+      audit_(new HttpAuditPanel),
       refreshLabel_(new QLabel) {
   setWindowTitle(tr("RateLab"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.png")));
@@ -107,7 +109,9 @@ void MainWindow::buildDocks() {
   auto* keys = dock(this, tr("Key inspector"), QStringLiteral("inspectorDock"), scrollable(inspector_, QFrame::NoFrame), Qt::BottomDockWidgetArea);
   tabifyDockWidget(summary, race);
   tabifyDockWidget(race, keys);
-  tabifyDockWidget(keys, dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrollable(tune_, QFrame::NoFrame), Qt::BottomDockWidgetArea));
+  auto* tune = dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrollable(tune_, QFrame::NoFrame), Qt::BottomDockWidgetArea);
+  tabifyDockWidget(keys, tune);
+  tabifyDockWidget(tune, dock(this, tr("HTTP audit"), QStringLiteral("auditDock"), scrollable(audit_, QFrame::NoFrame), Qt::BottomDockWidgetArea));
   summary->raise();
 }
 
@@ -233,6 +237,7 @@ void MainWindow::wireController() {
   wireServing();
   wireRaceAndInspector();
   wireTune();
+  wireHttpAudit();
 }
 
 void MainWindow::raiseDock(const QString& objectName) {

@@ -27,6 +27,7 @@ class KeyInspectorPanel;
 class SummaryPanel;
 class RunToolBar;
 class TunePanel;
+class HttpAuditPanel;
 
 /// The RateLab window; see the file comment.
 class MainWindow : public QMainWindow {
@@ -80,6 +81,7 @@ class MainWindow : public QMainWindow {
   KeyInspectorPanel* keyInspectorPanel() const { return inspector_; }  ///< panel
   SummaryPanel* summaryPanel() const { return summary_; }           ///< panel
   TunePanel* tunePanel() const { return tune_; }                    ///< panel
+  HttpAuditPanel* httpAuditPanel() const { return audit_; }         ///< panel
 
  signals:
   /// A storm started from this window finished (and the lanes were refreshed).
@@ -100,6 +102,7 @@ class MainWindow : public QMainWindow {
   void wireServing();
   void wireRaceAndInspector();
   void wireTune();
+  void wireHttpAudit();
   void startRace();
   void onStormFinished();
   /// The Summary while a storm runs: each lane's counts so far.
@@ -126,6 +129,7 @@ class MainWindow : public QMainWindow {
   SummaryPanel* summary_;
   RunToolBar* toolbar_;  ///< Start/Stop, presets, Reset
   TunePanel* tune_;
+  HttpAuditPanel* audit_;
   QLabel* refreshLabel_;
   bool redisUp_ = false;  ///< the last status check found Redis answering
   std::optional<Preset> preset_;  ///< the preset the form was last set from

@@ -1,7 +1,8 @@
 // MainWindow's wiring: which controller signal reaches which panel (storms,
-// serving, the race lab and inspector, the Tune panel), and the live Summary.
+// serving, the race lab and inspector, the Tune and HTTP audit panels), and the live Summary.
 // The window's layout, menus and actions are in main_window.cpp.
 
+#include <QDockWidget>
 #include <QLabel>
 #include <QStatusBar>
 
@@ -11,6 +12,7 @@
 #include "ui/charts/ttl_chart.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
+#include "ui/panels/http_audit_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/run_toolbar.hpp"
@@ -35,6 +37,17 @@ void MainWindow::wireTune() {
   });
 }
 
+void MainWindow::wireHttpAudit() {
+  connect(audit_, &HttpAuditPanel::runRequested, this, [this](const AuditSpec& spec) {
+    if (!controller_.startHttpAudit(spec)) return audit_->showFinished({}, tr("An audit is already running: stop it first"));
+    // The probes' table is the point now: the bottom tabs get over half the height (the lanes stay, smaller).
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("auditDock")))
+      resizeDocks({dock}, {height() * 55 / 100}, Qt::Vertical);
+  });
+  connect(audit_, &HttpAuditPanel::stopRequested, &controller_, &StormController::stopHttpAudit);
+  connect(&controller_, &StormController::httpAuditCheck, audit_, &HttpAuditPanel::showCheck);
+  connect(&controller_, &StormController::httpAuditFinished, audit_, &HttpAuditPanel::showFinished);
+}
 
 void MainWindow::wireStorm() {
   StormController* c = &controller_;

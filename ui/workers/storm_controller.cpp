@@ -10,6 +10,7 @@
 #include "storm/key_tag.hpp"
 #include "storm/quota_schedule.hpp"
 #include "ui/qt_text.hpp"
+#include "ui/workers/http_audit_worker.hpp"
 #include "ui/workers/http_serve_worker.hpp"
 #include "ui/workers/redis_worker.hpp"
 #include "ui/workers/storm_worker.hpp"
@@ -27,6 +28,9 @@ void registerTypes() {
   qRegisterMetaType<RedisStatus>("rl::ui::RedisStatus");
   qRegisterMetaType<ServerState>("rl::ui::ServerState");
   qRegisterMetaType<KeyPageResult>("rl::ui::KeyPageResult");
+  qRegisterMetaType<rl::AuditSpec>("rl::AuditSpec");
+  qRegisterMetaType<rl::AuditCheck>("rl::AuditCheck");
+  qRegisterMetaType<rl::AuditReport>("rl::AuditReport");
 }
 }  // namespace
 
@@ -35,7 +39,8 @@ StormController::StormController(QObject* parent)
       storm_(new StormWorker(model_)),
       redis_(new RedisWorker),
       race_(new RaceWorker),
-      http_(new HttpServeWorker(model_)) {
+      http_(new HttpServeWorker(model_)),
+      audit_(new HttpAuditWorker) {
   registerTypes();
   stormThread_.setObjectName(QStringLiteral("ratelab-storm"));
   redisThread_.setObjectName(QStringLiteral("ratelab-redis"));
@@ -45,6 +50,8 @@ StormController::StormController(QObject* parent)
   race_->moveToThread(&raceThread_);
   httpThread_.setObjectName(QStringLiteral("ratelab-http"));
   http_->moveToThread(&httpThread_);
+  auditThread_.setObjectName(QStringLiteral("ratelab-audit"));
+  audit_->moveToThread(&auditThread_);
   refresh_.setSingleShot(true);
   refresh_.setInterval(kRefreshMs);
   ttl_.setInterval(kTtlSampleMs);
@@ -53,13 +60,15 @@ StormController::StormController(QObject* parent)
   redisThread_.start();
   raceThread_.start();
   httpThread_.start();
+  auditThread_.start();
 }
 
 StormController::~StormController() {
   storm_->requestCancel();
   race_->requestCancel();
+  audit_->cancel();
   QMetaObject::invokeMethod(http_, [w = http_] { w->stop(); }, Qt::BlockingQueuedConnection);
-  for (QThread* t : {&stormThread_, &redisThread_, &raceThread_, &httpThread_}) {
+  for (QThread* t : {&stormThread_, &redisThread_, &raceThread_, &httpThread_, &auditThread_}) {
     t->quit();
     t->wait();
   }
@@ -67,6 +76,7 @@ StormController::~StormController() {
   delete redis_;
   delete race_;
   delete http_;
+  delete audit_;
 }
 
 void StormController::wireWorkers() {
@@ -78,6 +88,15 @@ void StormController::wireWorkers() {
   connect(storm_, &StormWorker::failoverRunBegins, this, &StormController::onFailoverRunBegins);
   connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
   connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
+  connect(audit_, &HttpAuditWorker::checkDone, this, &StormController::httpAuditCheck);
+  connect(audit_, &HttpAuditWorker::finished, this, [this](const AuditReport& r) {
+    auditRunning_ = false;
+    emit httpAuditFinished(r, QString());
+  });
+  connect(audit_, &HttpAuditWorker::failed, this, [this](const QString& error) {
+    auditRunning_ = false;
+    emit httpAuditFinished(AuditReport{}, error);
+  });
   connect(storm_, &StormWorker::errorOccurred, this, &StormController::errorOccurred);
   connect(storm_, &StormWorker::notice, this, &StormController::message);
   connect(race_, &RaceWorker::roundDone, this, &StormController::raceRound);
@@ -191,6 +210,19 @@ void StormController::startStorm(const StormSpec& spec) {
 }
 
 void StormController::stopStorm() { storm_->requestCancel(); }
+
+bool StormController::startHttpAudit(const AuditSpec& spec) {
+  if (auditRunning_) {
+    emit errorOccurred(tr("An audit is already running: stop it first"));
+    return false;
+  }
+  auditRunning_ = true;
+  audit_->arm();
+  QMetaObject::invokeMethod(audit_, [w = audit_, spec] { w->run(spec); }, Qt::QueuedConnection);
+  return true;
+}
+
+void StormController::stopHttpAudit() { audit_->cancel(); }
 
 void StormController::tuneQuota(const Quota& quota) {
   if (!stormRunning_) return;

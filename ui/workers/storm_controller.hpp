@@ -4,8 +4,9 @@
 //
 // Threads: a storm thread (StormWorker: runs rl::StormRunner, which has its
 // own worker threads), a Redis thread (RedisWorker: status, managed server,
-// inspector, TTL sampling), a race thread (RaceWorker) and an HTTP thread
-// (HttpServeWorker: limiter replicas that curl and wrk can hit). The controller
+// inspector, TTL sampling), a race thread (RaceWorker), an HTTP thread
+// (HttpServeWorker: limiter replicas that curl and wrk can hit) and an audit
+// thread (HttpAuditWorker: probes of a foreign HTTP limiter). The controller
 // lives on the GUI thread; it only posts queued calls to the workers and
 // relays their signals, so no Redis call and no storm work ever runs on the
 // GUI thread. Workers put decisions into the LaneModel and emit a cheap
@@ -20,6 +21,7 @@
 #include <QTimer>
 #include <optional>
 
+#include "audit/audit_spec.hpp"
 #include "storm/compared_runs.hpp"
 #include "storm/storm_spec.hpp"
 #include "ui/charts/lane_model.hpp"
@@ -33,6 +35,7 @@ namespace rl::ui {
 class StormWorker;
 class RedisWorker;
 class HttpServeWorker;
+class HttpAuditWorker;
 
 /// Owns the worker threads; see the file comment.
 class StormController : public QObject {
@@ -63,6 +66,8 @@ class StormController : public QObject {
   bool serving() const { return serving_; }
   /// True while the race lab runs.
   bool raceRunning() const { return raceRunning_; }
+  /// True while an HTTP audit runs.
+  bool httpAuditRunning() const { return auditRunning_; }
   /// The spec of the current (or last) storm.
   const StormSpec& spec() const { return spec_; }
   /// The lanes of the current (or last) storm: stormLanes(spec()), or one set per compared policy.
@@ -100,6 +105,10 @@ class StormController : public QObject {
   void startServing(const rl::StormSpec& spec, const QString& front);
   /// Stops serving over HTTP.
   void stopServing();
+  /// Audits a foreign HTTP limiter (ratelab-cli audit's probes); false (with errorOccurred) when one runs.
+  bool startHttpAudit(const rl::AuditSpec& spec);
+  /// Stops the running audit: nothing more is sent, its report still comes (interrupted).
+  void stopHttpAudit();
   /// Connects the Redis worker to `url` and checks it.
   void connectRedis(const QString& url);
   /// Starts (or restarts) the managed redis-server.
@@ -138,6 +147,10 @@ class StormController : public QObject {
   void raceRound(const QString& variant, int round, qint64 admitted);
   /// The race is over.
   void raceFinished(const rl::ui::RaceResult& result);
+  /// One probe of the HTTP audit was judged.
+  void httpAuditCheck(const rl::AuditCheck& check);
+  /// The HTTP audit is over (its report), or could not start (`error`, report empty).
+  void httpAuditFinished(const rl::AuditReport& report, const QString& error);
   /// Redis status checked.
   void redisStatus(const rl::ui::RedisStatus& status);
   /// The managed server changed.
@@ -173,10 +186,12 @@ class StormController : public QObject {
   QThread redisThread_;
   QThread raceThread_;
   QThread httpThread_;
+  QThread auditThread_;
   StormWorker* storm_;
   RedisWorker* redis_;
   RaceWorker* race_;
   HttpServeWorker* http_;
+  HttpAuditWorker* audit_;
   QTimer refresh_;
   QTimer ttl_;
   QElapsedTimer clock_;
@@ -188,6 +203,7 @@ class StormController : public QObject {
   bool stormRunning_ = false;
   int managedPort_ = 0;       ///< the window's managed redis-server's port while it runs (faults are done to it only)
   bool raceRunning_ = false;
+  bool auditRunning_ = false;
   bool serving_ = false;
   StormSpec spec_;
   std::vector<StormLane> lanes_;  ///< of the current (or last) storm

@@ -1,0 +1,117 @@
+// The window's HTTP audit panel, offscreen with real widgets, against a real
+// nginx limit_req (rate=10r/s burst=5, started here on a free port): the
+// probes' table fills while the audit runs, each row says what the report
+// says, and the declared policy and fingerprint equal `ratelab-cli audit
+// --json` against the same nginx. A form without a target is one error and
+// sends nothing; Export report writes the HTML page.
+
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QTemporaryDir>
+
+#include "support/cli_process.hpp"
+#include "support/nginx_limit_req.hpp"
+#include "ui/main_window.hpp"
+#include "ui/panels/http_audit_panel.hpp"
+#include "ui/workers/storm_controller.hpp"
+
+using namespace rl;
+using namespace rl::ui;
+
+class UiHttpAuditTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase();
+  void aFormWithoutATargetSendsNothing();
+  void nginxAuditFillsTheTableAsTheCliReportsIt();
+
+ private:
+  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<MainWindow> window_;
+  QTemporaryDir dir_;
+};
+
+void UiHttpAuditTest::initTestCase() {
+  QStandardPaths::setTestModeEnabled(true);
+  controller_ = std::make_unique<StormController>();
+  window_ = std::make_unique<MainWindow>(*controller_);
+  window_->resize(1400, 900);
+  window_->show();
+  window_->raiseDock(QStringLiteral("auditDock"));
+}
+
+void UiHttpAuditTest::aFormWithoutATargetSendsNothing() {
+  HttpAuditPanel* panel = window_->httpAuditPanel();
+  panel->setTarget(QString(), QStringLiteral("x-api-key"), 100, 10);
+  QSignalSpy asked(panel, &HttpAuditPanel::runRequested);
+  QTest::mouseClick(panel->findChild<QPushButton*>("auditRun"), Qt::LeftButton);
+  QCOMPARE(asked.count(), 0);
+  QVERIFY(!controller_->httpAuditRunning());
+  QCOMPARE(panel->statusText(), QStringLiteral("Target: give the limiter's URL, e.g. http://127.0.0.1:8080/api"));
+  panel->setTarget(QStringLiteral("ftp://127.0.0.1/"), QStringLiteral("x-api-key"), 100, 10);
+  QTest::mouseClick(panel->findChild<QPushButton*>("auditRun"), Qt::LeftButton);
+  QCOMPARE(asked.count(), 0);
+  QVERIFY2(panel->statusText().contains(QStringLiteral("ftp://127.0.0.1/")), qPrintable(panel->statusText()));
+  QVERIFY(!panel->exportReport(dir_.filePath("none.html")));  // nothing finished: nothing to export
+}
+
+void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
+  test::NginxLimitReq nginx("10r/s", 5);
+  QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
+  HttpAuditPanel* panel = window_->httpAuditPanel();
+  panel->setTarget(nginx.url(), QStringLiteral("x-api-key"), 600, 30);
+  QStringList events;  // checks and the end, in the order they reached the window
+  connect(controller_.get(), &StormController::httpAuditCheck, this,
+          [&](const AuditCheck& c) { events << QString::fromStdString(c.name); });
+  connect(controller_.get(), &StormController::httpAuditFinished, this, [&] { events << QStringLiteral("end"); });
+  QTest::mouseClick(panel->findChild<QPushButton*>("auditRun"), Qt::LeftButton);
+  QVERIFY(controller_->httpAuditRunning());
+  // Live: the first probe's row is filled while the audit still runs.
+  QTRY_VERIFY_WITH_TIMEOUT(panel->table()->item(0, 1)->text() != QStringLiteral("\u2026"), 30'000);
+  QTRY_VERIFY_WITH_TIMEOUT(events.contains(QStringLiteral("end")), 90'000);
+  QVERIFY2(events.first() == QStringLiteral("discover") && events.indexOf(QStringLiteral("end")) > 1, qPrintable(events.join(',')));
+  QVERIFY(!controller_->httpAuditRunning());
+  QVERIFY(panel->report().has_value());
+  const AuditReport& r = *panel->report();
+  QVERIFY2(!r.interrupted, qPrintable(panel->statusText()));
+  for (const AuditCheck& c : r.checks) {
+    const int row = int(std::find(std::begin(kAuditProbes), std::end(kAuditProbes), c.name) - std::begin(kAuditProbes));
+    QCOMPARE(panel->table()->item(row, 0)->text(), QString::fromStdString(c.name));
+    QCOMPARE(panel->table()->item(row, 1)->text(), QString::fromStdString(std::string(verdictName(c.verdict))));
+    QCOMPARE(panel->table()->item(row, 2)->text(), QString::fromStdString(c.summary));
+  }
+  QCOMPARE(panel->declaredText(), QStringLiteral("Declared: nothing (no rate-limit headers seen)"));
+  QCOMPARE(panel->fingerprintText(), QStringLiteral("Fingerprint: ") + QString::fromStdString(r.fingerprint.summary));
+  QCOMPARE(panel->verdictText(), QStringLiteral("<b>%1</b>").arg(QString::fromStdString(r.summary).toHtmlEscaped()));
+  QVERIFY(r.summary.rfind(std::string(verdictName(r.verdict)) + ": ", 0) == 0);  // "warn: 3 passed, ..."
+
+  // The same nginx through ratelab-cli audit: the same declared policy and fingerprint.
+  const auto cli = test::runCli({"audit", "--http-target", nginx.url(), "--json", "--budget-s", "30"}, 90'000);
+  QVERIFY2(cli.exitCode == 0 || cli.exitCode == 1, cli.err.constData());
+  const QJsonObject doc = cli.json();
+  QCOMPARE(doc["declared"]["dialect"].toString(), QString::fromStdString(r.declared.dialect));
+  const QJsonObject fp = doc["fingerprint"].toObject();
+  // leaky_bucket, token_bucket and gcra give nginx's decisions alike: either run may name any of the three.
+  const QStringList rateModels{"leaky_bucket", "token_bucket", "gcra"};
+  QVERIFY2(rateModels.contains(fp["algorithm"].toString()) && rateModels.contains(QString::fromStdString(r.fingerprint.algorithm)),
+           qPrintable(fp["summary"].toString() + " / " + QString::fromStdString(r.fingerprint.summary)));
+  QVERIFY2(fp["limit"].toInt() == int(r.fingerprint.limit), qPrintable(fp["summary"].toString() + " / " + QString::fromStdString(r.fingerprint.summary)));
+  QCOMPARE(r.fingerprint.limit, std::int64_t(6));  // burst=5: nginx admits 6 at once
+  QCOMPARE(fp["rate_per_s"].toDouble(), r.fingerprint.ratePerSecond);
+  QCOMPARE(r.fingerprint.ratePerSecond, 10.0);
+
+  // Export report: the page ratelab-cli audit --report writes.
+  const QString page = dir_.filePath("audit.html");
+  QVERIFY(panel->exportReport(page));
+  QFile f(page);
+  QVERIFY(f.open(QIODevice::ReadOnly));
+  const QByteArray html = f.readAll();
+  QVERIFY(html.contains("Audit of " + nginx.url().toUtf8()));
+  QVERIFY(html.contains(QByteArray::fromStdString(r.fingerprint.algorithm)));
+}
+
+QTEST_MAIN(UiHttpAuditTest)
+#include "test_ui_http_audit.moc"
