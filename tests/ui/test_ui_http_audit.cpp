@@ -27,6 +27,7 @@ class UiHttpAuditTest : public QObject {
   void initTestCase();
   void aFormWithoutATargetSendsNothing();
   void nginxAuditFillsTheTableAsTheCliReportsIt();
+  void stopKeepsWhatWasFound();
 
  private:
   std::unique_ptr<StormController> controller_;
@@ -64,9 +65,10 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
   HttpAuditPanel* panel = window_->httpAuditPanel();
   panel->setTarget(nginx.url(), QStringLiteral("x-api-key"), 600, 30);
   QStringList events;  // checks and the end, in the order they reached the window
-  connect(controller_.get(), &StormController::httpAuditCheck, this,
+  QObject listening;   // the connections end with this test (they hold `events` by reference)
+  connect(controller_.get(), &StormController::httpAuditCheck, &listening,
           [&](const AuditCheck& c) { events << QString::fromStdString(c.name); });
-  connect(controller_.get(), &StormController::httpAuditFinished, this, [&] { events << QStringLiteral("end"); });
+  connect(controller_.get(), &StormController::httpAuditFinished, &listening, [&] { events << QStringLiteral("end"); });
   QTest::mouseClick(panel->findChild<QPushButton*>("auditRun"), Qt::LeftButton);
   QVERIFY(controller_->httpAuditRunning());
   // Live: the first probe's row is filled while the audit still runs.
@@ -111,6 +113,25 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
   const QByteArray html = f.readAll();
   QVERIFY(html.contains("Audit of " + nginx.url().toUtf8()));
   QVERIFY(html.contains(QByteArray::fromStdString(r.fingerprint.algorithm)));
+}
+
+void UiHttpAuditTest::stopKeepsWhatWasFound() {
+  // Stop pressed at once: nothing more is sent, the report says it was interrupted, the form is usable again.
+  test::NginxLimitReq nginx("10r/s", 5);
+  QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
+  HttpAuditPanel* panel = window_->httpAuditPanel();
+  panel->setTarget(nginx.url(), QStringLiteral("x-api-key"), 100'000, 600);
+  QSignalSpy finished(controller_.get(), &StormController::httpAuditFinished);
+  auto* run = panel->findChild<QPushButton*>("auditRun");
+  QTest::mouseClick(run, Qt::LeftButton);
+  QCOMPARE(run->text(), QStringLiteral("Stop"));
+  QTest::mouseClick(run, Qt::LeftButton);
+  QVERIFY(finished.wait(20'000));  // not the 600 s budget
+  QVERIFY(panel->report().has_value());
+  QVERIFY(panel->report()->interrupted);
+  QVERIFY2(panel->statusText().contains(QStringLiteral("stopped")), qPrintable(panel->statusText()));
+  QCOMPARE(run->text(), QStringLiteral("Run audit"));
+  QVERIFY(!controller_->httpAuditRunning());
 }
 
 QTEST_MAIN(UiHttpAuditTest)
