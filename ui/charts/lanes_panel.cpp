@@ -171,9 +171,7 @@ void LanesPanel::zoomLanes(double atSeconds, double factor) {
 
 void LanesPanel::panLanes(double seconds) {
   if (!view_) return;  // the whole run: nothing to pan to
-  const double width = view_->to - view_->from;
-  const double from = std::clamp(view_->from + seconds, whole_.from, whole_.to - width);
-  setView(from, from + width);
+  setView(view_->from + seconds, view_->to + seconds);  // setView keeps it inside the run
 }
 
 void LanesPanel::showWholeRun() {
@@ -214,7 +212,7 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
   // Zoomed in (zoomLanes), the lanes show that part of the run; else from `start` to the end.
   const double xMin = view_ ? view_->from : start;
   const double xEnd = view_ ? view_->to : xMax_;
-  const double zoom = std::min(kMaxZoomDetail, xMax_ / std::max(xEnd - xMin, 1e-9));
+  const double zoom = std::min(view_ ? kMaxZoomDetail : kLateBurstDetail, xMax_ / std::max(xEnd - xMin, 1e-9));
   double levelMax = 1;
   const int n = std::min(static_cast<int>(model.algorithms().size()), static_cast<int>(lanes_.size()));
   // The lanes are built in parallel (the model is only read: absorb() ran above,

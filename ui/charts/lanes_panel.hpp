@@ -45,6 +45,8 @@ class LanesPanel : public QWidget {
   static constexpr std::size_t kParallelBuildAbove = 50'000;
   /// A zoomed view gets up to this many times the columns of the whole run's.
   static constexpr double kMaxZoomDetail = 50;
+  /// A late burst drawn from its first decision (not zoomed) gets up to this many times.
+  static constexpr double kLateBurstDetail = 20;
 
   explicit LanesPanel(QWidget* parent = nullptr);
   /// Rebuilds the lanes for a new storm (stormLanes(): one per algorithm of each

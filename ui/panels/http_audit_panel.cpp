@@ -109,19 +109,15 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
   connect(run_, &QPushButton::clicked, this, [this] {
     if (running_) return void(emit stopRequested());
     auto s = spec();
-    if (!s) {
-      status_->setStyleSheet(QStringLiteral("QLabel { color: #d73a49; font-weight: bold; }"));
-      return status_->setText(qs(s.error().message));
-    }
+    if (!s) return showStatus(qs(s.error().message), true);
     resetTable();
     report_.reset();
     export_->setEnabled(false);
     for (QLabel* l : {declared_, fingerprint_, verdict_}) l->clear();
-    status_->setStyleSheet(QString());
-    status_->setText(tr("Auditing %1: at most %2 requests in %3 s...")
-                         .arg(urls_->text().trimmed())
-                         .arg(budgetRequests_->value())
-                         .arg(budgetSeconds_->value()));
+    showStatus(tr("Auditing %1: at most %2 requests in %3 s...")
+                   .arg(urls_->text().trimmed())
+                   .arg(budgetRequests_->value())
+                   .arg(budgetSeconds_->value()));
     setRunning(true);
     emit runRequested(*s);
   });
@@ -130,7 +126,7 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
                                                       tr("HTML (*.html)"));
     if (path.isEmpty()) return;
     const auto ok = exportReport(path.endsWith(QStringLiteral(".html")) ? path : path + QStringLiteral(".html"));
-    status_->setText(ok ? tr("Wrote %1").arg(path) : qs(ok.error().message));
+    showStatus(ok ? tr("Wrote %1").arg(path) : qs(ok.error().message));
   });
 }
 
@@ -168,6 +164,11 @@ void HttpAuditPanel::resetTable() {
   table_->resizeColumnToContents(0);
 }
 
+void HttpAuditPanel::showStatus(const QString& text, bool error) {
+  status_->setStyleSheet(error ? QStringLiteral("QLabel { color: #d73a49; font-weight: bold; }") : QString());
+  status_->setText(text);
+}
+
 void HttpAuditPanel::setRunning(bool running) {
   running_ = running;
   run_->setText(running ? tr("Stop") : tr("Run audit"));
@@ -186,11 +187,7 @@ void HttpAuditPanel::showCheck(const AuditCheck& c) {
 
 void HttpAuditPanel::showFinished(const AuditReport& r, const QString& error) {
   setRunning(false);
-  if (!error.isEmpty()) {
-    status_->setStyleSheet(QStringLiteral("QLabel { color: #d73a49; font-weight: bold; }"));
-    status_->setText(error);
-    return;
-  }
+  if (!error.isEmpty()) return showStatus(error, true);
   report_ = r;
   for (const AuditCheck& c : r.checks) showCheck(c);
   const DeclaredPolicy& d = r.declared;
@@ -204,11 +201,10 @@ void HttpAuditPanel::showFinished(const AuditReport& r, const QString& error) {
                                                         : tr("Fingerprint: %1").arg(qs(r.fingerprint.summary)));
   verdict_->setText(tr("<b>%1</b>").arg(qs(r.summary).toHtmlEscaped()));  // "warn: 3 passed, 1 warned, ..."
   verdict_->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(verdictColour(r.verdict).name()));
-  status_->setStyleSheet(QString());
-  status_->setText(tr("%1 requests in %2 s%3")
-                       .arg(r.requests)
-                       .arg(static_cast<double>(r.elapsedMs) / 1000.0, 0, 'f', 1)
-                       .arg(r.interrupted ? tr(" (stopped: the probes after it did not run)") : QString()));
+  showStatus(tr("%1 requests in %2 s%3")
+                 .arg(r.requests)
+                 .arg(static_cast<double>(r.elapsedMs) / 1000.0, 0, 'f', 1)
+                 .arg(r.interrupted ? tr(" (stopped: the probes after it did not run)") : QString()));
   export_->setEnabled(true);
 }
 

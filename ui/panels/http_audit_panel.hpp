@@ -58,6 +58,8 @@ class HttpAuditPanel : public QWidget {
 
  private:
   void setRunning(bool running);
+  /// The status line: `text`, in the error style when `error`.
+  void showStatus(const QString& text, bool error = false);
   void resetTable();
   QLineEdit* urls_;
   QLineEdit* key_;
