@@ -47,9 +47,12 @@ bool replicationShows(const RedisEndpoint& node, std::string_view fact, Micros t
   return false;
 }
 
+// An admit counts as before the kill by when it was answered, not when it was sent: a send that
+// began before the promotion can be retried until the promoted replica admits it, and that admit
+// is in the new master's state. Between the kill and the promotion nothing can admit.
 void summarize(const std::vector<DecisionRecord>& records, FailoverReport& r) {
   for (const DecisionRecord& d : records) {
-    if (d.algorithm() == 0 && d.client() == 0 && d.allowed() && !d.error() && d.atUs() < r.promoteAt.count())
+    if (d.algorithm() == 0 && d.client() == 0 && d.allowed() && !d.error() && d.answeredUs() < r.promoteAt.count())
       ++r.admittedBeforeKill;
     if (d.error() && d.atUs() >= r.breakAt.count()) ++r.errorsDuringFailover;
     if (d.algorithm() == 0 && d.client() == 0 && d.error() && d.atUs() < r.killAt.count()) ++r.errorsBeforeKill;

@@ -85,6 +85,7 @@ class DecisionRecord {
   }
   std::int64_t retryAfterUs() const { return static_cast<std::int64_t>(w1_ & kMask46); }  ///< Decision::retryAfter
   std::uint32_t latencyUs() const { return latency_ & kMaxLatencyUs; }  ///< from intended send to answer
+  std::int64_t answeredUs() const { return intendedUs() + latencyUs(); }  ///< when the answer came (real clocks)
   float level() const { return level_; }                  ///< Decision::level
   std::uint32_t client() const { return static_cast<std::uint32_t>(w0_ >> 40 & kMask20); }  ///< client index
   std::uint16_t replica() const { return static_cast<std::uint16_t>(w1_ >> 46 & 63); }      ///< replica index

@@ -13,8 +13,7 @@ std::string msText(Micros t) { return std::to_string(t.count() / 1000) + " ms"; 
 Micros firstServedAfter(const std::vector<DecisionRecord>& records, Micros after) {
   std::int64_t first = -1;
   for (const DecisionRecord& d : records) {
-    const std::int64_t answeredAt = d.intendedUs() + d.latencyUs();  // real clocks: latency runs from the intended send
-    if (!d.error() && d.atUs() > after.count() && (first < 0 || answeredAt < first)) first = answeredAt;
+    if (!d.error() && d.atUs() > after.count() && (first < 0 || d.answeredUs() < first)) first = d.answeredUs();
   }
   return first >= 0 ? Micros{first - after.count()} : Micros{-1};
 }
