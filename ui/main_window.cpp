@@ -39,6 +39,7 @@
 #include "ui/panels/summary_panel.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/qt_text.hpp"
+#include "ui/panels/history_panel.hpp"
 #include "ui/panels/http_audit_panel.hpp"
 #include "ui/panels/tune_panel.hpp"
 
@@ -83,6 +84,7 @@ MainWindow::MainWindow(StormController& controller, QWidget* parent)
       toolbar_(new RunToolBar),
       tune_(new TunePanel),
       audit_(new HttpAuditPanel),
+      history_(new HistoryPanel),
       refreshLabel_(new QLabel) {
   setWindowTitle(tr("RateLab"));
   setWindowIcon(QIcon(QStringLiteral(":/icons/ratelab.png")));
@@ -111,7 +113,9 @@ void MainWindow::buildDocks() {
   tabifyDockWidget(race, keys);
   auto* tune = dock(this, tr("Tune"), QStringLiteral("tuneDock"), scrollable(tune_, QFrame::NoFrame), Qt::BottomDockWidgetArea);
   tabifyDockWidget(keys, tune);
-  tabifyDockWidget(tune, dock(this, tr("HTTP audit"), QStringLiteral("auditDock"), scrollable(audit_, QFrame::NoFrame), Qt::BottomDockWidgetArea));
+  auto* audit = dock(this, tr("HTTP audit"), QStringLiteral("auditDock"), scrollable(audit_, QFrame::NoFrame), Qt::BottomDockWidgetArea);
+  tabifyDockWidget(tune, audit);
+  tabifyDockWidget(audit, dock(this, tr("History"), QStringLiteral("historyDock"), history_, Qt::BottomDockWidgetArea));
   summary->raise();
 }
 
@@ -171,6 +175,8 @@ void MainWindow::buildMenus() {
     a->setObjectName(QStringLiteral("theme_") + themeName(t));
     themes->addAction(a);
   }
+  view->addSeparator();
+  act(view, tr("&Compare with previous run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), [this] { compareWithPrevious(); });
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
@@ -238,6 +244,7 @@ void MainWindow::wireController() {
   wireRaceAndInspector();
   wireTune();
   wireHttpAudit();
+  wireHistory();
 }
 
 void MainWindow::raiseDock(const QString& objectName) {
@@ -303,6 +310,7 @@ void MainWindow::onStormFinished() {
   toolbar_->setRunning(false);
   lanes_->markRunEnd(controller_.runWallUs());
   summary_->setResult(controller_.lastResult());
+  recordRun();
   if (controller_.spec().backend != Backend::Memory) inspector_->refresh();
   emit stormDone();
 }
@@ -375,7 +383,7 @@ Result<void> MainWindow::exportPng(const QString& path) { return savePixmap(lane
 Result<void> MainWindow::exportWindowPng(const QString& path) { return savePixmap(grab(), path); }
 
 QByteArray MainWindow::runDocumentText() const {
-  const auto experiment = controller_.lastResult().experiment;
+  const auto experiment = shownResult().experiment;
   return experiment ? QByteArray::fromStdString(dumpJson(runDocument(*experiment), 2) + "\n") : QByteArray();
 }
 
@@ -396,12 +404,16 @@ Result<void> MainWindow::exportReport(const QString& path) const {
 }
 
 Result<std::function<Result<void>()>> MainWindow::reportWriter(const QString& path) const {
-  const auto experiment = controller_.lastResult().experiment;
+  const auto experiment = shownResult().experiment;
   if (!experiment || experiment->runs.empty()) return invalidArgument(tr("No storm has finished yet: nothing to export").toStdString());
   if (auto ok = checkReportPath(path.toStdString()); !ok) return ok.error();
   ReportHeader header;
   header.title = preset_ ? preset_->title.toStdString() : std::string("RateLab storm");
   header.command = "the RateLab window" + (preset_ ? ", preset " + preset_->id.toStdString() : std::string());
+  if (const PastRun* past = shownRun_ > 0 ? runs_.find(shownRun_) : nullptr) {  // History > Show: that run's
+    header.title = past->title.toStdString();
+    header.command = "the RateLab window, run #" + std::to_string(past->number) + " of its history";
+  }
   const bool redis = ranOnRedis(*experiment);
   header.redisVersion = redis ? connection_->serverVersion().toStdString() : std::string();
   if (redis && header.redisVersion.empty()) header.redisVersion = "?";
@@ -411,7 +423,7 @@ Result<std::function<Result<void>()>> MainWindow::reportWriter(const QString& pa
 }
 
 void MainWindow::exportCsv(const QString& path) {
-  const auto experiment = controller_.lastResult().experiment;
+  const auto experiment = shownResult().experiment;
   if (!experiment || experiment->runs.empty()) return showError(tr("No storm has finished yet: nothing to export"));
   inBackground([path, experiment] {
     const ExperimentRun& first = experiment->runs.front();  // the storm itself, as ratelab-cli run --csv writes

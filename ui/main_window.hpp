@@ -10,8 +10,10 @@
 #include <optional>
 
 #include "common/result.hpp"
-#include "ui/presets.hpp"
+#include "ui/charts/lane_model.hpp"
 #include "ui/charts/theme.hpp"
+#include "ui/presets.hpp"
+#include "ui/run_history.hpp"
 
 class QSettings;
 class QLabel;
@@ -28,6 +30,7 @@ class SummaryPanel;
 class RunToolBar;
 class TunePanel;
 class HttpAuditPanel;
+class HistoryPanel;
 
 /// The RateLab window; see the file comment.
 class MainWindow : public QMainWindow {
@@ -82,6 +85,15 @@ class MainWindow : public QMainWindow {
   SummaryPanel* summaryPanel() const { return summary_; }           ///< panel
   TunePanel* tunePanel() const { return tune_; }                    ///< panel
   HttpAuditPanel* httpAuditPanel() const { return audit_; }         ///< panel
+  HistoryPanel* historyPanel() const { return history_; }           ///< panel
+  /// The window's last finished storms (History tab).
+  const RunHistory& runHistory() const { return runs_; }
+  /// Draws run `number` of the history again (lanes, TTL, Summary); exports then write it.
+  void showRun(int number);
+  /// Draws run `number` of the history under the latest run, lane by lane.
+  void compareWithLatest(int number);
+  /// View > Compare with previous run: the run before the latest beside it.
+  void compareWithPrevious();
 
  signals:
   /// A storm started from this window finished (and the lanes were refreshed).
@@ -103,6 +115,13 @@ class MainWindow : public QMainWindow {
   void wireRaceAndInspector();
   void wireTune();
   void wireHttpAudit();
+  void wireHistory();
+  /// Keeps the storm that just finished in the run history.
+  void recordRun();
+  /// The result the lanes show: a past run's when one is shown, else the latest.
+  const StormResult& shownResult() const;
+  void drawRun(const std::vector<StormLane>& lanes, TtlSource ttl, const std::vector<TtlSample>& samples,
+               std::int64_t wallUs, LaneModel& model, std::int64_t spanUs);
   void startRace();
   void onStormFinished();
   /// The Summary while a storm runs: each lane's counts so far.
@@ -130,11 +149,16 @@ class MainWindow : public QMainWindow {
   RunToolBar* toolbar_;  ///< Start/Stop, presets, Reset
   TunePanel* tune_;
   HttpAuditPanel* audit_;
+  HistoryPanel* history_;
   QLabel* refreshLabel_;
   bool redisUp_ = false;  ///< the last status check found Redis answering
   std::optional<Preset> preset_;  ///< the preset the form was last set from
   Theme theme_ = Theme::Light;
   bool docksSized_ = false;  ///< default dock sizes applied (first show without saved state)
+  RunHistory runs_;
+  LaneModel pastModel_;  ///< what the lanes draw while a past run (or a comparison) is shown
+  int shownRun_ = 0;     ///< 0: the latest (or live) run; N: past run N; -1: a comparison
+  std::shared_ptr<std::vector<TtlSample>> ttlNow_;  ///< the running storm's TTL samples (its PastRun keeps them)
   QString fileNote_;  ///< what a file action adds to its status line (set by the action, shown by fileAction)
 };
 

@@ -66,6 +66,7 @@ void MainWindow::wireStorm() {
   });
   connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
   connect(c, &StormController::refreshDue, this, [this] {
+    if (shownRun_ != 0) return;  // a past run is shown: the latest one's late data waits for "Latest"
     lanes_->refresh(controller_.model(), controller_.spanUs());
     controller_.noteRefreshCost(lanes_->lastRefreshMs());
     refreshLabel_->setText(tr("%1 decisions, refresh %2 ms")
@@ -73,7 +74,9 @@ void MainWindow::wireStorm() {
                                .arg(lanes_->lastRefreshMs(), 0, 'f', 1));
     if (controller_.stormRunning()) showLiveSummary();
   });
-  connect(c, &StormController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) { lanes_->addTtlSample(at, v); });
+  connect(c, &StormController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) {
+    if (shownRun_ == 0) lanes_->addTtlSample(at, v);
+  });
   connect(c, &StormController::stormFinished, this, &MainWindow::onStormFinished);
 }
 

@@ -24,7 +24,7 @@ struct Flags {
   QCommandLineOption clusterAnyNode{QStringLiteral("cluster-any-node"), QStringLiteral("Redis Cluster: connect (and send the password) to any node the cluster names; by default only to nodes announced by IP in the seeds' network (loopback, private or public).")};
   QCommandLineOption managed{QStringLiteral("managed-redis"), QStringLiteral("Always start a private redis-server (never use :6379).")};
   QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("Colour theme: light or dark."), QStringLiteral("THEME")};
-  QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race, inspector, tune or audit before the screenshot."), QStringLiteral("PANEL")};
+  QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race, inspector, tune, audit or history before the screenshot."), QStringLiteral("PANEL")};
   QCommandLineOption trace{QStringLiteral("trace"), QStringLiteral("Open an access log in the Tune panel and sweep it; with --autostart, replay the recommended quota in the lanes."), QStringLiteral("FILE")};
   QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for unattended runs (default 1500x950)."), QStringLiteral("WxH")};
   QCommandLineOption measure{QStringLiteral("measure"), QStringLiteral("Print the GUI heartbeat and lane refresh figures, then exit.")};
@@ -86,7 +86,7 @@ bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QStr
     return false;
   if (p.isSet(f.size) && !parseSize(p.value(f.size), o, error)) return false;
   if (p.isSet(f.preset) && !oneOf(QStringLiteral("--preset"), o.preset, rl::ui::presetIds(), error)) return false;
-  if (p.isSet(f.show) && !oneOf(QStringLiteral("--show"), o.dock, {QStringLiteral("summary"), QStringLiteral("race"), QStringLiteral("inspector"), QStringLiteral("tune"), QStringLiteral("audit")}, error))
+  if (p.isSet(f.show) && !oneOf(QStringLiteral("--show"), o.dock, {QStringLiteral("summary"), QStringLiteral("race"), QStringLiteral("inspector"), QStringLiteral("tune"), QStringLiteral("audit"), QStringLiteral("history")}, error))
     return false;
   if (p.isSet(f.theme) && !oneOf(QStringLiteral("--theme"), o.theme, {QStringLiteral("light"), QStringLiteral("dark")}, error))
     return false;

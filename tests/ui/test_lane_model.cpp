@@ -31,6 +31,7 @@ class LaneModelTest : public QObject {
   void lateBatchesAreJudgedInTimeOrder();
   void rateAlgorithmsMayAdmitLimitPlusRefill();
   void quotaChangeIsMarkedAndUsed();
+  void loadJudgesEachLaneByItsOwnQuota();
   void millionSamplesDecimateToTwoPointsPerColumn();
   void incrementalDerivationMatchesOneShot();
   void policyDecisionsCountAsWhatTheyDidAndAsErrors_data();
@@ -169,6 +170,33 @@ void LaneModelTest::consecutiveOversByDecisionAreOneBand() {
   QCOMPARE(p.overLimit.size(), std::size_t{1});
   QCOMPARE(p.overLimit[0].from, 2e-6);
   QCOMPARE(p.overLimit[0].to, 5e-6);
+}
+
+void LaneModelTest::loadJudgesEachLaneByItsOwnQuota() {
+  // Two runs side by side (the run history's comparison): the same 10 admissions in one
+  // second, one run at limit 4, the other at limit 20 that changed to 6 at 500 ms.
+  std::vector<LaneRun> runs(2);
+  for (LaneRun& r : runs) {
+    r.algorithm = Algorithm::SlidingLog;
+    for (std::int64_t t = 0; t < 10; ++t) r.samples.push_back({ms(10 + 100 * t), 0.0F, true, false, 0});
+  }
+  runs[0].marks = {{0, Quota::perWindow(4, Micros{ms(1000)})}};
+  runs[1].marks = {{0, Quota::perWindow(20, Micros{ms(1000)})}, {ms(500), Quota::perWindow(6, Micros{ms(1000)})}};
+  LaneModel m;
+  m.load(runs);
+  QCOMPARE(m.algorithms().size(), std::size_t{2});
+  QCOMPARE(m.totals(0).admitted, 10);
+  QCOMPARE(m.totals(1).admitted, 10);
+  const LanePoints four = m.build(0, 1000, ms(1000));
+  const LanePoints changed = m.build(1, 1000, ms(1000));
+  QCOMPARE(four.overAdmittedAll, 6);     // the 5th to the 10th are over 4
+  QCOMPARE(changed.overAdmittedAll, 4);  // from 500 ms on the limit is 6: the 7th to the 10th
+  QCOMPARE(four.limit.front().y(), 4.0);
+  QCOMPARE(changed.limit.front().y(), 20.0);
+  QCOMPARE(changed.limit.back().y(), 6.0);
+  QCOMPARE(changed.marks.size(), 1);
+  QCOMPARE(m.quotaMarks(1).size(), std::size_t{2});
+  QCOMPARE(m.quotaMarks(0).size(), std::size_t{1});
 }
 
 void LaneModelTest::overLimitIsPerClientAndShowsTheWorst() {

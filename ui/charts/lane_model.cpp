@@ -125,9 +125,25 @@ void LaneModel::markWithoutMaster(std::int64_t from, std::int64_t to) {
   noMasterTo_ = to;
 }
 
-std::vector<QuotaMark> LaneModel::quotaMarks() const {
+std::vector<QuotaMark> LaneModel::quotaMarks(int lane) const {
+  if (lane >= 0 && static_cast<std::size_t>(lane) < lanes_.size() && lanes_[static_cast<std::size_t>(lane)].ownMarks)
+    return *lanes_[static_cast<std::size_t>(lane)].ownMarks;
   std::lock_guard lock(mutex_);
   return marks_;
+}
+
+void LaneModel::load(std::vector<LaneRun> lanes) {
+  std::vector<Algorithm> algorithms;
+  for (const LaneRun& l : lanes) algorithms.push_back(l.algorithm);
+  reset(algorithms, lanes.empty() || lanes.front().marks.empty() ? Quota{} : lanes.front().marks.front().quota);
+  for (std::size_t i = 0; i < lanes.size(); ++i) {
+    Lane& lane = lanes_[i];
+    if (!lanes[i].marks.empty()) lane.ownMarks = std::move(lanes[i].marks);
+    lane.ownCost = std::max<std::int64_t>(lanes[i].cost, 1);
+    setClockOrigin(static_cast<int>(i), 1, lanes[i].origin);
+    push(static_cast<int>(i), std::move(lanes[i].samples));
+  }
+  absorb();
 }
 
 bool LaneModel::absorb() {
@@ -177,8 +193,9 @@ bool LaneModel::absorb() {
       lane.dirtyFrom = std::min(lane.dirtyFrom, static_cast<std::size_t>(at - lane.samples.begin()));
     }
     const std::size_t from = lane.dirtyFrom;
-    if (lane.dirtyFrom < lane.samples.size()) derive(lane, marks);
-    judge(lane, algorithms_[i], from, marks, origins.at(i), markedAt >= 0 || originChanged.at(i) != 0);
+    const std::vector<QuotaMark>& quota = lane.ownMarks ? *lane.ownMarks : marks;
+    if (lane.dirtyFrom < lane.samples.size()) derive(lane, quota);
+    judge(lane, algorithms_[i], from, quota, origins.at(i), markedAt >= 0 || originChanged.at(i) != 0);
   }
   return !taken.empty() || markedAt >= 0;
 }
@@ -187,7 +204,7 @@ void LaneModel::judge(Lane& lane, Algorithm algorithm, std::size_t from, const s
                       std::int64_t origin, bool rebuild) {
   const auto& s = lane.samples;
   const auto fresh = [&] {
-    lane.judge.emplace(ruleOf(algorithm, marks, cost_, origin));
+    lane.judge.emplace(ruleOf(algorithm, marks, lane.ownCost > 0 ? lane.ownCost : cost_, origin));
     lane.saved.reset();
     lane.savedAt = 0;
     lane.judged = 0;
@@ -268,7 +285,7 @@ LanePoints LaneModel::build(int lane, int columns, std::int64_t span, int client
 }
 
 LanePoints LaneModel::buildLane(int lane, int columns, std::int64_t span, int client, bool byDecision) const {
-  const auto marks = quotaMarks();
+  const auto marks = quotaMarks(lane);
   const Lane& l = lanes_.at(static_cast<std::size_t>(lane));
   const std::int64_t overAll = l.judge ? l.judge->overCount() : 0;
   if (l.clients <= 1 && client < 0) {

@@ -95,6 +95,16 @@ struct LanePoints {
   bool byDecision = false;
 };
 
+/// One lane of a finished run as a whole (the run history, comparisons): its decisions,
+/// judged by its own quota, cost and limiter clock origin.
+struct LaneRun {
+  Algorithm algorithm = Algorithm::FixedWindow;
+  std::vector<LaneSample> samples;  ///< any order
+  std::vector<QuotaMark> marks;     ///< the starting quota first, then each change
+  std::int64_t cost = 1;            ///< cost of every request
+  std::int64_t origin = 0;          ///< the limiters' clock at the run's start
+};
+
 /// Every decision of one storm, per algorithm; see the file comment for threading.
 class LaneModel {
  public:
@@ -111,6 +121,9 @@ class LaneModel {
   void markWithoutMaster(std::int64_t from, std::int64_t to);
   /// GUI thread: moves queued batches into the model; true if anything arrived.
   bool absorb();
+  /// GUI thread: replaces everything by `lanes`, each judged by its own quota (a past run
+  /// shown again, or two runs side by side), absorbed at once.
+  void load(std::vector<LaneRun> lanes);
 
   /// Builds the decimated points of `lane` for `columns` pixel columns over [0, span] us,
   /// for client `client`, or the lane's worst client when negative. `byDecision`: x is the
@@ -135,8 +148,8 @@ class LaneModel {
   std::size_t size() const;
   /// The samples of one lane, sorted by time (GUI thread).
   const std::vector<LaneSample>& samples(int lane) const { return lanes_.at(static_cast<std::size_t>(lane)).samples; }
-  /// Quota changes, the starting quota first.
-  std::vector<QuotaMark> quotaMarks() const;
+  /// Quota changes, the starting quota first (a lane load() gave its own quota: that lane's).
+  std::vector<QuotaMark> quotaMarks(int lane = -1) const;
 
  private:
   /// build() without the failover's span.
@@ -158,6 +171,8 @@ class LaneModel {
     std::vector<std::uint8_t> seen;    ///< per client index: has samples
     std::size_t clients = 0;           ///< clients with samples
     LaneTotals totals;                 ///< counts of every sample
+    std::optional<std::vector<QuotaMark>> ownMarks;  ///< load(): the lane's own quota over the model's
+    std::int64_t ownCost = 0;          ///< load(): the lane's own cost (0: the model's)
   };
   void derive(Lane& lane, const std::vector<QuotaMark>& marks) const;
   void judge(Lane& lane, Algorithm algorithm, std::size_t from, const std::vector<QuotaMark>& marks,

@@ -9,6 +9,7 @@
 #include "redis/redis_url.hpp"
 #include "storm/store_factory.hpp"
 #include "ui/charts/lane_model.hpp"
+#include "ui/charts/lane_runs.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -82,7 +83,7 @@ class StormWorker::Observer final : public ExperimentObserver {
     std::vector<std::vector<LaneSample>> lanes(static_cast<std::size_t>(algos));
     for (const DecisionRecord& r : batch)
       if (r.algorithm() < lanes.size())
-        lanes[r.algorithm()].push_back({r.atUs(), r.level(), r.allowed(), r.error(), r.client(), exact ? 0 : r.serviceUs()});
+        lanes[r.algorithm()].push_back(laneSampleOf(r, exact));
     for (std::size_t i = 0; i < lanes.size(); ++i) w_.model_.push(firstLane + static_cast<int>(i), std::move(lanes[i]));
     emit w_.dataReady();
   }
