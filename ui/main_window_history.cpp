@@ -99,12 +99,10 @@ void MainWindow::compareWithLatest(int number) {
   drawRun(both.lanes, ttl, both.ttlSamples, std::max(latest->wallUs, run->wallUs), pastModel_, both.spanUs);
   summary_->setResult(both.result);
   shownRun_ = -1;
-  const QString text = tr("The lanes show the latest run #%1 (%2) above run #%3 (%4), lane by lane, each judged by "
-                          "its own quota; exports write #%1.")
+  const QString text = tr("The lanes show the latest run #%1 above run #%2, lane by lane, each judged by its own "
+                          "quota; exports write #%1.")
                            .arg(latest->number)
-                           .arg(latest->title)
-                           .arg(number)
-                           .arg(run->title);
+                           .arg(number);
   history_->setShowing(text, -1);
   statusBar()->showMessage(text, 5000);
 }

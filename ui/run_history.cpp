@@ -16,8 +16,11 @@ std::size_t PastRun::decisions() const {
 
 QString PastRun::outcomeText() const {
   QStringList rows;
-  for (const AlgorithmResult& r : result.algorithms)
-    rows << QObject::tr("%1 %2/%3, %4x").arg(r.label).arg(r.admitted).arg(r.offered).arg(r.overshoot, 0, 'f', 2);
+  for (std::size_t i = 0; i < result.algorithms.size(); ++i) {
+    const AlgorithmResult& r = result.algorithms[i];
+    const QString name = i < lanes.size() && !lanes[i].heading.empty() ? qs(lanes[i].heading) : r.label;  // with its backend
+    rows << QObject::tr("%1 %2/%3, %4x").arg(name).arg(r.admitted).arg(r.offered).arg(r.overshoot, 0, 'f', 2);
+  }
   return rows.join(QStringLiteral("; "));
 }
 

@@ -43,7 +43,7 @@ struct PastRun {
 
   /// Its decisions over all runs of its experiment.
   std::size_t decisions() const;
-  /// "fixed_window · memory 400/400, 4.00x": each row's admitted of offered and overshoot.
+  /// "fixed_window · memory 400/400, 4.00x": each lane's heading, admitted of offered and overshoot.
   QString outcomeText() const;
 };
 

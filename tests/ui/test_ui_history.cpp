@@ -93,7 +93,7 @@ void UiHistoryTest::replicaLeakOnMemoryBesideRedis() {
   QCOMPARE(history->table()->rowCount(), 1);
   QCOMPARE(cell(history->table(), 0, 0), QStringLiteral("#1"));
   QCOMPARE(cell(history->table(), 0, 2), QStringLiteral("Replica leak (memory 4x)"));
-  QCOMPARE(cell(history->table(), 0, 3), QStringLiteral("fixed_window 400/400, 4.00x"));
+  QCOMPARE(cell(history->table(), 0, 3), QStringLiteral("fixed_window \u00b7 memory 400/400, 4.00x"));
   QCOMPARE(cell(history->table(), 0, 4), QStringLiteral("400"));
 
   backend->setCurrentIndex(backend->findData(int(Backend::RedisLua)));  // the shared state holds the limit
@@ -101,7 +101,7 @@ void UiHistoryTest::replicaLeakOnMemoryBesideRedis() {
   if (QTest::currentTestFailed()) return;
   QCOMPARE(history->table()->rowCount(), 2);
   QCOMPARE(cell(history->table(), 0, 0), QStringLiteral("#2"));  // newest on top
-  QCOMPARE(cell(history->table(), 0, 3), QStringLiteral("fixed_window 100/400, 1.00x"));
+  QCOMPARE(cell(history->table(), 0, 3), QStringLiteral("fixed_window \u00b7 redis-lua 100/400, 1.00x"));
   QCOMPARE(history->showing()->text(), QStringLiteral("The lanes show the latest run, #2."));
 
   // View > Compare with previous run: #2 (redis-lua) above #1 (memory), each judged by its own quota.
@@ -122,7 +122,7 @@ void UiHistoryTest::replicaLeakOnMemoryBesideRedis() {
   QCOMPARE(cell(summary, 0, 2), QStringLiteral("100"));
   QCOMPARE(cell(summary, 1, 0), QStringLiteral("#1 fixed_window"));
   QCOMPARE(cell(summary, 1, 2), QStringLiteral("400"));
-  QVERIFY2(history->showing()->text().contains(QStringLiteral("latest run #2 (Replica leak (memory 4x)) above run #1")),
+  QVERIFY2(history->showing()->text().contains(QStringLiteral("latest run #2 above run #1, lane by lane")),
            qPrintable(history->showing()->text()));
   QCOMPARE(documentBackend(window), QStringLiteral("redis-lua"));  // a comparison exports the latest
 
