@@ -151,6 +151,7 @@ void MainWindow::buildMenus() {
     fileAction(tr("Export summary"), tr("JSON (*.json)"), true, [this](const QString& p) { return exportJson(p); });
   });
   act(file, tr("Export &report (HTML)..."), QKeySequence(Qt::CTRL | Qt::Key_R), [this] { exportReportAs(); });
+  act(file, tr("Export r&ace report (HTML)..."), QKeySequence(), [this] { exportRaceReportAs(); });
   file->addSeparator();
   act(file, tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
@@ -285,7 +286,10 @@ void MainWindow::startRace() {
   RaceRequest r = race_->request();
   r.redisUrl = connection_->url();
   r.spec.prefix = inspector_->prefix().toStdString();
-  if (controller_.startRace(r)) race_->setRunning(true);
+  if (!controller_.startRace(r)) return;
+  race_->setRunning(true);
+  raceSpec_ = r.spec;  // the report says what raced
+  raceResult_.reset();
 }
 
 void MainWindow::updateHint() {
@@ -397,31 +401,6 @@ Result<void> MainWindow::exportJson(const QString& path) {
   return {};
 }
 
-Result<void> MainWindow::exportReport(const QString& path) const {
-  auto writer = reportWriter(path);
-  if (!writer) return writer.error();
-  return (*writer)();
-}
-
-Result<std::function<Result<void>()>> MainWindow::reportWriter(const QString& path) const {
-  const auto experiment = shownResult().experiment;
-  if (!experiment || experiment->runs.empty()) return invalidArgument(tr("No storm has finished yet: nothing to export").toStdString());
-  if (auto ok = checkReportPath(path.toStdString()); !ok) return ok.error();
-  ReportHeader header;
-  header.title = preset_ ? preset_->title.toStdString() : std::string("RateLab storm");
-  header.command = "the RateLab window" + (preset_ ? ", preset " + preset_->id.toStdString() : std::string());
-  if (const PastRun* past = shownRun_ > 0 ? runs_.find(shownRun_) : nullptr) {  // History > Show: that run's
-    header.title = past->title.toStdString();
-    header.command = "the RateLab window, run #" + std::to_string(past->number) + " of its history";
-  }
-  const bool redis = ranOnRedis(*experiment);
-  header.redisVersion = redis ? connection_->serverVersion().toStdString() : std::string();
-  if (redis && header.redisVersion.empty()) header.redisVersion = "?";
-  return std::function<Result<void>()>([experiment, header, file = path.toStdString()] {
-    return writeReport(file, experimentReportHtml(*experiment, header));
-  });
-}
-
 void MainWindow::exportCsv(const QString& path) {
   const auto experiment = shownResult().experiment;
   if (!experiment || experiment->runs.empty()) return showError(tr("No storm has finished yet: nothing to export"));
@@ -440,21 +419,6 @@ void MainWindow::inBackground(std::function<QString()> work) {
   });
   connect(thread, &QThread::finished, thread, &QObject::deleteLater);
   thread->start();
-}
-
-void MainWindow::exportReportAs() {
-  // A dated name is suggested and ".html" added when the name has no extension; a wrong one is refused.
-  QString path = QFileDialog::getSaveFileName(this, tr("Export report"), qs(suggestedReportName("storm")),
-                                              tr("HTML report (*.html *.htm)"));
-  if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");
-  auto work = reportWriter(path);
-  if (!work) return showError(qs(work.error().message));
-  showError(tr("Writing the report to %1...").arg(path));
-  inBackground([path, work = std::move(*work)] {
-    const Result<void> ok = work();
-    return ok ? tr("Export report: %1").arg(path) : qs(ok.error().message);
-  });
 }
 
 template <class Fn>

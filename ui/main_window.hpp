@@ -14,6 +14,7 @@
 #include "ui/charts/theme.hpp"
 #include "ui/presets.hpp"
 #include "ui/run_history.hpp"
+#include "ui/workers/race_worker.hpp"
 
 class QSettings;
 class QLabel;
@@ -71,6 +72,8 @@ class MainWindow : public QMainWindow {
   /// Writes the last storm's self-contained HTML report (`ratelab-cli run --report`'s, core/report),
   /// headed by the preset and the connected Redis's version. Blocking (the menu's runs on a thread).
   Result<void> exportReport(const QString& path) const;
+  /// Writes the last race lab run's HTML report (`ratelab-cli race --report`'s).
+  Result<void> exportRaceReport(const QString& path) const;
 
   /// Stores geometry, dock layout, theme and the form.
   void saveSettings(QSettings& settings) const;
@@ -134,6 +137,8 @@ class MainWindow : public QMainWindow {
   void fileAction(const QString& title, const QString& filter, bool save, Fn&& fn);
   /// File > Export report: a dated name suggested, ".html" added, written off the GUI thread.
   void exportReportAs();
+  /// File > Export race report: a dated name suggested, ".html" added.
+  void exportRaceReportAs();
   /// Runs `work` (a file export) on its own thread; its sentence then shows in the status line.
   void inBackground(std::function<QString()> work);
   /// On the GUI thread: what the report of the last storm needs, as work any thread may run.
@@ -155,6 +160,8 @@ class MainWindow : public QMainWindow {
   std::optional<Preset> preset_;  ///< the preset the form was last set from
   Theme theme_ = Theme::Light;
   bool docksSized_ = false;  ///< default dock sizes applied (first show without saved state)
+  std::optional<RaceSpec> raceSpec_;      ///< what the last race lab run raced
+  std::optional<RaceResult> raceResult_;  ///< how it ended (none while it runs)
   RunHistory runs_;
   LaneModel pastModel_;  ///< what the lanes draw while a past run (or a comparison) is shown
   int shownRun_ = 0;     ///< 0: the latest (or live) run; N: past run N; -1: a comparison

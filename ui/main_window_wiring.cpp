@@ -109,6 +109,7 @@ void MainWindow::wireRaceAndInspector() {
   connect(race_, &RaceLabPanel::runRequested, this, [this] { startRace(); });
   connect(c, &StormController::raceRound, race_, &RaceLabPanel::showRound);
   connect(c, &StormController::raceFinished, this, [this](const RaceResult& r) {
+    raceResult_ = r;
     race_->showResult(r);
     emit raceDone();
   });

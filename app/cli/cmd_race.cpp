@@ -9,6 +9,7 @@
 #include "common/printable_text.hpp"
 #include "redis_target.hpp"
 #include "report/html_report.hpp"
+#include "metrics/race_document.hpp"
 #include "report_flag.hpp"
 #include "storm/race_lab.hpp"
 #include "storm/key_tag.hpp"
@@ -76,33 +77,6 @@ Result<RaceSpec> raceSpecFrom(const Flags& f) {
   return s;
 }
 
-Json raceJson(const RaceSpec& s, const std::vector<RaceVariantResult>& results) {
-  Json doc;
-  doc["rounds"] = s.rounds;
-  doc["capacity"] = s.capacity;
-  doc["concurrency"] = s.concurrency;
-  doc["algorithm"] = algorithmName(s.algorithm);
-  doc["think_ms"] = static_cast<std::int64_t>(s.thinkTime.count() / 1000);
-  Json variants = Json::array();
-  for (const RaceVariantResult& r : results) {
-    Json v;
-    v["name"] = raceVariantName(r.variant);
-    v["admitted_min"] = r.admittedMin;
-    v["admitted_max"] = r.admittedMax;
-    v["admitted_mean"] = r.admittedMean;
-    v["over_limit_rounds"] = r.overLimitRounds;
-    v["retries"] = r.retries;
-    v["errors"] = r.errors;
-    std::map<std::int64_t, std::int64_t> hist;
-    for (std::int64_t a : r.admitted) ++hist[a];
-    Json dist;
-    for (const auto& [admitted, rounds] : hist) dist[std::to_string(admitted)] = rounds;
-    v["distribution"] = std::move(dist);
-    variants.push_back(std::move(v));
-  }
-  doc["variants"] = std::move(variants);
-  return doc;
-}
 }  // namespace
 
 int cmdRace(const Args& args) {
@@ -126,7 +100,7 @@ int cmdRace(const Args& args) {
     std::fprintf(stderr, "ratelab-cli race: %s\n", printableText(results.error().message).c_str());
     return results.error().code == ErrorCode::Unavailable ? kExitNoRedis : kExitFailed;
   }
-  const Json doc = raceJson(spec.value(), results.value());
+  const Json doc = raceDocument(spec.value(), results.value());
   if (flags->has("report")) {
     const ReportHeader header{"Race lab: check-then-increment against its atomic fixes", commandLine("race", args), "",
                               redisVersion(redis->endpoint), ""};

@@ -8,6 +8,8 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QTableWidget>
@@ -17,6 +19,7 @@
 #include "http/http_client.hpp"
 #include "storm/fault_schedule.hpp"
 #include "support/redis_test_server.hpp"
+#include "support/report_page.hpp"
 #include "support/window_serving.hpp"
 #include "ui/charts/chart_lane.hpp"
 #include "ui/panels/connection_panel.hpp"
@@ -246,6 +249,25 @@ void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
   QCOMPARE(cell(t, 2, 1), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 2), QStringLiteral("10"));
   QCOMPARE(cell(t, 2, 3), QStringLiteral("0"));
+  // File > Export race report: ratelab-cli race --report's page, with the table's numbers, drawn by a real browser.
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("race.html"));
+  QVERIFY2(window_->exportRaceReport(path), "export race report");
+  const QByteArray html = test::readReport(path);
+  const QJsonArray variants = test::embeddedDocument(html)[QStringLiteral("variants")].toArray();
+  QCOMPARE(variants.size(), 3);
+  for (int row = 0; row < 3; ++row) {
+    const QJsonObject v = variants[row].toObject();
+    QCOMPARE(v[QStringLiteral("name")].toString(), cell(t, row, 0));
+    QCOMPARE(QString::number(v[QStringLiteral("admitted_min")].toInteger()), cell(t, row, 1));
+    QCOMPARE(QString::number(v[QStringLiteral("admitted_max")].toInteger()), cell(t, row, 2));
+    QCOMPARE(QString::number(v[QStringLiteral("over_limit_rounds")].toInteger()), cell(t, row, 3));
+  }
+  QVERIFY(html.contains("Race lab: check-then-increment against its atomic fixes"));
+  const QByteArray dom = test::headlessChromium(dir, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  QVERIFY(html.count("<svg class=\"chart\"") > 0);
+  QCOMPARE(dom.count("<svg class=\"chart\""), html.count("<svg class=\"chart\""));
+  QVERIFY(!window_->exportRaceReport(dir.filePath(QStringLiteral("race.txt"))));  // not .html: refused
   // A second race in the same window gets fresh keys: its windows (one hour
   // long) are not the first race's, which are still full.
   QTest::mouseClick(window_->raceLabPanel()->runButton(), Qt::LeftButton);
