@@ -111,6 +111,18 @@ void UiLayoutTest::levelAndTtlChartsShowWholeTexts() {
     const QStringList cut = elidedTexts(chart, &texts);
     QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("%1 px wide: %2").arg(chart->width()).arg(cut.join(" | "))));
     QVERIFY2(texts >= 6, qPrintable(QString::number(texts)));  // title, axis titles, tick labels
+    // Narrow, the legend is whole entries under the plot that wrap (Qt's own would elide them); wide, Qt's on the right.
+    LaneLegend* wrapped = chart->wrappedLegend();
+    QCOMPARE(wrapped != nullptr, size.width() == 1024);
+    QCOMPARE(chart->chart()->legend()->isVisible(), wrapped == nullptr);
+    if (!wrapped) continue;
+    QVERIFY(!wrapped->names().isEmpty());
+    QVERIFY2(wrapped->height() >= wrapped->heightForWidth(wrapped->width()), "the chart's legend is cut");
+    QVERIFY(wrapped->geometry().bottom() < chart->height());
+    QVERIFY2(chart->chart()->plotArea().bottom() < wrapped->y(), "the legend covers the plot");
+    for (const QString& name : wrapped->names())
+      QVERIFY2(wrapped->fontMetrics().horizontalAdvance(QStringLiteral("\u2501\u2501 ") + name) <= wrapped->contentsRect().width(),
+               qPrintable(name));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "ui/charts/chart_parts.hpp"
+#include "ui/charts/lane_legend.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -28,6 +29,9 @@ SeriesChart::SeriesChart(const QString& title, const QString& yTitle, const QStr
   chart()->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // the line's dash pattern
   setRenderHint(QPainter::Antialiasing, true);
   setMinimumHeight(195);  // the legend lists six algorithms and the reference line
+  wrapped_ = new LaneLegend(this);
+  wrapped_->setObjectName(QStringLiteral("chartLegend"));
+  wrapped_->hide();
   styleSeries();
 }
 
@@ -53,6 +57,7 @@ void SeriesChart::setAlgorithms(const std::vector<Algorithm>& algorithms, const 
   }
   if (reference_) reference_->clear();
   styleSeries();
+  updateLegend();
 }
 
 void SeriesChart::styleSeries() {
@@ -87,6 +92,7 @@ void SeriesChart::setSegments(int index, const std::vector<QList<QPointF>>& segm
       styleLine(s, index);
       for (QLegendMarker* m : chart()->legend()->markers(s)) m->setVisible(false);
       more.append(s);
+      updateLegend();
     }
     more[static_cast<qsizetype>(k - 1)]->replace(scaledX(segments[k], scale_.perSecond));
   }
@@ -131,9 +137,32 @@ void SeriesChart::resizeEvent(QResizeEvent* event) {
   QChartView::resizeEvent(event);
 }
 
-void SeriesChart::fitToWidth() {
+LaneLegend* SeriesChart::wrappedLegend() const { return wrapped_ && wrapped_->isVisible() ? wrapped_ : nullptr; }
+
+void SeriesChart::updateLegend() {
+  if (!wrapped_) return;
   constexpr int kLegendBelowUnder = 480;  // px: narrower, a legend on the right leaves the plot too little
-  chart()->legend()->setAlignment(width() < kLegendBelowUnder ? Qt::AlignBottom : Qt::AlignRight);
+  const bool narrow = width() < kLegendBelowUnder;
+  chart()->legend()->setVisible(!narrow);
+  QList<LegendEntry> entries;  // what Qt's legend lists: the reference line, then one entry per line (not its pieces)
+  QList<QLineSeries*> named = lines_;
+  if (reference_) named.prepend(reference_);
+  for (QLineSeries* line : narrow ? named : QList<QLineSeries*>{}) {
+    if (line->name().isEmpty()) continue;
+    const bool dashed = line->pen().style() != Qt::SolidLine || !line->pen().dashPattern().isEmpty();
+    entries.append({line->name(), line->pen().color(), dashed ? LegendEntry::Swatch::DashedLine : LegendEntry::Swatch::Line});
+  }
+  wrapped_->setFont(chart()->legend()->font());
+  wrapped_->setEntries(entries);
+  wrapped_->setVisible(narrow && !entries.isEmpty());
+  const int h = wrapped_->isVisible() ? wrapped_->heightForWidth(width()) : 0;
+  wrapped_->setGeometry(0, height() - h, width(), h);
+  const QMargins want(2, 2, 2, 2 + h);  // makeChart's margins; the plot ends above the wrapped legend
+  if (chart()->margins() != want) chart()->setMargins(want);
+}
+
+void SeriesChart::fitToWidth() {
+  updateLegend();
   const int needed = QFontMetrics(chart()->titleFont()).horizontalAdvance(title_) + 24;
   const QString shown = needed > width() ? shortTitle_ : title_;
   if (chart()->title() != shown) chart()->setTitle(shown);

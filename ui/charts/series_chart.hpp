@@ -20,6 +20,8 @@ class QValueAxis;
 
 namespace rl::ui {
 
+class LaneLegend;
+
 /// One line per algorithm plus an optional reference line; see the file comment.
 class SeriesChart : public QChartView {
   Q_OBJECT
@@ -55,6 +57,11 @@ class SeriesChart : public QChartView {
   int columns() const;
   /// Draws a marker at each point (sparse samples such as PTTL).
   void setPointsVisible(bool visible);
+  /// Narrow (a 1024 px window): the legend drawn under the plot as whole entries that wrap, never
+  /// elided (Qt's own legend cuts "token_bucket · redis-naive" to "token_b..."); null when wide (tests).
+  LaneLegend* wrappedLegend() const;
+  /// Re-reads the legend's entries (series added, renamed or hidden by a subclass).
+  void updateLegend();
   /// Points of line `index`, all pieces (tests).
   qsizetype points(int index) const;
   /// Pieces of line `index` drawn (tests).
@@ -77,6 +84,7 @@ class SeriesChart : public QChartView {
   TimeScale scale_;  ///< the time axis unit (points arrive in seconds)
   QValueAxis* x_;
   QValueAxis* y_;
+  LaneLegend* wrapped_ = nullptr;  ///< see wrappedLegend()
 };
 
 }  // namespace rl::ui
