@@ -10,7 +10,6 @@
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDockWidget>
-#include <QFileInfo>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -128,27 +127,27 @@ void MainWindow::buildMenus() {
     return a;
   };
   act(file, tr("&Load scenario..."), QKeySequence::Open, [this] {
-    fileAction(tr("Load scenario"), tr("Scenario (*.json)"), false, [this](const QString& p) { return loadScenario(p); });
+    fileAction(tr("Load scenario"), tr("Scenario (*.json)"), std::nullopt, [this](const QString& p) { return loadScenario(p); });
   });
   act(file, tr("Open &trace..."), QKeySequence(Qt::CTRL | Qt::Key_T), [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(), tr("Logs (*.log *.gz *.jsonl *.csv *.txt);;All files (*)"));
     if (!path.isEmpty()) tune_->openTrace(path);
   });
   act(file, tr("&Save scenario..."), QKeySequence(Qt::CTRL | Qt::Key_S), [this] {
-    fileAction(tr("Save scenario"), tr("Scenario (*.json)"), true, [this](const QString& p) { return saveScenario(p); });
+    fileAction(tr("Save scenario"), tr("Scenario (*.json)"), SaveAs{"scenario", "json"}, [this](const QString& p) { return saveScenario(p); });
   });
   file->addSeparator();
   act(file, tr("&Export charts as PNG..."), QKeySequence(Qt::CTRL | Qt::Key_E), [this] {
-    fileAction(tr("Export charts"), tr("PNG image (*.png)"), true, [this](const QString& p) { return exportPng(p); });
+    fileAction(tr("Export charts"), tr("PNG image (*.png)"), SaveAs{"charts", "png"}, [this](const QString& p) { return exportPng(p); });
   });
   act(file, tr("Export decisions as &CSV..."), QKeySequence(), [this] {
-    fileAction(tr("Export decisions"), tr("CSV (*.csv)"), true, [this](const QString& p) {
+    fileAction(tr("Export decisions"), tr("CSV (*.csv)"), SaveAs{"decisions", "csv"}, [this](const QString& p) {
       exportCsv(p);
       return Result<void>{};
     });
   });
   act(file, tr("Export summary as &JSON..."), QKeySequence(), [this] {
-    fileAction(tr("Export summary"), tr("JSON (*.json)"), true, [this](const QString& p) { return exportJson(p); });
+    fileAction(tr("Export summary"), tr("JSON (*.json)"), SaveAs{"run", "json"}, [this](const QString& p) { return exportJson(p); });
   });
   act(file, tr("Export &report (HTML)..."), QKeySequence(Qt::CTRL | Qt::Key_R), [this] { exportReportAs(); });
   act(file, tr("Export r&ace report (HTML)..."), QKeySequence(), [this] { exportRaceReportAs(); });
@@ -422,9 +421,8 @@ void MainWindow::inBackground(std::function<QString()> work) {
 }
 
 template <class Fn>
-void MainWindow::fileAction(const QString& title, const QString& filter, bool save, Fn&& fn) {
-  const QString path = save ? QFileDialog::getSaveFileName(this, title, QString(), filter)
-                            : QFileDialog::getOpenFileName(this, title, QString(), filter);
+void MainWindow::fileAction(const QString& title, const QString& filter, std::optional<SaveAs> save, Fn&& fn) {
+  const QString path = save ? askSavePath(this, title, *save, filter) : QFileDialog::getOpenFileName(this, title, QString(), filter);
   if (path.isEmpty()) return;
   fileNote_.clear();
   const Result<void> ok = fn(path);

@@ -12,6 +12,7 @@
 #include "common/result.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/charts/theme.hpp"
+#include "ui/panels/save_path.hpp"
 #include "ui/presets.hpp"
 #include "ui/run_history.hpp"
 #include "ui/workers/race_worker.hpp"
@@ -134,7 +135,8 @@ class MainWindow : public QMainWindow {
   /// else the Connection panel's.
   FailurePolicy runPolicy() const;
   template <class Fn>
-  void fileAction(const QString& title, const QString& filter, bool save, Fn&& fn);
+  /// Asks for a file to open (`save` empty) or to save to (a dated name suggested, its extension added), then runs `fn`.
+  void fileAction(const QString& title, const QString& filter, std::optional<SaveAs> save, Fn&& fn);
   /// File > Export report: a dated name suggested, ".html" added, written off the GUI thread.
   void exportReportAs();
   /// File > Export race report: a dated name suggested, ".html" added.

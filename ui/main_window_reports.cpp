@@ -3,13 +3,12 @@
 // self-contained HTML that ratelab-cli run --report and race --report write.
 // The page is built on the GUI thread from shared results and written off it.
 
-#include <QFileDialog>
-#include <QFileInfo>
 
 #include "metrics/race_document.hpp"
 #include "report/html_report.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
+#include "ui/panels/save_path.hpp"
 #include "ui/qt_text.hpp"
 #include "ui/workers/storm_controller.hpp"
 
@@ -41,11 +40,8 @@ Result<std::function<Result<void>()>> MainWindow::reportWriter(const QString& pa
 }
 
 void MainWindow::exportReportAs() {
-  // A dated name is suggested and ".html" added when the name has no extension; a wrong one is refused.
-  QString path = QFileDialog::getSaveFileName(this, tr("Export report"), qs(suggestedReportName("storm")),
-                                              tr("HTML report (*.html *.htm)"));
+  const QString path = askReportPath(this, tr("Export report"), "storm");
   if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");
   auto work = reportWriter(path);
   if (!work) return showError(qs(work.error().message));
   showError(tr("Writing the report to %1...").arg(path));
@@ -67,10 +63,8 @@ Result<void> MainWindow::exportRaceReport(const QString& path) const {
 }
 
 void MainWindow::exportRaceReportAs() {
-  QString path = QFileDialog::getSaveFileName(this, tr("Export race report"), qs(suggestedReportName("race")),
-                                              tr("HTML report (*.html *.htm)"));
+  const QString path = askReportPath(this, tr("Export race report"), "race");
   if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");
   const Result<void> ok = exportRaceReport(path);  // a race's page is small: written at once
   showError(ok ? tr("Export race report: %1").arg(path) : qs(ok.error().message));
 }

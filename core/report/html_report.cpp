@@ -81,8 +81,8 @@ std::string rateLabVersion() { return RATELAB_VERSION; }
 
 std::string utcNow() { return stamp("%Y-%m-%dT%H:%M:%SZ"); }
 
-std::string suggestedReportName(std::string_view kind) {
-  return "ratelab-" + std::string(kind) + "-" + stamp("%Y%m%d-%H%M%S") + ".html";
+std::string suggestedFileName(std::string_view kind, std::string_view extension) {
+  return "ratelab-" + std::string(kind) + "-" + stamp("%Y%m%d-%H%M%S") + "." + std::string(extension);
 }
 
 std::string reportHtml(const ReportHeader& header, const std::vector<std::pair<std::string, std::string>>& facts,

@@ -42,8 +42,9 @@ struct ReportSection {
 std::string rateLabVersion();
 /// Now as ISO 8601 UTC ("2026-12-04T21:13:19Z").
 std::string utcNow();
-/// "ratelab-run-20261204-211319.html": a file name with the date, for the window's Save dialog.
-std::string suggestedReportName(std::string_view kind);
+/// "ratelab-storm-20261204-211319.html": a file name with the date (UTC) and `extension`, for the window's
+/// Save dialogs.
+std::string suggestedFileName(std::string_view kind, std::string_view extension);
 
 /// The whole page. `facts` are (name, value) rows of what ran; `document` is embedded as JSON.
 std::string reportHtml(const ReportHeader& header, const std::vector<std::pair<std::string, std::string>>& facts,

@@ -105,6 +105,12 @@ QuotaChange quotaChangeOf(const QuotaMarker& marker) {
   return c;
 }
 
+Quota quotaOf(const QuotaMarker& m) {
+  Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
+  if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
+  return q;
+}
+
 std::vector<TimedQuota> quotaTimeline(const Quota& start, std::span<const QuotaChange> scheduled,
                                       std::span<const QuotaMarker> live) {
   std::vector<TimedQuota> out{{0, start}};
@@ -113,10 +119,8 @@ std::vector<TimedQuota> quotaTimeline(const Quota& start, std::span<const QuotaC
   while (s < scheduled.size() || l < live.size()) {
     const bool takeLive = s == scheduled.size() || (l < live.size() && live[l].atUs < scheduled[s].at.count());
     if (takeLive) {
-      const QuotaMarker& m = live[l++];
-      Quota q{m.limit, Micros{m.windowUs}, std::nullopt};
-      if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
-      out.push_back({m.atUs, q});
+      out.push_back({live[l].atUs, quotaOf(live[l])});
+      ++l;
     } else {
       const QuotaChange& c = scheduled[s++];
       out.push_back({c.at.count(), appliedTo(c, out.back().quota)});

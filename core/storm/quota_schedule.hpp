@@ -45,6 +45,10 @@ Quota appliedTo(const QuotaChange& change, Quota q);
 /// Inserts `change` keeping time order (equal times: after the ones there).
 void insertQuotaChange(std::vector<QuotaChange>& changes, QuotaChange change);
 
+/// The quota a marker says is in force: its limit and window, and its refill when it names one (> 0). The
+/// window's live lanes and a past run's redraw both read markers through this, so they judge alike.
+Quota quotaOf(const QuotaMarker& marker);
+
 /// A live change (the window's tuning) as the event a scenario file holds: every field set.
 QuotaChange quotaChangeOf(const QuotaMarker& marker);
 

@@ -7,7 +7,9 @@
 
 #include <QtTest>
 
+#include <QFileDialog>
 #include <QJsonArray>
+#include <QLineEdit>
 #include <QImage>
 #include <QScrollArea>
 #include <QStandardPaths>
@@ -18,6 +20,7 @@
 #include "ui/charts/chart_lane.hpp"
 #include "ui/charts/lanes_panel.hpp"
 #include "ui/main_window.hpp"
+#include "ui/panels/save_path.hpp"
 #include "ui/presets.hpp"
 #include "ui/workers/storm_controller.hpp"
 
@@ -33,6 +36,7 @@ class UiReportTest : public QObject {
   void nothingToReportBeforeAStorm();
   void boundaryPresetReportEqualsTheCli();
   void helpListsTheMenusShortcuts();
+  void saveDialogSuggestsADatedNameAndAddsTheExtension();
 
  private:
   std::unique_ptr<StormController> controller_;
@@ -119,6 +123,36 @@ void UiReportTest::helpListsTheMenusShortcuts() {
   QVERIFY(text.contains("F1\tKeyboard shortcuts"));
   QVERIFY(text.contains("Space\t"));
   QVERIFY(!text.contains('&'));
+}
+
+namespace {
+// Answers the next Save dialog (Qt's own, offscreen) with `typed` in `dir`, after noting the name it suggested.
+void answerSaveDialog(const QString& dir, const QString& typed, QString* suggested) {
+  QTimer::singleShot(0, [=] {
+    auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+    if (!dialog) return answerSaveDialog(dir, typed, suggested);  // not open yet: the next turn of the loop
+    *suggested = dialog->findChild<QLineEdit*>("fileNameEdit")->text();
+    dialog->setDirectory(dir);
+    dialog->selectFile(typed);
+    QMetaObject::invokeMethod(dialog, "accept");  // a protected slot
+  });
+}
+}  // namespace
+
+void UiReportTest::saveDialogSuggestsADatedNameAndAddsTheExtension() {
+  // Every Save dialog of the window (reports, PNG, CSV, JSON, scenario) goes through askSavePath.
+  QString suggested;
+  answerSaveDialog(dir_.path(), "mine", &suggested);
+  QCOMPARE(askReportPath(window_.get(), "Export report", "storm"), dir_.filePath("mine.html"));
+  QVERIFY2(QRegularExpression("^ratelab-storm-\\d{8}-\\d{6}\\.html$").match(suggested).hasMatch(), qPrintable(suggested));
+  // A name with its own extension is kept as typed: the writer refuses ".txt" with its own message.
+  answerSaveDialog(dir_.path(), "mine.htm", &suggested);
+  QCOMPARE(askReportPath(window_.get(), "Export report", "storm"), dir_.filePath("mine.htm"));
+  answerSaveDialog(dir_.path(), "lanes", &suggested);
+  QCOMPARE(askSavePath(window_.get(), "Export charts", {"charts", "png"}, "PNG image (*.png)"), dir_.filePath("lanes.png"));
+  QVERIFY2(suggested.startsWith("ratelab-charts-") && suggested.endsWith(".png"), qPrintable(suggested));
+  QCOMPARE(withExtension("/tmp/run.csv", "json"), QString("/tmp/run.csv"));
+  QCOMPARE(withExtension("/tmp/run", "json"), QString("/tmp/run.json"));
 }
 
 QTEST_MAIN(UiReportTest)

@@ -1,6 +1,5 @@
 #include "ui/panels/http_audit_panel.hpp"
 
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,6 +12,7 @@
 
 #include "report/html_report.hpp"
 #include "storm/key_tag.hpp"
+#include "ui/panels/save_path.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -122,11 +122,10 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
     emit runRequested(*s);
   });
   connect(export_, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export audit report"), QStringLiteral("audit.html"),
-                                                      tr("HTML (*.html)"));
+    const QString path = askReportPath(this, tr("Export audit report"), "audit");
     if (path.isEmpty()) return;
-    const auto ok = exportReport(path.endsWith(QStringLiteral(".html")) ? path : path + QStringLiteral(".html"));
-    showStatus(ok ? tr("Wrote %1").arg(path) : qs(ok.error().message));
+    const auto ok = exportReport(path);
+    showStatus(ok ? tr("Export report: %1").arg(path) : qs(ok.error().message));
   });
 }
 

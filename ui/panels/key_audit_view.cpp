@@ -6,8 +6,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QColor>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -23,6 +21,7 @@
 #include "common/duration_text.hpp"
 #include "redis/redis_url.hpp"
 #include "report/html_report.hpp"
+#include "ui/panels/save_path.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -135,12 +134,8 @@ Result<void> KeyAuditView::exportReport(const QString& path) const {
 }
 
 void KeyAuditView::exportReportAs() {
-  // A dated name is suggested and ".html" added when the name has no extension; a wrong one is refused.
-  QString path = QFileDialog::getSaveFileName(this, tr("Export audit report"),
-                                              qs(suggestedReportName("key-audit")),
-                                              tr("HTML report (*.html *.htm)"));
+  const QString path = askReportPath(this, tr("Export audit report"), "key-audit");
   if (path.isEmpty()) return;
-  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".html");
   const Result<void> ok = exportReport(path);  // a bounded page (capped lists): a few KB, written at once
   status_->setText(ok ? tr("Export report: %1").arg(path) : qs(ok.error().message));
 }

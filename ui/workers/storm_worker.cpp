@@ -7,6 +7,7 @@
 #include "metrics/run_document.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "redis/redis_url.hpp"
+#include "storm/quota_schedule.hpp"
 #include "storm/store_factory.hpp"
 #include "ui/charts/lane_model.hpp"
 #include "ui/charts/lane_runs.hpp"
@@ -66,11 +67,7 @@ class StormWorker::Observer final : public ExperimentObserver {
   explicit Observer(StormWorker& w) : w_(w) {}
   void started(Micros span) override { emit w_.started(span.count()); }
   void sendsBegin(std::int64_t origin) override { emit w_.sendsBegin(origin); }
-  void quotaChanged(const QuotaMarker& m) override {
-    Quota q = Quota::perWindow(m.limit, Micros{m.windowUs});
-    if (m.refillPerSecond > 0) q.refillPerSecond = m.refillPerSecond;
-    w_.model_.markQuota(m.atUs, q);
-  }
+  void quotaChanged(const QuotaMarker& m) override { w_.model_.markQuota(m.atUs, quotaOf(m)); }
   void withoutMaster(Micros from, Micros to) override { w_.model_.markWithoutMaster(from.count(), to.count()); }
   void running(std::span<StormRunner* const> runners) override {
     std::lock_guard lock(w_.runnerMutex_);
