@@ -10,6 +10,7 @@
 #include "storm/storm_settings.hpp"
 #include "report/html_report.hpp"
 #include "report_flag.hpp"
+#include "tune/tune_document.hpp"
 #include "tune_report.hpp"
 
 namespace rl::cli {
@@ -179,7 +180,7 @@ int cmdTune(const Args& args) {
   if (auto csv = flags->get("csv"))
     if (auto ok = writeTuneCsv(*csv, result.value()); !ok) return badInput("tune", ok.error());
   Json doc;  // the --json document, which the report embeds: built once for both
-  if (flags->has("json") || flags->has("report")) doc = tuneJson(trace.value(), spec.value(), result.value(), readTime);
+  if (flags->has("json") || flags->has("report")) doc = tuneDocument(trace.value(), spec.value(), result.value(), readTime);
   if (flags->has("report")) {
     const ReportHeader header{"Tune: a quota for this traffic", commandLine("tune", args), "", "", ""};
     const std::string html = tuneReportHtml(trace->summary(), spec.value(), result.value(), doc, header);

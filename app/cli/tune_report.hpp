@@ -1,7 +1,7 @@
 #pragma once
 // How `ratelab-cli tune` shows a sweep: a readable table (distribution,
-// recommendation and Pareto front per algorithm), a JSON document, and a CSV
-// with every grid point.
+// recommendation and Pareto front per algorithm) and a CSV with every grid
+// point. The JSON document is core's (tune/tune_document.hpp).
 
 #include <cstdio>
 #include <string>
@@ -10,9 +10,6 @@
 #include "tune/tune_sweep.hpp"
 
 namespace rl::cli {
-
-/// The whole sweep as JSON: trace (with read_ms), legit, peaks, points, recommendations, pareto.
-Json tuneJson(const Trace& trace, const TuneSpec& spec, const TuneResult& result, Micros readTime);
 
 /// The readable summary; `readTime` is how long reading the trace took.
 void printTuneTable(std::FILE* out, const Trace& trace, const TuneSpec& spec, const TuneResult& result, Micros readTime);

@@ -28,6 +28,8 @@ svg.chart{display:block;margin:10px 0;background:#fff;max-width:100%;height:auto
 svg.chart text{font:12px system-ui,sans-serif;fill:#333}svg.chart text.title{font-weight:600;font-size:13px}
 svg.chart .grid{stroke:#e6e6e6}svg.chart .frame{fill:none;stroke:#999}
 svg.chart path.series{fill:none;stroke-width:1.6}
+svg.heatmap .contour{stroke:#1d1d1f;stroke-width:2.5}svg.heatmap .recommended{fill:none;stroke:#1d1d1f;stroke-width:2.5}
+svg.heatmap .tick{stroke:#333}
 footer{color:#777;margin-top:32px;font-size:12px}
 )";
 
@@ -106,6 +108,7 @@ std::string reportHtml(const ReportHeader& header, const std::vector<std::pair<s
     out += tableHtml(s.table);
     for (const SvgChart& c : s.charts) out += renderSvg(c) + "\n";
     for (const SvgBars& b : s.bars) out += renderBars(b) + "\n";
+    for (const std::string& svg : s.figures) out += svg + "\n";
     out += "</section>\n";
   }
   out += "<footer>The run document is embedded below as JSON (element id \"run-document\"): the table's numbers "
@@ -129,6 +132,7 @@ Result<void> checkReportPath(const std::string& path) {
 }
 
 Result<void> writeReport(const std::string& path, const std::string& html) {
+  if (auto ok = checkReportPath(path); !ok) return ok;  // every writer refuses a wrong name the same way
   return writeFileAtomically(path, [&](std::FILE* f) { return std::fwrite(html.data(), 1, html.size(), f) == html.size(); });
 }
 

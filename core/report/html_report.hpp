@@ -36,6 +36,7 @@ struct ReportSection {
   Json table;                          ///< an array of objects: one row each, the first row's keys as columns
   std::vector<SvgChart> charts;        ///< drawn in order
   std::vector<SvgBars> bars;           ///< bar charts (a histogram's bins), drawn after the charts
+  std::vector<std::string> figures{};  ///< other figures, already one <svg> each (a heatmap), drawn last
 };
 
 /// RateLab's version, as the report names it.

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "report/html_report.hpp"
+#include "report/svg_heatmap.hpp"
 
 namespace rl {
 
@@ -56,6 +57,11 @@ std::string tuneReportHtml(const std::string& traceSummary, const TuneSpec& spec
     row["worst admitted"] = p.outcome.worstAdmitted;
     top.table.push_back(std::move(row));
   }
+  // The heatmaps, as the window's Tune panel draws them: one cell per quota.
+  ReportSection maps{"Heatmaps", {"One cell per quota of the grid, coloured by the share of legitimate requests it denies "
+                                  "(hover a cell for its figures); the thick line is the target's contour."},
+                     Json(), {}, {}, {}};
+  for (Algorithm a : spec.algorithms) maps.figures.push_back(renderTuneHeatmap(result, a, spec.targetDenied));
   // Per algorithm: legitimate denied against the limit, one line per window (and refill).
   ReportSection sweep{"The sweep", {"Each line is one window (and refill) of the grid; the dashed line is the target."}, Json(), {}, {}};
   const char* colors[] = {"#2a7ab9", "#e08a1e", "#3a9a4a", "#c43c3c", "#8a5cb8", "#7a5a40", "#d070b0", "#707070"};
@@ -78,7 +84,7 @@ std::string tuneReportHtml(const std::string& traceSummary, const TuneSpec& spec
     }
     sweep.charts.push_back(std::move(c));
   }
-  return reportHtml(header, facts, {std::move(top), std::move(sweep)}, document);
+  return reportHtml(header, facts, {std::move(top), std::move(maps), std::move(sweep)}, document);
 }
 
 }  // namespace rl

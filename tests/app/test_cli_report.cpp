@@ -174,8 +174,21 @@ void CliReportTest::tuneReportLeadsWithTheRecommendation() {
   QCOMPARE(recommended["quota"].toString(), QString("10 req/s (burst 10)"));
   QCOMPARE(recommended["legit_denied"].toInt(), 0);
   QCOMPARE(html.count("<svg class=\"chart\""), 1);  // legitimate denied by limit, one line per window
+  // The heatmap, as the Tune panel draws it, after the recommendation: one cell per limit (one window), the
+  // recommended one ringed and green (none denied), the smallest limit red (about half denied).
+  const auto maps = html.indexOf("<h2>Heatmaps</h2>");
+  QVERIFY(maps > recommendation && maps < html.indexOf("<h2>The sweep</h2>"));
+  QCOMPARE(html.count("<svg class=\"chart heatmap\""), 1);
+  QCOMPARE(html.count("<rect class=\"cell\""), 6);
+  QVERIFY(html.contains("<title>recommended: 10 req/s (burst 10)</title>"));
+  QVERIFY(html.contains("fill=\"rgb(46,160,67)\"><title>10 req/s (burst 10): legit denied 0.0000% (0 of 300)"));
+  QVERIFY(html.contains("fill=\"rgb(215,58,73)\"><title>5 req/s (burst 5): legit denied"));
+  QCOMPARE(html.count("class=\"scale\""), 48);  // the colour legend
+  QVERIFY(html.contains(">0.1% target</text>"));
   const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
   QCOMPARE(dom.count("<svg class=\"chart\""), 1);
+  QCOMPARE(dom.count("<rect class=\"cell\""), 6);
+  QCOMPARE(dom.count("<circle class=\"recommended\""), 1);
 }
 
 void CliReportTest::badReportPathFailsBeforeTheRun_data() {

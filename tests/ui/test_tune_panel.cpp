@@ -10,10 +10,13 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QJsonArray>
 #include <QTemporaryDir>
 
 #include <fstream>
 
+#include "support/cli_process.hpp"
+#include "support/report_page.hpp"
 #include "ui/charts/peak_distribution_chart.hpp"
 #include "ui/charts/tune_heatmap.hpp"
 #include "ui/main_window.hpp"
@@ -49,6 +52,7 @@ class TunePanelTest : public QObject {
   void distributionLineSaysWhatItCuts();
   void sweepMarksTheRecommendationAndCellsReplay();
   void badGridIsOneVisibleMessage();
+  void reportEqualsTheCli();
   void regexFilterOnA70KbUrl();
 
  private:
@@ -158,6 +162,52 @@ void TunePanelTest::badGridIsOneVisibleMessage() {
   QVERIFY2(panel.statusText().startsWith("Limits:"), qPrintable(panel.statusText()));
   panel.openTrace(dir_.filePath("missing.log"));
   QTRY_VERIFY(panel.statusText().startsWith("--trace: cannot read"));
+}
+
+void TunePanelTest::reportEqualsTheCli() {
+  // The panel's Export report writes the page `ratelab-cli tune --report` writes, for the sweep it ran: the
+  // embedded document's points and recommendations equal tune --json's for the same trace and grid.
+  TunePanel panel;
+  panel.resize(1200, 700);
+  panel.show();
+  QSignalSpy opened(&panel, &TunePanel::traceOpened);
+  const QString trace = writeTrace(dir_);
+  panel.openTrace(trace);
+  QVERIFY(opened.wait(10'000));
+  const QString path = dir_.filePath("tune.html");
+  QVERIFY(!panel.reportButton()->isEnabled());
+  const Result<void> none = panel.exportReport(path);
+  QVERIFY(!none);
+  QCOMPARE(QString::fromStdString(none.error().message), QString("No sweep has finished yet: open a trace and Sweep first"));
+  panel.algorithmsEdit()->setText("sliding_log,token_bucket");
+  panel.limitsEdit()->setText("1:30:1");
+  panel.windowsEdit()->setText("1000");
+  QSignalSpy swept(&panel, &TunePanel::sweepFinished);
+  QVERIFY(panel.startSweep());
+  QVERIFY(swept.wait(20'000));
+  QVERIFY(panel.reportButton()->isEnabled());
+  QVERIFY(!panel.exportReport(dir_.filePath("tune.txt")));  // a wrong name is refused, not corrected
+  const Result<void> ok = panel.exportReport(path);
+  QVERIFY2(ok, ok ? "" : ok.error().message.c_str());
+  const QByteArray html = test::readReport(path);
+  QVERIFY(html.contains("the RateLab window, Tune panel"));
+  QCOMPARE(html.count("<svg class=\"chart heatmap\""), 2);
+  QCOMPARE(html.count("<rect class=\"cell\""), 60);  // 30 limits x 1 window, two algorithms
+  QCOMPARE(html.count("<circle class=\"recommended\""), 2);
+  const auto cli = test::runCli({"tune", "--trace", trace, "--algorithm", "sliding_log,token_bucket", "--limit", "1:30:1",
+                                 "--window-ms", "1000", "--legit", panel.findChild<QLineEdit*>("tuneLegit")->text(), "--json"});
+  QCOMPARE(cli.exitCode, 0);
+  const QJsonObject doc = test::embeddedDocument(html), expected = cli.json();
+  QCOMPARE(doc["points"].toArray(), expected["points"].toArray());
+  QCOMPARE(doc["points"].toArray().size(), 60);
+  QCOMPARE(doc["algorithms"].toArray(), expected["algorithms"].toArray());
+  QCOMPARE(doc["legit"].toObject(), expected["legit"].toObject());
+  QCOMPARE(doc["trace"].toObject()["requests"], expected["trace"].toObject()["requests"]);
+  QCOMPARE(doc["algorithms"].toArray()[0].toObject()["recommended"].toObject()["limit"].toInt(), 25);
+  // A real browser draws it.
+  const QByteArray dom = test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  QCOMPARE(dom.count("<rect class=\"cell\""), 60);
+  QCOMPARE(dom.count("<svg class=\"chart\""), 2);  // the sweep's lines, one chart per algorithm
 }
 
 void TunePanelTest::regexFilterOnA70KbUrl() {

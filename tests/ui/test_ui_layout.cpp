@@ -11,6 +11,10 @@
 #include <QGraphicsTextItem>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QToolButton>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -26,6 +30,7 @@
 #include "ui/charts/ttl_chart.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/storm_panel.hpp"
+#include "ui/panels/tune_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/presets.hpp"
 #include "ui/workers/storm_controller.hpp"
@@ -66,6 +71,8 @@ class UiLayoutTest : public QObject {
   void presetFitsTheWindow();
   void levelAndTtlChartsShowWholeTexts_data();
   void levelAndTtlChartsShowWholeTexts();
+  void tunePanelReadsAtEverySize_data();
+  void tunePanelReadsAtEverySize();
 
  private:
   std::unique_ptr<StormController> controller_;
@@ -124,6 +131,41 @@ void UiLayoutTest::levelAndTtlChartsShowWholeTexts() {
       QVERIFY2(wrapped->fontMetrics().horizontalAdvance(QStringLiteral("\u2501\u2501 ") + name) <= wrapped->contentsRect().width(),
                qPrintable(name));
   }
+}
+
+void UiLayoutTest::tunePanelReadsAtEverySize_data() {
+  QTest::addColumn<QSize>("size");
+  QTest::addColumn<int>("fieldsPerRow");
+  QTest::newRow("1024x700") << QSize(1024, 700) << 2;
+  QTest::newRow("1600x1000") << QSize(1600, 1000) << 4;
+}
+
+void UiLayoutTest::tunePanelReadsAtEverySize() {
+  // The Tune dock at the default layout: the recommendation and its buttons at the top, in view; the form two
+  // fields a row in a narrow dock (four when wide), never wider than the dock (no sideways scrolling), and no
+  // field squeezed below a readable width.
+  QFETCH(QSize, size);
+  QFETCH(int, fieldsPerRow);
+  window_->resize(size);
+  window_->show();
+  QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
+  window_->raiseDock(QStringLiteral("tuneDock"));
+  TunePanel* tune = window_->tunePanel();
+  QTRY_VERIFY(tune->isVisible());
+  auto* scroll = qobject_cast<QScrollArea*>(tune->parentWidget()->parentWidget());
+  QVERIFY(scroll);
+  QTRY_VERIFY(!scroll->horizontalScrollBar()->isVisible());
+  for (QWidget* w : {static_cast<QWidget*>(tune->findChild<QLabel*>("tuneRecommendation")),
+                     static_cast<QWidget*>(tune->copyAsButton()), static_cast<QWidget*>(tune->reportButton())})
+    QVERIFY2(fullyInView(w, window_.get()), qPrintable(w->objectName()));
+  const QLineEdit* format = tune->findChild<QLineEdit*>("traceFormat");
+  const QLineEdit* key = tune->findChild<QLineEdit*>("traceKey");
+  const QLineEdit* limits = tune->limitsEdit();
+  QCOMPARE(key->y(), format->y());                 // Format and Key share a row
+  QCOMPARE(limits->y(), tune->algorithmsEdit()->y());  // Algorithms and Limits too
+  QCOMPARE(tune->windowsEdit()->y() == limits->y(), fieldsPerRow == 4);
+  for (QLineEdit* e : tune->findChildren<QLineEdit*>())
+    QVERIFY2(e->width() >= 120, qPrintable(QStringLiteral("%1 is %2 px wide").arg(e->objectName()).arg(e->width())));
 }
 
 void UiLayoutTest::presetFitsTheWindow_data() {

@@ -1,9 +1,10 @@
 #pragma once
 // TuneHeatmap: one algorithm's sweep as a grid of cells, drawn with
-// QPainter (Qt Charts has no heatmap). Rows are limits (burst / capacity),
-// columns the second axis (refill rate or window). Cell colour = share of
-// legitimate requests denied (green none, yellow at the target, red at
-// 10x the target or more); a thick line follows the target's contour; the
+// QPainter (Qt Charts has no heatmap), from core's layout and colour scale
+// (tune/tune_cells.hpp), which the tune report draws as SVG. Rows are limits
+// (burst / capacity), columns the second axis (refill rate or window). Cell
+// colour = share of legitimate requests denied (green none, yellow at the
+// target, red at 10x the target or more); a thick line follows the target's contour; the
 // recommended cell is ringed. A colour bar on the right is the legend (the
 // target, a hundredth of it and ten times it). Labels use the quota's own words. A click on a
 // cell emits cellClicked with that point. Repainting is a few hundred rects.
@@ -12,7 +13,7 @@
 #include <memory>
 #include <optional>
 
-#include "tune/tune_sweep.hpp"
+#include "tune/tune_cells.hpp"
 
 namespace rl::ui {
 
@@ -25,11 +26,11 @@ class TuneHeatmap : public QWidget {
   /// Shows the points of `algorithm` in `result` against `target` (a share 0..1).
   void setResult(std::shared_ptr<const TuneResult> result, Algorithm algorithm, double target);
   /// Rows x columns shown (0 x 0 when empty).
-  QSize gridSize() const { return QSize(static_cast<int>(cols_.size()), static_cast<int>(rows_.size())); }
+  QSize gridSize() const { return QSize(static_cast<int>(grid_.cols.size()), static_cast<int>(grid_.rows.size())); }
   /// Centre of the cell holding point `index` (widget coordinates), for tests and tooltips.
   std::optional<QPoint> cellCenter(std::size_t index) const;
   /// Index (into result->points) of the recommended point, if any.
-  std::optional<std::size_t> recommended() const { return recommended_; }
+  std::optional<std::size_t> recommended() const { return grid_.recommended; }
   /// "10 req/s (burst 20)": the words a cell is labelled with.
   static QString quotaWords(const Quota& q);
 
@@ -56,7 +57,6 @@ class TuneHeatmap : public QWidget {
   QRect plotRect() const;
   QRectF cellRect(int row, int col) const;
   std::optional<std::size_t> pointAt(QPoint pos) const;
-  bool meets(int row, int col) const;
   void paintContour(class QPainter& p) const;
   void paintLabels(class QPainter& p) const;
   void paintLegend(class QPainter& p) const;
@@ -64,11 +64,7 @@ class TuneHeatmap : public QWidget {
   std::shared_ptr<const TuneResult> result_;  ///< the sweep shown
   Algorithm algorithm_ = Algorithm::TokenBucket;  ///< the algorithm shown
   double target_ = 0.001;                     ///< legit-denied target
-  bool refillAxis_ = false;                   ///< columns are refill rates (else windows)
-  std::vector<std::int64_t> rows_;            ///< limits, ascending (drawn bottom to top)
-  std::vector<double> cols_;                  ///< refill rates or window seconds, ascending
-  std::vector<std::optional<std::size_t>> cells_;  ///< point index per (row, col), row-major
-  std::optional<std::size_t> recommended_;    ///< the recommended point
+  TuneCells grid_;                            ///< the cells shown (rows drawn bottom to top)
 };
 
 }  // namespace rl::ui

@@ -16,15 +16,19 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QPushButton>
 #include <QSplitter>
 #include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "report/html_report.hpp"
 #include "storm/storm_settings.hpp"
+#include "tune/tune_document.hpp"
 #include "ui/charts/peak_distribution_chart.hpp"
 #include "ui/charts/tune_heatmap.hpp"
+#include "ui/panels/save_path.hpp"
 #include "ui/qt_text.hpp"
 
 namespace rl::ui {
@@ -47,8 +51,8 @@ TunePanel::TunePanel(QWidget* parent) : QWidget(parent), thread_(new QThread(thi
   qRegisterMetaType<std::shared_ptr<const TuneResult>>();
   qRegisterMetaType<CutSummary>();
   auto* layout = new QVBoxLayout(this);
+  layout->addLayout(buildRecommendationRow());  // at the top: the answer is never below the fold
   layout->addWidget(buildForm());
-  layout->addLayout(buildRecommendationRow());  // above the charts: the answer is never below the fold
   layout->addWidget(buildCharts(), 1);
   worker_->moveToThread(thread_);
   connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -112,29 +116,13 @@ QWidget* TunePanel::buildForm() {
   progress_ = new QProgressBar(box);
   status_ = new QLabel(box);
   status_->setWordWrap(true);
-  int c = 0;
-  for (auto [label, w] : std::initializer_list<std::pair<QString, QWidget*>>{
-           {tr("Format"), format_}, {tr("Key"), key_}, {tr("Filter"), filter_}}) {
-    grid->addWidget(new QLabel(label, box), 1, c++);
-    grid->addWidget(w, 1, c++);
-  }
-  grid->addWidget(burst_, 1, c);
-  c = 0;
-  for (auto [label, w] : std::initializer_list<std::pair<QString, QWidget*>>{
-           {tr("Algorithms"), algorithms_}, {tr("Limits"), limits_}, {tr("Refill /s"), refill_}, {tr("Windows ms"), windows_}}) {
-    grid->addWidget(new QLabel(label, box), 2, c++);
-    grid->addWidget(w, 2, c++);
-  }
-  grid->addWidget(open_, 0, 0, 1, 2);
-  grid->addWidget(traceText_, 0, 2, 1, 7);
-  grid->addWidget(new QLabel(tr("Target"), box), 3, 0);
-  grid->addWidget(target_, 3, 1);
-  grid->addWidget(new QLabel(tr("Legit"), box), 3, 2);
-  grid->addWidget(legit_, 3, 3);
-  grid->addWidget(sweep_, 3, 4);
-  grid->addWidget(cancel_, 3, 5);
-  grid->addWidget(progress_, 3, 6, 1, 2);
-  grid->addWidget(status_, 4, 0, 1, 9);
+  form_ = grid;
+  const auto label = [box](const QString& text) { return new QLabel(text, box); };
+  formSlots_ = {{label(tr("Format")), format_},      {label(tr("Key")), key_},         {label(tr("Filter")), filter_},
+                {burst_, nullptr},                    {label(tr("Algorithms")), algorithms_}, {label(tr("Limits")), limits_},
+                {label(tr("Refill /s")), refill_},   {label(tr("Windows ms")), windows_}, {label(tr("Target")), target_},
+                {label(tr("Legit")), legit_},         {sweep_, cancel_},                {progress_, nullptr}};
+  layOutForm(4);
   connect(open_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), QString(),
                                                       tr("Logs (*.log *.gz *.jsonl *.csv *.txt);;All files (*)"));
@@ -158,18 +146,37 @@ QHBoxLayout* TunePanel::buildRecommendationRow() {
   for (const Dialect& d : allDialects())
     menu->addAction(qs(d.name), this, [this, &d] { copyRecommendation(d); })->setToolTip(qs(d.summary));
   copyAs_->setMenu(menu);
+  report_ = new QPushButton(tr("Export report..."), this);
+  report_->setObjectName(QStringLiteral("tuneReport"));
+  report_->setToolTip(tr("The sweep as one HTML file to share: the recommendation, the heatmaps and the tune document, "
+                         "as ratelab-cli tune --report writes it"));
+  report_->setEnabled(false);
+  connect(report_, &QPushButton::clicked, this, [this] {
+    const QString path = askReportPath(this, tr("Export tune report"), "tune");
+    if (path.isEmpty()) return;
+    const Result<void> ok = exportReport(path);  // a sweep's page: the grid's cells, written at once
+    showStatus(ok ? tr("Export report: %1").arg(path) : qs(ok.error().message), !ok);
+  });
   realTime_ = new QCheckBox(tr("replay in real time"), this);
   realTime_->setObjectName(QStringLiteral("tuneRealTime"));
   realTime_->setToolTip(tr("Unchecked, a cell's replay runs on the virtual clock: exact (the decisions the sweep "
                            "counted) and done in moments. Checked, it runs on the storm form's clock, as long as the trace."));
   auto* actions = new QVBoxLayout;
   actions->addWidget(copyAs_);
+  actions->addWidget(report_);
   actions->addWidget(realTime_);
   actions->addStretch(1);
   auto* row = new QHBoxLayout;
   row->addWidget(recommendation_, 1);
   row->addLayout(actions);
   return row;
+}
+
+Result<void> TunePanel::exportReport(const QString& path) const {
+  if (!result_ || !summary_) return invalidArgument("No sweep has finished yet: open a trace and Sweep first");
+  const ReportHeader header{"Tune: a quota for this traffic", "the RateLab window, Tune panel", "", "", ""};
+  const Json doc = tuneDocument(*summary_->trace, lastSpec_, *result_, summary_->readTime);
+  return writeReport(path.toStdString(), tuneReportHtml(summary_->trace->summary(), lastSpec_, *result_, doc, header));
 }
 
 bool TunePanel::replayInRealTime() const { return realTime_->isChecked(); }
@@ -228,6 +235,7 @@ void TunePanel::onTraceLoaded(const std::shared_ptr<const TraceSummary>& summary
   summary_ = summary;
   trace_ = summary->trace;
   result_.reset();
+  report_->setEnabled(false);
   heatmap_->setResult(nullptr, Algorithm::TokenBucket, 0.001);
   traceText_->setText(qs(trace_->path + ": " + trace_->summary()));
   sweep_->setEnabled(true);
@@ -306,6 +314,7 @@ bool TunePanel::startSweep() {
 void TunePanel::onSwept(const std::shared_ptr<const TuneResult>& result) {
   sweeping_ = false;
   result_ = result;
+  report_->setEnabled(true);
   sweep_->setEnabled(true);
   cancel_->setEnabled(false);
   progress_->setRange(0, std::max<int>(static_cast<int>(result->points.size()), 1));
@@ -372,6 +381,39 @@ bool TunePanel::replayRecommended() {
 void TunePanel::acceptDropsOn(QWidget* window) {
   window->setAcceptDrops(true);
   window->installEventFilter(this);
+}
+
+void TunePanel::layOutForm(int slotsPerRow) {
+  // Each slot is two grid columns: a label and its field, one wide widget, or two buttons.
+  formSlotsPerRow_ = slotsPerRow;
+  for (QWidget* w : {static_cast<QWidget*>(open_), static_cast<QWidget*>(traceText_), static_cast<QWidget*>(status_)})
+    form_->removeWidget(w);
+  for (const auto& [a, b] : formSlots_) {
+    form_->removeWidget(a);
+    if (b) form_->removeWidget(b);
+  }
+  const int columns = 2 * slotsPerRow;
+  form_->addWidget(open_, 0, 0, 1, 2);
+  form_->addWidget(traceText_, 0, 2, 1, columns - 2);
+  int k = 0;
+  for (const auto& [a, b] : formSlots_) {
+    const int row = 1 + k / slotsPerRow, col = 2 * (k % slotsPerRow);
+    if (b) {
+      form_->addWidget(a, row, col);
+      form_->addWidget(b, row, col + 1);
+    } else {
+      form_->addWidget(a, row, col, 1, 2);
+    }
+    ++k;
+  }
+  form_->addWidget(status_, 1 + (k + slotsPerRow - 1) / slotsPerRow, 0, 1, columns);
+}
+
+void TunePanel::resizeEvent(QResizeEvent* event) {
+  // Narrow (a 1024 px window's dock), two slots a row, so every field keeps enough width to read its list.
+  const int wanted = event->size().width() >= kWideForm ? 4 : 2;
+  if (wanted != formSlotsPerRow_) layOutForm(wanted);
+  QWidget::resizeEvent(event);
 }
 
 bool TunePanel::eventFilter(QObject* watched, QEvent* event) {

@@ -10,6 +10,7 @@
 
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "dialects/dialect.hpp"
 #include "trace/trace.hpp"
@@ -18,6 +19,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QHBoxLayout;
 class QLabel;
 class QLineEdit;
@@ -48,6 +50,9 @@ class TunePanel : public QWidget {
   bool replayRecommended();
   /// Puts the recommendation of the algorithm shown on the clipboard in `dialect`'s syntax (the Copy as menu).
   void copyRecommendation(const Dialect& dialect);
+  /// Writes the last sweep's report (what `ratelab-cli tune --report` writes: the recommendation, the heatmaps,
+  /// the sweep's lines, the tune document); the error names what is missing or why the file can't be written.
+  Result<void> exportReport(const QString& path) const;
   /// The form as a sweep spec, or the error naming the field.
   Result<TuneSpec> tuneSpec() const;
 
@@ -59,6 +64,7 @@ class TunePanel : public QWidget {
   QLineEdit* algorithmsEdit() const { return algorithms_; }            ///< --algorithm
   QComboBox* algorithmShown() const { return shown_; }                 ///< heatmap's algorithm
   QToolButton* copyAsButton() const { return copyAs_; }                ///< Copy as menu
+  QPushButton* reportButton() const { return report_; }                ///< Export report...
   /// A replay runs on the storm form's clock (checked) or, by default, on the virtual clock: exact, and
   /// done in moments however long the trace.
   bool replayInRealTime() const;
@@ -78,9 +84,13 @@ class TunePanel : public QWidget {
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
+  /// From this width on, the form holds four fields a row, else two.
+  static constexpr int kWideForm = 900;
   QWidget* buildForm();
+  void layOutForm(int slotsPerRow);
   QWidget* buildCharts();
   QHBoxLayout* buildRecommendationRow();
   Result<TraceOptions> traceOptions(const QString& path) const;
@@ -92,6 +102,9 @@ class TunePanel : public QWidget {
   void requestCut();
   void replayPoint(std::size_t index);
 
+  QGridLayout* form_ = nullptr;                              ///< the form's grid
+  std::vector<std::pair<QWidget*, QWidget*>> formSlots_;     ///< its slots in order: (label, field) or (widget, none)
+  int formSlotsPerRow_ = 0;                                  ///< as laid out now
   QThread* thread_;
   TuneWorker* worker_;
   QPushButton* open_;
@@ -116,6 +129,7 @@ class TunePanel : public QWidget {
   TuneHeatmap* heatmap_;
   QLabel* recommendation_;
   QToolButton* copyAs_;  ///< "Copy as" nginx / envoy / traefik / ... (enabled with a recommendation)
+  QPushButton* report_;  ///< Export report... (enabled after a sweep)
   QCheckBox* realTime_;  ///< replay on the storm form's clock instead of the virtual one
   SharedTrace trace_;                          ///< the loaded trace
   TraceOptions options_;                       ///< how it was read

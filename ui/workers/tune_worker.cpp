@@ -9,6 +9,8 @@ namespace rl::ui {
 void TuneWorker::open(const TraceOptions& options) {
   cancel_.store(false);
   try {
+    QElapsedTimer reading;
+    reading.start();
     auto t = loadTrace(options, {}, &cancel_);
     if (!t) return emit failed(qs(t.error().message));
     trace_ = std::make_shared<const Trace>(std::move(t.value()));
@@ -16,6 +18,7 @@ void TuneWorker::open(const TraceOptions& options) {
     auto summary = std::make_shared<TraceSummary>();
     summary->trace = trace_;
     summary->peaks = peakDistribution(*streams_, 10);
+    summary->readTime = Micros{reading.nsecsElapsed() / 1000};
     emit traceLoaded(summary);
   } catch (const std::exception& e) {
     emit failed(QStringLiteral("trace: %1").arg(QString::fromUtf8(e.what())));

@@ -18,6 +18,7 @@ namespace rl::ui {
 struct TraceSummary {
   SharedTrace trace;                ///< the requests
   std::vector<PeakWindow> peaks;    ///< per-client peak distribution (1 s, 10 s, 1 min, 1 h)
+  Micros readTime{0};               ///< how long reading it took (the tune document's read_ms)
 };
 
 /// What a limit on the per-client peak would cut (the distribution's limit line).
