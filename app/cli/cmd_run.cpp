@@ -19,6 +19,7 @@
 #include "storm/compared_runs.hpp"
 #include "storm/experiment.hpp"
 #include "storm/key_tag.hpp"
+#include "storm/model_replay.hpp"
 #include "storm/natural_failover.hpp"
 #include "storm/store_factory.hpp"
 
@@ -141,6 +142,14 @@ int resolveRunTarget(const StormSpec& spec, std::optional<RedisTarget>& redis) {
 }
 
 std::string differenceLine(const ExperimentRun& first, const ExperimentRun& other) {
+  if (other.spec.modelsTarget) {  // each model against the target, request by request
+    const auto agreement = modelAgreement(first.outcome, other.outcome, other.spec.algorithms.size());
+    std::string line = "decisions that differ from the target's, on its arrivals:";
+    for (std::size_t i = 0; i < agreement.size(); ++i)
+      line += (i == 0 ? " " : ", ") + std::string(algorithmName(other.spec.algorithms[i])) + " " +
+              std::to_string(agreement[i].differing) + " of " + std::to_string(agreement[i].compared);
+    return line;
+  }
   const DecisionDifferences d = decisionDifferences(first, other);
   std::string line = "decisions that differ between " + std::string(backendName(first.spec.backend)) + " and " +
                      std::string(backendName(other.spec.backend)) + ": " + std::to_string(d.count) + " of " +

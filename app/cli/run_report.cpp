@@ -8,7 +8,7 @@ namespace rl::cli {
 
 void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
                    const std::vector<AlgorithmMetrics>& metrics) {
-  if (spec.traceData) std::fprintf(out, "trace: %s\n", spec.traceData->summary().c_str());
+  if (spec.traceData && !spec.modelsTarget) std::fprintf(out, "trace: %s\n", spec.traceData->summary().c_str());
   const std::string backend = backendLabel(spec);
   std::fprintf(out, "storm: %s backend, %d replica(s), %d client(s), %lld requests (%s), %s clock, quota %s\n",
                backend.c_str(), spec.replicas, spec.clients,

@@ -10,6 +10,7 @@
 #include "metrics/fault_document.hpp"
 #include "metrics/over_limit.hpp"
 #include "metrics/storm_metrics.hpp"
+#include "storm/model_replay.hpp"
 #include "storm/compared_runs.hpp"
 
 namespace rl {
@@ -76,7 +77,10 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     r["algorithm"] = algorithmName(m.algorithm);
     r["backend"] = backendName(spec.backend);
     if (spec.backend == Backend::RedisScript) r["script"] = scriptName(spec);
-    if (spec.backend == Backend::Http) r["http_target"] = spec.httpTargets.front();
+    if (spec.backend == Backend::Http) {
+      r["http_target"] = spec.httpTargets.front();
+      r["decided_by"] = "target";  // the algorithm names only the quota it is judged by
+    }
     if (o.firstDecisionError) r["first_error"] = o.firstDecisionError->message;
     if (o.firstOutage) r["first_outage"] = o.firstOutage->message;
     r["limit"] = spec.quota.limit;
@@ -165,12 +169,20 @@ Json runDocument(const ExperimentResult& result, const std::vector<std::vector<A
     const ExperimentRun& run = result.runs[i];
     const std::vector<AlgorithmMetrics>& metrics = allMetrics[i];
     const Json doc = runJson(run.spec, run.outcome, metrics);
-    const std::int64_t differing = i > 0 ? decisionDifferences(result.runs[0], run).count : 0;  // the run's, once
+    const bool model = run.spec.modelsTarget;  // an http storm's models, on the target's arrivals
+    const std::int64_t differing = i > 0 && !model ? decisionDifferences(result.runs[0], run).count : 0;  // the run's, once
+    const std::vector<ModelAgreement> agreement =
+        model ? modelAgreement(result.runs[0].outcome, run.outcome, run.spec.algorithms.size()) : std::vector<ModelAgreement>{};
     const Json failover = run.failover ? failoverJson(failoverWithOvershoot(run, metrics)) : Json();
     if (i == 0 && run.failover) firstFailover = failover;
     int algo = 0;
     for (Json r : doc["runs"]) {
-      if (i > 0) r["decisions_differing_from_first_run"] = differing;
+      if (i > 0 && !model) r["decisions_differing_from_first_run"] = differing;
+      if (model) {
+        r["models"] = "the target's arrivals";
+        r["decisions_compared_with_target"] = agreement[static_cast<std::size_t>(algo)].compared;
+        r["decisions_differing_from_target"] = agreement[static_cast<std::size_t>(algo)].differing;
+      }
       if (run.faults) {
         r["faults"] = faultsJson(run.spec, run.outcome, *run.faults, algo);
         r["fault_actions"] = faultActionsJson(*run.faults);

@@ -1,5 +1,7 @@
 #include "storm/compared_runs.hpp"
 
+#include "storm/model_replay.hpp"
+
 namespace rl {
 
 namespace {
@@ -15,8 +17,10 @@ StormSpec besideRun(const StormSpec& spec, std::string_view tag) {
 
 constexpr const char* kDot = " \xC2\xB7 ";
 
-// "<algorithm or script> · <backend>" and " · <variant>" when one sets the run apart.
+// "<algorithm or script> · <backend>" and " · <variant>" when one sets the run apart; an http storm's model
+// lanes say what they model.
 std::string headingOf(const StormSpec& run, Algorithm a, const std::string& variant) {
+  if (run.modelsTarget) return laneLabel(run, a, false) + kDot + "model on the target's arrivals";
   std::string heading = laneLabel(run, a, false) + kDot + std::string(backendName(run.backend));
   return variant.empty() ? heading : heading + kDot + variant;
 }
@@ -27,14 +31,18 @@ std::vector<StormLane> lanesOf(const std::vector<StormSpec>& runs, Suffix suffix
   std::vector<StormLane> lanes;
   for (const StormSpec& run : runs)
     for (Algorithm a : run.algorithms)
-      lanes.push_back({a, laneLabel(run, a, false) + kDot + suffix(run), run.onRedisError, headingOf(run, a, suffix(run))});
+      lanes.push_back({a, laneLabel(run, a, false) + kDot + suffix(run), run.onRedisError, headingOf(run, a, suffix(run)),
+                       run.backend != Backend::Http});
   return lanes;
 }
 }  // namespace
 
 std::vector<StormSpec> comparedRuns(const StormSpec& spec) {
   std::vector<StormSpec> out{spec};
-  if (spec.backend == Backend::RedisScript && spec.algorithms.size() > 1) out.front().algorithms.resize(1);
+  // A script, or an HTTP target, is one limiter: one lane, whatever the algorithm list says.
+  if ((spec.backend == Backend::RedisScript || spec.backend == Backend::Http) && spec.algorithms.size() > 1)
+    out.front().algorithms.resize(1);
+  if (spec.backend == Backend::Http) out.push_back(modelRunOf(spec));  // the algorithms, on the target's arrivals
   for (Backend b : spec.compareBackends) {
     out.push_back(besideRun(spec, backendName(b)));
     out.back().backend = b;
@@ -51,12 +59,15 @@ std::string scriptName(const StormSpec& spec) {
 std::string backendLabel(const StormSpec& spec) {
   if (spec.backend == Backend::RedisScript) return "redis-script (" + scriptName(spec) + ")";
   if (spec.backend == Backend::Http && !spec.httpTargets.empty()) return "http (" + spec.httpTargets.front() + ")";
+  if (spec.modelsTarget) return "memory, on the target's arrivals (virtual clock)";
   return std::string(backendName(spec.backend));
 }
 
 std::string laneLabel(const StormSpec& spec, Algorithm algorithm, bool withBackend) {
   if (spec.backend == Backend::RedisScript) return scriptName(spec);
+  if (spec.backend == Backend::Http) return "target";
   std::string label(algorithmName(algorithm));
+  if (spec.modelsTarget) return withBackend ? label + " \xC2\xB7 model" : label;
   if (withBackend) label += " \xC2\xB7 " + std::string(backendName(spec.backend));
   return label;
 }
@@ -66,7 +77,8 @@ std::vector<StormLane> stormLanes(const StormSpec& spec) {
   std::vector<StormLane> lanes;
   for (const StormSpec& run : runs)
     for (Algorithm a : run.algorithms)
-      lanes.push_back({a, laneLabel(run, a, runs.size() > 1), run.onRedisError, headingOf(run, a, {})});
+      lanes.push_back({a, laneLabel(run, a, runs.size() > 1), run.onRedisError, headingOf(run, a, {}),
+                       run.backend != Backend::Http});
   return lanes;
 }
 

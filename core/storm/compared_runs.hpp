@@ -15,7 +15,8 @@ namespace rl {
 /// on one Redis never meet each other's keys). A redis-script run decides one
 /// lane (the script is one limiter, whatever the algorithm list says: the
 /// first algorithm only gives its quota rules); the built-ins beside it keep
-/// every listed algorithm.
+/// every listed algorithm. An http run is likewise one lane, the target's, and is followed by
+/// its model run (model_replay.hpp): the listed algorithms on the target's own arrivals.
 std::vector<StormSpec> comparedRuns(const StormSpec& spec);
 
 /// One lane of a storm: the algorithm whose quota rules it follows, and its name.
@@ -24,6 +25,7 @@ struct StormLane {
   std::string label;
   FailurePolicy policy = FailurePolicy::Open;  ///< decides the lane's store errors (names its bands)
   std::string heading;  ///< "<algorithm> · <backend>[ · <variant>]": what the lane chart's title calls it
+  bool hasLevel = true;  ///< the decisions say the limiter's level (an HTTP target's do not: no level chart line)
 };
 
 /// The lanes of every run of comparedRuns(spec), in order; names carry the
@@ -50,7 +52,7 @@ std::string scriptName(const StormSpec& spec);
 /// What decided the run: "redis-script (seed_token_bucket.lua)", "http (http://..)", "redis-lua".
 std::string backendLabel(const StormSpec& spec);
 
-/// One lane's name: the script's file name for redis-script, else the algorithm;
+/// One lane's name: the script's file name for redis-script, "target" for http, else the algorithm;
 /// `withBackend` adds " · <backend>" to a built-in algorithm (runs side by side).
 std::string laneLabel(const StormSpec& spec, Algorithm algorithm, bool withBackend);
 

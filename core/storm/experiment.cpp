@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "storm/failover_watch.hpp"
+#include "storm/model_replay.hpp"
 #include "storm/store_factory.hpp"
 #include "storm/traffic_plan.hpp"
 
@@ -77,7 +78,7 @@ Result<ExperimentResult> runExperiment(const StormSpec& spec, const ExperimentTa
   if (!spec.faults.empty() && !target.server)
     return invalidArgument("--fault acts on the redis-server RateLab starts itself: allowed with the managed server only");
   bool parallel = false;
-  const std::vector<StormSpec> runs = experimentRuns(spec, &parallel);
+  std::vector<StormSpec> runs = experimentRuns(spec, &parallel);
   std::vector<int> firstLanes;
   for (int lane = 0; const StormSpec& r : runs) {
     firstLanes.push_back(lane);
@@ -91,9 +92,12 @@ Result<ExperimentResult> runExperiment(const StormSpec& spec, const ExperimentTa
   const std::size_t groupSize = parallel ? runs.size() : 1;
   for (std::size_t begin = 0; begin < runs.size(); begin += groupSize) {
     if (begin > 0 && cancel && cancel->load()) break;
+    if (runs[begin].modelsTarget && (result.runs.empty() || result.runs.front().outcome.records.empty())) break;  // nothing to model
     Group g;
     g.origins.assign(groupSize, 0);
     for (std::size_t i = begin; i < begin + groupSize; ++i) {
+      // An http storm's model run decides the target run's own arrivals (model_replay.hpp).
+      if (runs[i].modelsTarget && !result.runs.empty()) runs[i] = withArrivals(runs[i], result.runs.front().outcome);
       auto factory = storeFactoryFor(runs[i], target.endpoint);
       if (!factory) return factory.error();
       auto runner = std::make_unique<StormRunner>(runs[i], std::move(factory).value());

@@ -113,6 +113,9 @@ struct StormSpec {
   bool readFromReplica = false;      ///< redis-naive: read the count from a replica (Python limits' use_replicas=True)
   std::optional<FailoverPlan> failover;  ///< a failover on a managed cluster during the storm
   std::vector<FaultEvent> faults;        ///< --fault: done to the managed redis-server during the run (time order)
+  /// Set by comparedRuns on an http storm's model run: the listed algorithms decide the target run's
+  /// arrivals again, in memory on the virtual clock (its trace is those arrivals; model_replay.hpp).
+  bool modelsTarget = false;
 };
 
 /// How long the run's sends span, as planned (trace: its span / speed; rate-driven patterns:

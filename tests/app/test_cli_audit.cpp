@@ -440,8 +440,9 @@ void CliAuditTest::badInputAndUnreachable() {
 }
 
 void CliAuditTest::runKeysAreFreshPerRunAndLane() {
-  // `run --backend http` against a limiter that keeps state (Redis, 60 s windows): a second
-  // run, and the second lane of each run, must not meet the first one's spent quota.
+  // `run --backend http` against a limiter that keeps state (Redis, 60 s windows): a second run must not
+  // meet the first one's spent quota. The target has one lane; the listed algorithms decide its arrivals
+  // again in memory (the model run), and sliding_log explains express's 5 per minute decision for decision.
   std::unique_ptr<Child> node;
   QString why;
   const QString url = startNode(node, {"express", "draft-8", "5", "60000", QString::number(redis_->endpoint().port)}, why);
@@ -451,8 +452,12 @@ void CliAuditTest::runKeysAreFreshPerRunAndLane() {
                                  "--limit", "5", "--requests", "8", "--json"});
     QVERIFY2(c.exitCode == 0, c.err.constData());
     const QJsonArray runs = c.json()["runs"].toArray();
-    QCOMPARE(runs.size(), 2);
+    QCOMPARE(runs.size(), 3);  // the target, then fixed_window and sliding_log on its arrivals
+    QCOMPARE(runs[0].toObject()["decided_by"].toString(), QString("target"));
     for (const auto& r : runs) QCOMPARE(r.toObject()["admitted"].toInt(), 5);
+    QCOMPARE(runs[2].toObject()["algorithm"].toString(), QString("sliding_log"));
+    QCOMPARE(runs[2].toObject()["decisions_compared_with_target"].toInt(), 8);
+    QCOMPARE(runs[2].toObject()["decisions_differing_from_target"].toInt(), 0);
   }
 }
 

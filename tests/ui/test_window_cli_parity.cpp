@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QDir>
+#include <QLabel>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -17,6 +18,7 @@
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
 #include "ui/workers/storm_controller.hpp"
 
 using namespace rl;
@@ -65,7 +67,7 @@ class WindowCliParityTest : public QObject {
  private:
   /// The scenario as both sides run it here: on this test's Redis (and nginx), on the virtual clock.
   QString preparedScenario(const QString& name, bool* exact);
-  QByteArray runInWindow(const QString& scenario);
+  QByteArray runInWindow(const QString& scenario, QString* summary = nullptr);
   std::unique_ptr<test::RedisTestServer> redis_;
   std::unique_ptr<test::NginxLimitReq> nginx_;
   QTemporaryDir dir_;
@@ -101,7 +103,7 @@ QString WindowCliParityTest::preparedScenario(const QString& name, bool* exact) 
   return path;
 }
 
-QByteArray WindowCliParityTest::runInWindow(const QString& scenario) {
+QByteArray WindowCliParityTest::runInWindow(const QString& scenario, QString* summary) {
   StormController controller;
   MainWindow window(controller);
   QSignalSpy status(&controller, &StormController::redisStatus);
@@ -118,6 +120,7 @@ QByteArray WindowCliParityTest::runInWindow(const QString& scenario) {
     return {};
   }
   if (!done.wait(120'000)) return {};
+  if (summary) *summary = window.summaryPanel()->caption()->text();
   return window.runDocumentText();
 }
 
@@ -160,10 +163,16 @@ void WindowCliParityTest::windowStormsNginxThroughHttp() {
   f.resize(0);
   f.write(QJsonDocument(s).toJson());
   f.close();
-  const QJsonArray runs = QJsonDocument::fromJson(runInWindow(path)).object()[QStringLiteral("runs")].toArray();
-  QCOMPARE(runs.size(), 2);  // nginx, then the same requests on RateLab's leaky_bucket in memory
+  QString summary;
+  const QJsonArray runs = QJsonDocument::fromJson(runInWindow(path, &summary)).object()[QStringLiteral("runs")].toArray();
+  QCOMPARE(runs.size(), 2);  // nginx's lane, then RateLab's leaky_bucket on nginx's own arrivals
   const QJsonObject nginx = runs[0].toObject(), model = runs[1].toObject();
   QCOMPARE(nginx[QStringLiteral("backend")].toString(), QStringLiteral("http"));
+  QCOMPARE(nginx[QStringLiteral("decided_by")].toString(), QStringLiteral("target"));
+  QCOMPARE(model[QStringLiteral("backend")].toString(), QStringLiteral("memory"));
+  QCOMPARE(model[QStringLiteral("clock")].toString(), QStringLiteral("virtual"));
+  QCOMPARE(model[QStringLiteral("offered")].toInt(), 120);
+  QCOMPARE(model[QStringLiteral("decisions_compared_with_target")].toInt(), 120);
   QCOMPARE(nginx[QStringLiteral("offered")].toInt(), 120);
   QCOMPARE(nginx[QStringLiteral("errors")].toInt(), 0);
   // 120 poisson requests at 30/s through rate=10r/s burst=5: about 6 + 10/s x 4 s admitted.
@@ -171,8 +180,15 @@ void WindowCliParityTest::windowStormsNginxThroughHttp() {
   QVERIFY2(admitted >= 35 && admitted <= 60, qPrintable(QString::number(admitted)));
   QVERIFY2(std::abs(admitted - model[QStringLiteral("admitted")].toInt()) <= 3,
            qPrintable(QStringLiteral("nginx %1, leaky_bucket %2").arg(admitted).arg(model[QStringLiteral("admitted")].toInt())));
-  const int differing = model[QStringLiteral("decisions_differing_from_first_run")].toInt();
-  QVERIFY2(differing <= 12, qPrintable(QStringLiteral("%1 of 120 decisions differ").arg(differing)));
+  // Only requests within about a millisecond of a drain instant can go either way (nginx's clock is whole ms).
+  const int differing = model[QStringLiteral("decisions_differing_from_target")].toInt();
+  qInfo("nginx admitted %d, leaky_bucket on its arrivals %d, %d of 120 decisions differ", admitted,
+        model[QStringLiteral("admitted")].toInt(), differing);
+  QVERIFY2(differing <= 6, qPrintable(QStringLiteral("%1 of 120 decisions differ").arg(differing)));
+  // The Summary says it under the table, with the document's figures.
+  QVERIFY2(summary.contains(QStringLiteral("leaky_bucket on the target's arrivals: %1 of 120 decisions differ from the "
+                                           "target's.").arg(differing)),
+           qPrintable(summary));
 }
 
 QTEST_MAIN(WindowCliParityTest)

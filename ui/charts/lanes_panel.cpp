@@ -128,8 +128,9 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
   clientRow_->setVisible(false);
   for (LaneChart* lane : lanes_) delete lane;
   lanes_.clear();
-  std::vector<Algorithm> algorithms;
-  QStringList labels;
+  std::vector<Algorithm> algorithms, levelAlgorithms;  // every lane's; the lanes that tell a level
+  QStringList labels, levelLabels;
+  levelOf_.clear();
   for (std::size_t i = 0; i < lanes.size(); ++i) {
     auto* lane = new LaneChart(lanes[i].algorithm, lanesBox_);
     lane->setLabel(qs(lanes[i].label));
@@ -143,8 +144,12 @@ void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) 
     lanes_.append(lane);
     algorithms.push_back(lanes[i].algorithm);
     labels << lane->label();
+    levelOf_.push_back(lanes[i].hasLevel ? static_cast<int>(levelAlgorithms.size()) : -1);  // a target tells no level
+    if (!lanes[i].hasLevel) continue;
+    levelAlgorithms.push_back(lanes[i].algorithm);
+    levelLabels << lane->label();
   }
-  level_->setAlgorithms(algorithms, labels);
+  level_->setAlgorithms(levelAlgorithms, levelLabels);
   ttl_->reset(algorithms, ttl, labels);
   // Only a storm whose keys are sampled draws PTTL; otherwise the level chart takes the width.
   ttl_->setVisible(ttl == TtlSource::WallClock || ttl == TtlSource::VirtualClock);
@@ -246,7 +251,8 @@ void LanesPanel::refresh(LaneModel& model, std::int64_t spanUs) {
     const LanePoints& p = points[static_cast<std::size_t>(i)];
     lanes_[i]->showPoints(p, xEnd, xMin);
     drawn << lanes_[i]->drawnEntries();
-    level_->setSegments(i, p.level);
+    const int level = i < static_cast<int>(levelOf_.size()) ? levelOf_[static_cast<std::size_t>(i)] : i;
+    if (level >= 0) level_->setSegments(level, p.level);
     if (i == 0) level_->setReference(p.limit);
     for (const QList<QPointF>& piece : p.level)
       for (const QPointF& q : piece) levelMax = std::max(levelMax, q.y());

@@ -105,6 +105,7 @@ class LanesPanel : public QWidget {
   std::int64_t spanUs_ = 0;     ///< the span last drawn
   bool stormShown_ = false;  ///< a storm (or serving) has set the lanes
   QList<LaneChart*> lanes_;
+  std::vector<int> levelOf_;  ///< per lane, its series in the level chart (-1: none, an HTTP target's lane)
   SeriesChart* level_;
   TtlChart* ttl_;
   double xMax_ = 1;  ///< the lanes' span, seconds of the storm's timeline

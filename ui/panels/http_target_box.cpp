@@ -1,6 +1,6 @@
 #include "ui/panels/http_target_box.hpp"
 
-#include <QCheckBox>
+#include <QLabel>
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -28,17 +28,16 @@ HttpTargetBox::HttpTargetBox(QWidget* parent) : QWidget(parent) {
   headers_->setObjectName(QStringLiteral("httpHeaders"));
   headers_->setPlaceholderText(tr("Name: value, one per line"));
   headers_->setMaximumHeight(headers_->fontMetrics().lineSpacing() * 2 + 12);
-  beside_ = new QCheckBox(tr("RateLab's model, in memory"), this);
-  beside_->setObjectName(QStringLiteral("httpBeside"));
-  beside_->setToolTip(tr("Then the same requests (the same plan) decided by the checked algorithms in memory, one lane "
-                         "each, and the decisions that differ from the target's counted"));
+  models_ = new QLabel(tr("the checked algorithms decide the target's own arrivals again, in memory: one lane each, "
+                          "with the decisions that differ from the target's"), this);
+  models_->setObjectName(QStringLiteral("httpModels"));
+  models_->setWordWrap(true);
   form->addRow(tr("Target"), target_);
   form->addRow(tr("Client"), key_);
   form->addRow(tr("Denied"), deny_);
   form->addRow(tr("Headers"), headers_);
-  form->addRow(tr("Beside"), beside_);
+  form->addRow(tr("Models"), models_);
   connect(target_, &QLineEdit::textChanged, this, &HttpTargetBox::changed);
-  connect(beside_, &QCheckBox::toggled, this, &HttpTargetBox::changed);
 }
 
 Result<void> HttpTargetBox::applyTo(StormSpec& spec) const {
@@ -53,7 +52,6 @@ Result<void> HttpTargetBox::applyTo(StormSpec& spec) const {
   spec.httpHeaders.clear();
   for (const QString& line : headers_->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
     if (auto ok = set("http_header", line, "Headers"); !ok) return ok;
-  spec.compareBackends = beside_->isChecked() ? std::vector<Backend>{Backend::Memory} : std::vector<Backend>{};
   return {};
 }
 
@@ -68,8 +66,6 @@ void HttpTargetBox::show(const StormSpec& spec) {
   QStringList headers;
   for (const std::string& h : spec.httpHeaders) headers << qs(h);
   headers_->setPlainText(headers.join(QLatin1Char('\n')));
-  beside_->setChecked(std::find(spec.compareBackends.begin(), spec.compareBackends.end(), Backend::Memory) !=
-                      spec.compareBackends.end());
 }
 
 }  // namespace rl::ui

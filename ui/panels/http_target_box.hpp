@@ -1,7 +1,7 @@
 #pragma once
 // HttpTargetBox: the storm form's fields for the http backend, any HTTP limiter
 // as the target: URL(s), how the client travels, the statuses that mean denied,
-// extra header fields, and RateLab's model beside it. Its values go through the
+// extra header fields; the checked algorithms model the target on its own arrivals. Its values go through the
 // storm settings (applyStormSetting), so a bad field gets ratelab-cli's sentence.
 
 #include <QWidget>
@@ -9,7 +9,7 @@
 #include "common/result.hpp"
 #include "storm/storm_spec.hpp"
 
-class QCheckBox;
+class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 
@@ -36,7 +36,7 @@ class HttpTargetBox : public QWidget {
   QLineEdit* key_;           ///< http_key: header:NAME | source-addr
   QLineEdit* deny_;          ///< http_deny_status: 429[,503..]
   QPlainTextEdit* headers_;  ///< http_header: one "Name: value" per line
-  QCheckBox* beside_;        ///< compare_backend memory: RateLab's model on the same requests
+  QLabel* models_;           ///< says what the model lanes are (the checked algorithms on the target's arrivals)
 };
 
 }  // namespace rl::ui

@@ -67,6 +67,12 @@ void SummaryPanel::setResult(const StormResult& result) {
     if (r.overLimitAdmitted > 0) lines << overLimitLine(r);
   for (const AlgorithmResult& r : result.algorithms)
     if (r.failover) lines << failoverLine(r);
+  for (const AlgorithmResult& r : result.algorithms)
+    if (r.targetCompared >= 0)
+      lines << tr("%1 on the target's arrivals: %2 of %3 decisions differ from the target's.")
+                   .arg(name(r.algorithm))
+                   .arg(r.targetDiffering)
+                   .arg(r.targetCompared);
   caption_->setText(lines.join(QLatin1Char('\n')));
 }
 

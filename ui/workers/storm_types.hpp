@@ -37,6 +37,8 @@ struct AlgorithmResult {
   std::int64_t p50us = 0;                        ///< decision latency
   std::int64_t p99us = 0;                        ///< decision latency
   std::optional<FailoverReport> failover;        ///< the failover preset's lanes only
+  std::int64_t targetCompared = -1;              ///< a model lane of an http storm: decisions matched with the target's
+  std::int64_t targetDiffering = 0;              ///< of those, decided otherwise than the target did
 };
 
 /// The summary of a finished (or stopped) storm.

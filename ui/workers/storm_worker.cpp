@@ -7,6 +7,7 @@
 #include "metrics/run_document.hpp"
 #include "metrics/storm_metrics.hpp"
 #include "redis/redis_url.hpp"
+#include "storm/model_replay.hpp"
 #include "storm/quota_schedule.hpp"
 #include "storm/store_factory.hpp"
 #include "ui/charts/lane_model.hpp"
@@ -52,8 +53,15 @@ StormResult summarize(std::shared_ptr<const ExperimentResult> experiment) {
     std::size_t lane = static_cast<std::size_t>(run.firstLane);
     const auto metrics = computeMetrics(run.spec, run.outcome);
     const auto failover = run.failover ? std::optional(failoverWithOvershoot(run, metrics)) : std::nullopt;
-    for (const AlgorithmMetrics& m : metrics) {
-      out.algorithms.push_back(rowOf(run, m, lane < lanes.size() ? &lanes[lane] : nullptr, failover));
+    const auto agreement = run.spec.modelsTarget  // the run document's figures (metrics/run_document.cpp)
+                               ? modelAgreement(experiment->runs.front().outcome, run.outcome, run.spec.algorithms.size())
+                               : std::vector<ModelAgreement>{};
+    for (std::size_t i = 0; i < metrics.size(); ++i) {
+      out.algorithms.push_back(rowOf(run, metrics[i], lane < lanes.size() ? &lanes[lane] : nullptr, failover));
+      if (i < agreement.size()) {
+        out.algorithms.back().targetCompared = agreement[i].compared;
+        out.algorithms.back().targetDiffering = agreement[i].differing;
+      }
       ++lane;
     }
   }

@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "metrics/storm_metrics.hpp"
+#include "storm/compared_runs.hpp"
+#include "storm/model_replay.hpp"
 #include "storm/storm_settings.hpp"
 #include "storm/store_factory.hpp"
 #include "store/memory_store.hpp"
@@ -54,6 +56,7 @@ class StormRunnerTest : public QObject {
   void storeFailureEndsTheRun();
   void badSpecDoesNotStart();
   void skewShiftsTheReplicaClock();
+  void httpStormModelsTheTargetOnItsArrivals();
   void slowStoreIsLateThenDropped();
 };
 
@@ -340,6 +343,50 @@ void StormRunnerTest::slowStoreIsLateThenDropped() {
   QVERIFY(p.late >= p.sent - 1);        // all but the first start late
   const auto m = computeMetrics(s, o->records, o->wallDuration);
   QVERIFY(m[0].latency.max > 100'000);  // measured from the intended time, not the send
+}
+
+void StormRunnerTest::httpStormModelsTheTargetOnItsArrivals() {
+  // An http storm is one lane for the target, then its model run: the listed algorithms, in memory on the
+  // virtual clock, on the target's own arrivals.
+  StormSpec http;
+  http.backend = Backend::Http;
+  http.httpTargets = {"http://127.0.0.1:9/"};
+  http.algorithms = {Algorithm::FixedWindow, Algorithm::SlidingLog, Algorithm::TokenBucket};
+  http.quota = Quota::perWindow(5, Micros{1'000'000});
+  const auto runs = comparedRuns(http);
+  QCOMPARE(runs.size(), std::size_t(2));
+  QCOMPARE(runs[0].algorithms.size(), std::size_t(1));
+  QVERIFY(runs[1].modelsTarget && runs[1].backend == Backend::Memory && runs[1].clock == ClockMode::Virtual);
+  QCOMPARE(runs[1].algorithms, http.algorithms);
+  const auto lanes = stormLanes(http);
+  QCOMPARE(lanes.size(), std::size_t(4));
+  QCOMPARE(lanes[0].label, std::string("target"));
+  QVERIFY(!lanes[0].hasLevel && lanes[1].hasLevel);
+  QCOMPARE(lanes[1].heading, std::string("fixed_window \xC2\xB7 model on the target's arrivals"));
+
+  // A stand-in target decided on the virtual clock (so each decision's time is exactly its arrival): a fixed
+  // window of 5 per second under poisson traffic at 40/s from 3 clients. The fixed_window model decides every
+  // one of its arrivals as it did; the other algorithms differ where their rules do.
+  StormSpec target;
+  target.algorithms = {Algorithm::FixedWindow};
+  target.quota = http.quota;
+  target.pattern = Pattern::Poisson;
+  target.rate = 40;
+  target.requests = 200;
+  target.clients = 3;
+  const Run decided = run(target);
+  StormSpec model = modelRunOf(target);
+  model.algorithms = http.algorithms;
+  model = withArrivals(model, decided.outcome);
+  QCOMPARE(model.traceData->requests.size(), std::size_t(200));
+  QVERIFY(validate(model));
+  const Run replayed = run(model);
+  const auto agreement = modelAgreement(decided.outcome, replayed.outcome, 3);
+  QCOMPARE(agreement[0].compared, std::int64_t(200));
+  QCOMPARE(agreement[0].differing, std::int64_t(0));
+  QCOMPARE(replayed.metrics[0].admitted, decided.metrics[0].admitted);
+  QVERIFY2(agreement[1].differing > 0, "sliding_log denies what a fixed window admits at its edges");
+  QCOMPARE(agreement[2].compared, std::int64_t(200));
 }
 
 QTEST_GUILESS_MAIN(StormRunnerTest)
