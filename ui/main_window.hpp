@@ -141,6 +141,8 @@ class MainWindow : public QMainWindow {
   void exportReportAs();
   /// File > Export race report: a dated name suggested, ".html" added.
   void exportRaceReportAs();
+  /// Draws a finished audit's arrivals (audit_experiment.hpp) in the lanes, as a run of the History.
+  void showAudit(const std::shared_ptr<const ExperimentResult>& experiment, const QString& target);
   /// Runs `work` (a file export) on its own thread; its sentence then shows in the status line.
   void inBackground(std::function<QString()> work);
   /// On the GUI thread: what the report of the last storm needs, as work any thread may run.

@@ -13,6 +13,7 @@
 #include "ui/panels/summary_panel.hpp"
 #include "ui/qt_text.hpp"
 #include "ui/workers/storm_controller.hpp"
+#include "ui/workers/storm_worker.hpp"
 
 namespace rl::ui {
 
@@ -52,6 +53,24 @@ void MainWindow::recordRun() {
   shownRun_ = 0;
 }
 
+void MainWindow::showAudit(const std::shared_ptr<const ExperimentResult>& experiment, const QString& target) {
+  if (!experiment || experiment->runs.empty()) return;
+  if (controller_.stormRunning())
+    return showError(tr("The audit's lanes wait: a storm is running (Show in lanes after it ends)"));
+  PastRun run;
+  run.finished = QDateTime::currentDateTime();
+  run.title = tr("Audit of %1").arg(target);
+  run.lanes = experimentLanes(experiment->spec);
+  run.result = summarize(experiment);
+  run.ttl = TtlSource::NoKeys;
+  run.ttlSamples = std::make_shared<std::vector<TtlSample>>();
+  run.spanUs = std::max<std::int64_t>(1, experiment->runs.front().outcome.wallDuration.count());
+  run.live = false;
+  const PastRun& kept = runs_.add(std::move(run));
+  history_->setRuns(runs_);
+  showRun(kept.number);
+}
+
 const StormResult& MainWindow::shownResult() const {
   if (shownRun_ > 0)
     if (const PastRun* run = runs_.find(shownRun_)) return run->result;
@@ -70,7 +89,7 @@ void MainWindow::showRun(int number) {
   const PastRun* run = runs_.find(number);
   const PastRun* latest = runs_.latest();
   if (!run || !latest || controller_.stormRunning()) return;
-  if (number == latest->number) {  // the controller's own model: exactly what the live lanes drew
+  if (number == latest->number && latest->live) {  // the controller's own model: exactly what the live lanes drew
     drawRun(latest->lanes, latest->ttl, *latest->ttlSamples, latest->wallUs, controller_.model(), latest->spanUs);
     summary_->setResult(controller_.lastResult());
     shownRun_ = 0;

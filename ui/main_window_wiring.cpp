@@ -47,6 +47,7 @@ void MainWindow::wireHttpAudit() {
   connect(audit_, &HttpAuditPanel::stopRequested, &controller_, &StormController::stopHttpAudit);
   connect(&controller_, &StormController::httpAuditCheck, audit_, &HttpAuditPanel::showCheck);
   connect(&controller_, &StormController::httpAuditFinished, audit_, &HttpAuditPanel::showFinished);
+  connect(audit_, &HttpAuditPanel::lanesRequested, this, &MainWindow::showAudit);
 }
 
 void MainWindow::wireStorm() {

@@ -40,6 +40,7 @@ struct PastRun {
   std::shared_ptr<std::vector<TtlSample>> ttlSamples;  ///< still filled by the run's TTL tail
   std::int64_t wallUs = -1;  ///< wall time from its start to its end (the TTL chart's end mark)
   std::int64_t spanUs = 0;   ///< its planned timeline (the lanes' axis)
+  bool live = true;          ///< a storm the controller ran (its model drew it); false: an audit drawn from its arrivals
 
   /// Its decisions over all runs of its experiment.
   std::size_t decisions() const;

@@ -80,6 +80,7 @@ Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(con
   }
   report.checks.push_back(fingerprintCheck(ctx, prober.arrivals(), report.fingerprint));
   if (onCheck) onCheck(report.checks.back());
+  report.arrivals = prober.arrivals();
   report.declared = ctx.declared;
   report.requests = prober.sent();
   report.elapsedMs = prober.nowUs() / 1000;

@@ -16,6 +16,7 @@
 #include "common/json.hpp"
 #include "common/result.hpp"
 #include "http/http_message.hpp"
+#include "http/limit_headers.hpp"
 #include "http/tls_session.hpp"
 #include "limiter/time.hpp"
 
@@ -79,6 +80,23 @@ struct Fingerprint {
   std::string summary;           ///< "fixed_window 10 per 60 s, window from the client's first request: 180 of 180"
 };
 
+/// One request the audit made and what came back.
+struct Arrival {
+  std::string probe;            ///< the probe that sent it
+  std::string key;              ///< client key
+  int group = -1;               ///< requests sent together (a concurrent round) share a group; -1 alone
+  int url = 0;                  ///< index into the spec's URLs
+  std::int64_t sentUs = 0;      ///< steady time from the audit's start
+  std::int64_t wallUs = 0;      ///< unix time of the send, microseconds
+  std::int64_t rttUs = 0;       ///< until the answer
+  int status = 0;               ///< HTTP status (0 when none came)
+  bool allowed = false;         ///< admitted
+  bool error = false;           ///< neither admitted nor denied (transport failure, other status)
+  std::string errorText;        ///< why, when `error`
+  LimitHeaders headers;         ///< what the answer said
+  bool fingerprinted = true;    ///< replayed by the fingerprint (false: replicas, spoofed identities)
+};
+
 /// The whole audit.
 struct AuditReport {
   std::string target;            ///< the URLs, comma-separated
@@ -90,6 +108,7 @@ struct AuditReport {
   std::int64_t elapsedMs = 0;    ///< wall time
   std::string summary;           ///< one line
   bool interrupted = false;      ///< cancelled (Ctrl-C): the probes after it did not run
+  std::vector<Arrival> arrivals; ///< every request sent, in send order (not in the JSON: audit_experiment.hpp draws them)
 };
 
 /// The report as the CLI's --json document:

@@ -11,9 +11,10 @@ namespace rl {
 namespace {
 
 struct Sample {
-  std::int64_t us;  ///< unix time the target saw it (send + half the round trip)
-  bool allowed;     ///< what the target decided
-  int group;        ///< concurrent round, -1 alone
+  std::int64_t us;    ///< unix time the target saw it (send + half the round trip)
+  bool allowed;       ///< what the target decided
+  int group;          ///< concurrent round, -1 alone
+  std::size_t index;  ///< the arrival's index
 };
 using Sequence = std::vector<Sample>;  // one key, from its fresh state, in send order
 
@@ -23,14 +24,14 @@ struct Candidate {
   bool firstRequest = false;  ///< windows start at the first request after the last window
 };
 
-// Decisions of `c` on `seq` that match the target's (rounds: as many admits and denies as both have).
-int explainedIn(const Sequence& seq, const Candidate& c) {
+// What `c` decides for each request of `seq`, in order; `levels` (when given) gets the level after each.
+std::vector<bool> decidedIn(const Sequence& seq, const Candidate& c, std::vector<double>* levels = nullptr) {
   LimiterState state = freshState(c.algorithm);
   const std::int64_t w = c.quota.window.count();
   std::int64_t windowStart = 0, windowIndex = 0;
   bool started = false;
-  std::map<int, std::array<int, 4>> rounds;  // group -> model admits, model denies, target admits, target denies
-  int explained = 0;
+  std::vector<bool> out;
+  out.reserve(seq.size());
   for (const Sample& s : seq) {
     std::int64_t now = s.us;
     if (c.firstRequest) {
@@ -41,13 +42,26 @@ int explainedIn(const Sequence& seq, const Candidate& c) {
       }
       now = windowIndex * w + (s.us - windowStart);
     }
-    const bool allowed = decide(c.algorithm, state, Micros{now}, 1, c.quota).decision.allowed;
+    const Decision d = decide(c.algorithm, state, Micros{now}, 1, c.quota).decision;
+    out.push_back(d.allowed);
+    if (levels) levels->push_back(d.level);
+  }
+  return out;
+}
+
+// Decisions of `c` on `seq` that match the target's (rounds: as many admits and denies as both have).
+int explainedIn(const Sequence& seq, const Candidate& c) {
+  const std::vector<bool> model = decidedIn(seq, c);
+  std::map<int, std::array<int, 4>> rounds;  // group -> model admits, model denies, target admits, target denies
+  int explained = 0;
+  for (std::size_t i = 0; i < seq.size(); ++i) {
+    const Sample& s = seq[i];
     if (s.group < 0) {
-      explained += allowed == s.allowed;
+      explained += model[i] == s.allowed;
       continue;
     }
     auto& r = rounds[s.group];
-    ++r[allowed ? 0 : 1];
+    ++r[model[i] ? 0 : 1];
     ++r[s.allowed ? 2 : 3];
   }
   for (const auto& [g, r] : rounds) explained += std::min(r[0], r[2]) + std::min(r[1], r[3]);
@@ -119,15 +133,66 @@ std::string describe(const Fingerprint& f) {
   return s + ": " + std::to_string(f.explained) + " of " + std::to_string(f.decisions);
 }
 
+// The fingerprinted arrivals (not errors), one sequence per key in the order the target saw them.
+std::vector<Sequence> sequencesOf(const std::vector<Arrival>& arrivals) {
+  std::map<std::string, Sequence> byKey;
+  for (std::size_t i = 0; i < arrivals.size(); ++i) {
+    const Arrival& a = arrivals[i];
+    if (a.fingerprinted && !a.error) byKey[a.key].push_back({seenAtUs(a), a.allowed, a.group, i});
+  }
+  std::vector<Sequence> seqs;
+  for (auto& [k, s] : byKey) {
+    std::stable_sort(s.begin(), s.end(), [](const Sample& x, const Sample& y) { return x.us < y.us; });
+    seqs.push_back(std::move(s));
+  }
+  return seqs;
+}
+
 }  // namespace
 
+std::int64_t seenAtUs(const Arrival& a) { return a.wallUs + a.rttUs / 2; }
+
+std::vector<ModelDecision> fingerprintDecisions(const std::vector<Arrival>& arrivals, const Fingerprint& f) {
+  const auto algorithm = parseAlgorithm(f.algorithm);
+  if (!algorithm) return {};
+  Candidate c{*algorithm, Quota::perWindow(f.limit, Micros{f.windowMs * 1000}), f.alignment == "first_request"};
+  if (isRateBased(*algorithm)) c.quota = Quota::perWindow(f.limit, kSecond).withRefill(f.ratePerSecond);
+  std::vector<ModelDecision> out;
+  for (const Sequence& seq : sequencesOf(arrivals)) {
+    std::vector<double> levels;
+    const std::vector<bool> model = decidedIn(seq, c, &levels);
+    // A concurrent round's order is unknown: the model's admits go first to the requests the target admitted.
+    std::map<int, int> admitsLeft;
+    for (std::size_t i = 0; i < seq.size(); ++i)
+      if (seq[i].group >= 0) admitsLeft[seq[i].group] += model[i] ? 1 : 0;
+    std::map<int, std::vector<std::size_t>> deniedByTarget;
+    for (std::size_t i = 0; i < seq.size(); ++i) {
+      const Sample& s = seq[i];
+      if (s.group < 0) {
+        out.push_back({s.index, model[i], levels[i]});
+      } else if (s.allowed && admitsLeft[s.group] > 0) {
+        --admitsLeft[s.group];
+        out.push_back({s.index, true, levels[i]});
+      } else if (s.allowed) {
+        out.push_back({s.index, false, levels[i]});
+      } else {
+        deniedByTarget[s.group].push_back(out.size());
+        out.push_back({s.index, false, levels[i]});
+      }
+    }
+    for (auto& [g, slots] : deniedByTarget)  // admits the target's admitted requests could not take
+      for (std::size_t k = 0; k < slots.size() && admitsLeft[g] > 0; ++k, --admitsLeft[g]) out[slots[k]].allowed = true;
+  }
+  std::sort(out.begin(), out.end(), [](const ModelDecision& a, const ModelDecision& b) { return a.arrival < b.arrival; });
+  return out;
+}
+
+
 Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const FingerprintHints& hints) {
-  std::map<std::string, Sequence> byKey;
   std::map<int, std::int64_t> roundAdmits;
   int decisions = 0;
   for (const Arrival& a : arrivals) {
     if (!a.fingerprinted || a.error) continue;
-    byKey[a.key].push_back({a.wallUs + a.rttUs / 2, a.allowed, a.group});
     if (a.group >= 0) roundAdmits[a.group] += a.allowed;
     ++decisions;
   }
@@ -136,11 +201,7 @@ Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const Fing
   Fingerprint best;
   best.decisions = decisions;
   if (decisions == 0) return best;
-  std::vector<Sequence> seqs;
-  for (auto& [k, s] : byKey) {
-    std::stable_sort(s.begin(), s.end(), [](const Sample& x, const Sample& y) { return x.us < y.us; });
-    seqs.push_back(std::move(s));
-  }
+  const std::vector<Sequence> seqs = sequencesOf(arrivals);
   int bestScore = -1;
   Candidate bestCandidate{Algorithm::FixedWindow, {}, false};
   for (const Candidate& c : candidates(hints, maxAdmitted)) {

@@ -32,4 +32,18 @@ struct FingerprintHints {
 /// The best model of `arrivals` (fingerprinted, without errors); see the file comment.
 Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const FingerprintHints& hints);
 
+/// When the target saw `a`: its send plus half the round trip (unix µs), the time the fingerprint replays.
+std::int64_t seenAtUs(const Arrival& a);
+
+/// What the fingerprint's model decided for one arrival.
+struct ModelDecision {
+  std::size_t arrival = 0;  ///< index into the arrivals
+  bool allowed = false;     ///< the model's answer
+  double level = 0;         ///< the model's level after it (tokens, queue depth, window count)
+};
+/// The model `f` names (fingerprintArrivals' result) replayed on `arrivals`: one decision per fingerprinted
+/// arrival without an error, in arrival order. In a concurrent round, whose order is unknown, the model's
+/// admits go to the requests the target admitted first, so exactly `f.explained` decisions agree.
+std::vector<ModelDecision> fingerprintDecisions(const std::vector<Arrival>& arrivals, const Fingerprint& f);
+
 }  // namespace rl

@@ -23,23 +23,6 @@
 
 namespace rl {
 
-/// One request the audit made and what came back.
-struct Arrival {
-  std::string probe;            ///< the probe that sent it
-  std::string key;              ///< client key
-  int group = -1;               ///< requests sent together (a concurrent round) share a group; -1 alone
-  int url = 0;                  ///< index into the spec's URLs
-  std::int64_t sentUs = 0;      ///< steady time from the audit's start
-  std::int64_t wallUs = 0;      ///< unix time of the send, microseconds
-  std::int64_t rttUs = 0;       ///< until the answer
-  int status = 0;               ///< HTTP status (0 when none came)
-  bool allowed = false;         ///< admitted
-  bool error = false;           ///< neither admitted nor denied (transport failure, other status)
-  std::string errorText;        ///< why, when `error`
-  LimitHeaders headers;         ///< what the answer said
-  bool fingerprinted = true;    ///< replayed by the fingerprint (false: replicas, spoofed identities)
-};
-
 /// How one request is made.
 struct ProbeRequest {
   /// A request of `probe` on key `key` to URL `url`.

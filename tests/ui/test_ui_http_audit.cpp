@@ -8,12 +8,18 @@
 #include <QtTest>
 
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
 #include "support/cli_process.hpp"
 #include "support/nginx_limit_req.hpp"
+#include "ui/charts/chart_lane.hpp"
+#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/summary_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/http_audit_panel.hpp"
 #include "ui/workers/storm_controller.hpp"
@@ -104,6 +110,29 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
   QCOMPARE(r.fingerprint.limit, std::int64_t(6));  // burst=5: nginx admits 6 at once
   QCOMPARE(fp["rate_per_s"].toDouble(), r.fingerprint.ratePerSecond);
   QCOMPARE(r.fingerprint.ratePerSecond, 10.0);
+
+  // The lanes show the audit as soon as it ends: nginx's decisions (one client per probe key) and, below, the
+  // fingerprint's model on the same arrivals; the Summary counts where they differ, the fingerprint's figures.
+  const auto& lanes = window_->lanesPanel()->lanes();
+  QCOMPARE(lanes.size(), 2);
+  QCOMPARE(lanes[0]->heading(), QStringLiteral("target \u00b7 http"));
+  QCOMPARE(lanes[1]->heading(), QString::fromStdString(r.fingerprint.algorithm) + QStringLiteral(" \u00b7 model on the target's arrivals"));
+  const int replayed = r.fingerprint.decisions, differing = r.fingerprint.decisions - r.fingerprint.explained;
+  const QString caption = window_->summaryPanel()->caption()->text();
+  qInfo("%s; lanes: %s", r.fingerprint.summary.c_str(), qPrintable(caption.section('\n', -1)));
+  QVERIFY2(caption.contains(QStringLiteral("%1 on the target's arrivals: %2 of %3 decisions differ from the target's.")
+                                .arg(QString::fromStdString(r.fingerprint.algorithm))
+                                .arg(differing)
+                                .arg(replayed)),
+           qPrintable(caption));
+  int admitted = 0;
+  for (const Arrival& a : r.arrivals) admitted += a.fingerprinted && !a.error && a.allowed;
+  const QJsonArray runs = QJsonDocument::fromJson(window_->runDocumentText()).object()["runs"].toArray();
+  QCOMPARE(runs.size(), 2);
+  QCOMPARE(runs[0].toObject()["offered"].toInt(), replayed);
+  QCOMPARE(runs[0].toObject()["admitted"].toInt(), admitted);
+  QCOMPARE(runs[1].toObject()["decisions_differing_from_target"].toInt(), differing);
+  QVERIFY2(differing <= replayed / 50, qPrintable(QString::fromStdString(r.fingerprint.summary)));  // the model explains nginx
 
   // Export report: the page ratelab-cli audit --report writes.
   const QString page = dir_.filePath("audit.html");

@@ -10,6 +10,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "audit/audit_experiment.hpp"
 #include "report/html_report.hpp"
 #include "storm/key_tag.hpp"
 #include "ui/panels/save_path.hpp"
@@ -45,6 +46,7 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
       budgetSeconds_(new QSpinBox(this)),
       run_(new QPushButton(tr("Run audit"), this)),
       export_(new QPushButton(tr("Export report..."), this)),
+      lanes_(new QPushButton(tr("Show in lanes"), this)),
       status_(new QLabel(this)),
       table_(new QTableWidget(kProbes, 3, this)),
       declared_(new QLabel(this)),
@@ -66,6 +68,10 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
   run_->setObjectName(QStringLiteral("auditRun"));
   export_->setObjectName(QStringLiteral("auditExport"));
   export_->setEnabled(false);
+  lanes_->setObjectName(QStringLiteral("auditLanes"));
+  lanes_->setToolTip(tr("The target's decisions in the lanes, one client per probe key, and below them the "
+                        "fingerprint's model deciding the same arrivals (a run of the History)"));
+  lanes_->setEnabled(false);
   status_->setObjectName(QStringLiteral("auditStatus"));
   status_->setWordWrap(true);
   status_->setText(tr("Probes a foreign HTTP limiter as ratelab-cli audit does: what it declares, bursts, headers, "
@@ -95,9 +101,13 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
   row->addWidget(budgetRequests_);
   row->addWidget(budgetSeconds_);
   row->addStretch(1);
-  row->addWidget(run_);
-  row->addWidget(export_);
   form->addRow(tr("Budget"), row);
+  auto* buttons = new QHBoxLayout;  // a row of their own: a 1024 px window's dock holds them without scrolling
+  buttons->addWidget(run_);
+  buttons->addWidget(export_);
+  buttons->addWidget(lanes_);
+  buttons->addStretch(1);
+  form->addRow(QString(), buttons);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
   layout->addWidget(status_);
@@ -113,6 +123,7 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
     resetTable();
     report_.reset();
     export_->setEnabled(false);
+    lanes_->setEnabled(false);
     for (QLabel* l : {declared_, fingerprint_, verdict_}) l->clear();
     showStatus(tr("Auditing %1: at most %2 requests in %3 s...")
                    .arg(urls_->text().trimmed())
@@ -120,6 +131,9 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
                    .arg(budgetSeconds_->value()));
     setRunning(true);
     emit runRequested(*s);
+  });
+  connect(lanes_, &QPushButton::clicked, this, [this] {
+    if (auto experiment = lanesExperiment()) emit lanesRequested(experiment, qs(report_->target));
   });
   connect(export_, &QPushButton::clicked, this, [this] {
     const QString path = askReportPath(this, tr("Export audit report"), "audit");
@@ -205,6 +219,14 @@ void HttpAuditPanel::showFinished(const AuditReport& r, const QString& error) {
                  .arg(static_cast<double>(r.elapsedMs) / 1000.0, 0, 'f', 1)
                  .arg(r.interrupted ? tr(" (stopped: the probes after it did not run)") : QString()));
   export_->setEnabled(true);
+  lanes_->setEnabled(!r.fingerprint.algorithm.empty());
+  if (auto experiment = lanesExperiment()) emit lanesRequested(experiment, qs(r.target));  // drawn at once
+}
+
+std::shared_ptr<const ExperimentResult> HttpAuditPanel::lanesExperiment() const {
+  if (!report_ || report_->fingerprint.algorithm.empty()) return nullptr;
+  auto experiment = std::make_shared<const ExperimentResult>(auditExperiment(*report_));
+  return experiment->runs.empty() ? nullptr : experiment;
 }
 
 Result<void> HttpAuditPanel::exportReport(const QString& path) const {

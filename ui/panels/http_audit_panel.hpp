@@ -8,10 +8,12 @@
 // shows and asks: the audit runs on the controller's audit thread.
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 
 #include "audit/audit_spec.hpp"
 #include "common/result.hpp"
+#include "storm/experiment.hpp"
 
 class QLabel;
 class QLineEdit;
@@ -41,6 +43,8 @@ class HttpAuditPanel : public QWidget {
   QString statusText() const;
   /// The last report, when an audit finished.
   const std::optional<AuditReport>& report() const { return report_; }
+  /// The last audit as lanes: the target's decisions and the fingerprint's model on the same arrivals.
+  std::shared_ptr<const ExperimentResult> lanesExperiment() const;
   /// Writes the last report as `audit --report` does; an error when there is none or the file cannot be written.
   Result<void> exportReport(const QString& path) const;
 
@@ -55,6 +59,8 @@ class HttpAuditPanel : public QWidget {
   void runRequested(const rl::AuditSpec& spec);
   /// Stop pressed while running.
   void stopRequested();
+  /// An audit ended with a fingerprint, or Show in lanes was pressed: draw its decisions and the model's.
+  void lanesRequested(const std::shared_ptr<const rl::ExperimentResult>& experiment, const QString& target);
 
  private:
   void setRunning(bool running);
@@ -67,6 +73,7 @@ class HttpAuditPanel : public QWidget {
   QSpinBox* budgetSeconds_;
   QPushButton* run_;
   QPushButton* export_;
+  QPushButton* lanes_;  ///< Show in lanes (enabled after an audit with a fingerprint)
   QLabel* status_;
   QTableWidget* table_;
   QLabel* declared_;

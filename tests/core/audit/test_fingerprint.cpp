@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include "audit/audit_experiment.hpp"
 #include "audit/fingerprint.hpp"
 #include "limiter/limiter_state.hpp"
 
@@ -68,6 +69,7 @@ class FingerprintTest : public QObject {
   void recovers_data();
   void recovers();
   void unexplainedLimiterIsNotExplained();
+  void modelDecisionsAgreeAsTheFingerprintCounts();
 };
 
 void FingerprintTest::recovers_data() {
@@ -116,6 +118,44 @@ void FingerprintTest::unexplainedLimiterIsNotExplained() {
     if (a.group >= 0) a.allowed = true;
   const Fingerprint f = fingerprintArrivals(arrivals, {2, 60'000});
   QVERIFY2(f.explained < f.decisions, f.summary.c_str());
+}
+
+void FingerprintTest::modelDecisionsAgreeAsTheFingerprintCounts() {
+  // A round's order is unknown: a fixed window of 5 per minute admits 5 of a round of 12, and the target
+  // admitted requests 7..11 of it. The model's decisions go to those, so every one agrees, as the score says.
+  auto arrivals = decided(Algorithm::FixedWindow, Quota::perWindow(5, Micros{60'000'000}), false);
+  std::vector<std::size_t> round;
+  for (std::size_t i = 0; i < arrivals.size(); ++i)
+    if (arrivals[i].group == 0) round.push_back(i);
+  QCOMPARE(round.size(), std::size_t(12));
+  for (std::size_t k = 0; k < round.size(); ++k) arrivals[round[k]].allowed = k >= 7;
+  Arrival spoofed = arrivals.front();  // not fingerprinted (an identity probe's): no decision, no lane
+  spoofed.fingerprinted = false;
+  arrivals.push_back(spoofed);
+  const Fingerprint f = fingerprintArrivals(arrivals, {5, 60'000});
+  QCOMPARE(f.explained, f.decisions);
+  const auto model = fingerprintDecisions(arrivals, f);
+  QCOMPARE(int(model.size()), f.decisions);
+  int agree = 0;
+  for (const ModelDecision& d : model) agree += d.allowed == arrivals[d.arrival].allowed;
+  QCOMPARE(agree, f.explained);
+  // Drawn as a storm: the target's lane and the model's, each one decision per replayed arrival.
+  AuditReport report;
+  report.target = "http://127.0.0.1:1/a,http://127.0.0.1:2/a";
+  report.arrivals = arrivals;
+  report.fingerprint = f;
+  const ExperimentResult e = auditExperiment(report);
+  QCOMPARE(e.runs.size(), std::size_t(2));
+  QCOMPARE(e.spec.httpTargets.size(), std::size_t(2));
+  QCOMPARE(int(e.runs[0].outcome.records.size()), f.decisions);
+  QCOMPARE(e.runs[0].spec.clients, 4);  // the schedule's four keys
+  QVERIFY(e.runs[1].spec.modelsTarget);
+  QCOMPARE(e.runs[0].outcome.records.front().intendedUs(), std::int64_t(0));
+  QCOMPARE(e.runs[0].outcome.clockOriginUs, kT0);
+  QCOMPARE(e.runs[1].outcome.counters[0].admitted + e.runs[1].outcome.counters[0].denied, std::int64_t(f.decisions));
+  // Nothing replayed: nothing to draw.
+  report.fingerprint = Fingerprint{};
+  QVERIFY(auditExperiment(report).runs.empty());
 }
 
 QTEST_GUILESS_MAIN(FingerprintTest)
