@@ -1,10 +1,10 @@
 #include "audit/fingerprint.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <set>
 
+#include "common/number_text.hpp"
 #include "limiter/limiter_state.hpp"
 
 namespace rl {
@@ -115,20 +115,14 @@ std::vector<Candidate> candidates(const FingerprintHints& h, std::int64_t maxAdm
   return out;
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 std::string describe(const Fingerprint& f) {
   std::string s = f.algorithm + " " + std::to_string(f.limit);
   if (f.windowMs > 0) {
-    s += " per " + number(static_cast<double>(f.windowMs) / 1000.0) + " s";
+    s += " per " + numberText(static_cast<double>(f.windowMs) / 1000.0) + " s";
     if (f.alignment == "first_request") s += ", window from the client's first request";
     else if (f.alignment == "epoch") s += ", windows aligned to the epoch";
   } else {
-    s += " at " + number(f.ratePerSecond) + "/s";
+    s += " at " + numberText(f.ratePerSecond) + "/s";
   }
   return s + ": " + std::to_string(f.explained) + " of " + std::to_string(f.decisions);
 }

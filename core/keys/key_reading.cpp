@@ -4,7 +4,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include "common/duration_text.hpp"
@@ -39,12 +38,6 @@ std::optional<std::string> fieldOf(const KeyInfo& k, std::string_view name) {
   for (const auto& [f, v] : k.fields)
     if (f == name) return v;
   return std::nullopt;
-}
-
-std::string shortNumber(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
 }
 
 }  // namespace detail

@@ -130,8 +130,6 @@ std::optional<std::int64_t> wholeNumber(std::string_view text);
 std::optional<double> decimalNumber(std::string_view text);
 /// The value of hash field `name`, if the key has it.
 std::optional<std::string> fieldOf(const KeyInfo& key, std::string_view name);
-/// "%g" of `v` ("2.5", "10").
-std::string shortNumber(double v);
 }  // namespace detail
 
 }  // namespace rl

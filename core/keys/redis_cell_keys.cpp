@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "common/duration_text.hpp"
+#include "common/number_text.hpp"
 #include "keys/key_reading.hpp"
 
 namespace rl::detail {
@@ -35,7 +36,7 @@ std::optional<KeyReading> readRedisCellKey(const KeyInfo& key, const ReadContext
     r.limit = *limit;
     r.used = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::ceil(aheadUs / intervalUs - 1e-9)), 0, *limit);
     r.ttlBoundMs = std::llround(static_cast<double>(*limit) * intervalUs / 1000.0);
-    r.words += "; at the assumed " + shortNumber(*a.ratePerSecond) + " req/s (limit " + std::to_string(*limit) + "): " +
+    r.words += "; at the assumed " + numberText(*a.ratePerSecond) + " req/s (limit " + std::to_string(*limit) + "): " +
                std::to_string(*r.used) + " used, " + std::to_string(*limit - *r.used) + " left";
   } else {
     r.needs = "rate=R/s burst=N";

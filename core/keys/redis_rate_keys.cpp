@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "common/duration_text.hpp"
+#include "common/number_text.hpp"
 #include "keys/key_reading.hpp"
 
 namespace rl::detail {
@@ -47,7 +48,7 @@ std::optional<KeyReading> readRedisRateKey(const KeyInfo& key, const ReadContext
     r.used = *assume.burst - remaining;
     r.ttlBoundMs = std::llround(std::ceil(burst * interval) * 1000);  // EX ceil(TAT - now) <= ceil(burst x T)
     r.assumed = "Rate and burst are the assumed ones (the key holds only the TAT).";
-    r.words += "; at the assumed " + shortNumber(*assume.ratePerSecond) + " req/s (burst " + std::to_string(*assume.burst) + "): " +
+    r.words += "; at the assumed " + numberText(*assume.ratePerSecond) + " req/s (burst " + std::to_string(*assume.burst) + "): " +
                std::to_string(*r.used) + " used, " + std::to_string(remaining) + " left.";
   } else {
     r.words += "; the key does not say its rate and burst.";

@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "common/duration_text.hpp"
+#include "common/number_text.hpp"
 #include "keys/key_reading.hpp"
 
 namespace rl::detail {
@@ -31,7 +32,7 @@ std::optional<KeyReading> readTraefikKey(const KeyInfo& key, const ReadContext& 
   r.assumed = "The middleware's average, period and burst are not in the key; 'last' is read in us.";
   const double sinceS = std::max(0.0, (static_cast<double>(context.nowUs) - *last) / 1e6);
   r.words = "Traefik rate limit" + (colon == std::string::npos ? std::string() : ", middleware " + rest.substr(0, colon)) +
-            ", source " + (colon == std::string::npos ? rest : rest.substr(colon + 1)) + ": " + shortNumber(*tokens) +
+            ", source " + (colon == std::string::npos ? rest : rest.substr(colon + 1)) + ": " + numberText(*tokens) +
             " tokens left at the last request, " + durationText(std::llround(sinceS * 1000)) + " ago";
   const KeyAssumptions& a = context.assume;
   const auto burst = a.burst ? a.burst : a.limit;
@@ -42,7 +43,7 @@ std::optional<KeyReading> readTraefikKey(const KeyInfo& key, const ReadContext& 
     r.used = *burst - static_cast<std::int64_t>(std::floor(std::max(0.0, now)));
     r.resetMs = std::llround((cap - now) / *a.ratePerSecond * 1000.0);
     r.ttlBoundMs = (1 + (*a.ratePerSecond >= 1 ? 1 : static_cast<std::int64_t>(1 / *a.ratePerSecond))) * 1000;
-    r.words += "; " + shortNumber(std::floor(now)) + " of " + std::to_string(*burst) + " now, full in " + durationText(*r.resetMs);
+    r.words += "; " + numberText(std::floor(now)) + " of " + std::to_string(*burst) + " now, full in " + durationText(*r.resetMs);
   } else {
     r.needs = "rate=R/s burst=N";
   }

@@ -1,9 +1,9 @@
 #include "metrics/over_limit.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 
+#include "common/number_text.hpp"
 #include "limiter/time.hpp"
 
 namespace rl {
@@ -11,12 +11,6 @@ namespace rl {
 namespace {
 
 constexpr WideInt kNoStart = std::numeric_limits<std::int64_t>::max();
-
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 std::string duration(std::int64_t us) {
   if (us % kSecond.count() == 0) return std::to_string(us / kSecond.count()) + " s";
@@ -147,7 +141,7 @@ std::string overLimitBoundText(Algorithm algorithm, const Quota& q) {
     default: break;
   }
   const double rate = 1e6 / static_cast<double>(q.interval().count());
-  return "at most " + limit + " + " + number(rate) + "/s x T in any T";
+  return "at most " + limit + " + " + numberText(rate) + "/s x T in any T";
 }
 
 }  // namespace rl

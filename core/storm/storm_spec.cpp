@@ -1,5 +1,6 @@
 #include "storm/storm_spec.hpp"
 
+#include "common/number_text.hpp"
 #include "storm/decision_record.hpp"
 
 #include "common/enum_names.hpp"
@@ -34,12 +35,6 @@ constexpr Micros kMaxSkew{24LL * 3600 * 1'000'000};
 
 Result<void> fail(std::string msg) { return invalidArgument(std::move(msg)); }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 // Quota messages start with the field ("limit ...", "window ...", "refill rate ...").
 Result<void> quotaError(const Error& e) {
   const std::string& m = e.message;
@@ -51,7 +46,7 @@ Result<void> validateTraffic(const StormSpec& s) {
   if (s.requests < 0 || s.requests > kMaxDecisions)
     return fail("--requests " + std::to_string(s.requests) + " is out of range: allowed 1 to 20000000");
   if (!std::isfinite(s.rate) || s.rate < 0 || s.rate > kMaxRate)
-    return fail("--rate " + number(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
+    return fail("--rate " + numberText(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
   // Recorded times are 40-bit (storm/decision_record.hpp): a run spans at most 12 days.
   if (s.duration.count() < 0 || s.duration > kMaxRunSpan)
     return fail("--duration-ms is out of range: allowed 0 to 1036800000 ms (12 days)");
@@ -67,7 +62,7 @@ Result<void> validateTraffic(const StormSpec& s) {
     return fail("--duration-ms with --rate offers no request: allowed duration x rate >= 1");
   // Rate-driven spans: constant n / rate, ramp 2 n / rate, poisson about n / rate.
   if (rateDriven && s.requests > 0 && 2.0 * static_cast<double>(s.requests) / s.rate > 86'400.0)
-    return fail("--rate " + number(s.rate) + " with --requests " + std::to_string(s.requests) +
+    return fail("--rate " + numberText(s.rate) + " with --requests " + std::to_string(s.requests) +
                 " spans more than a day: allowed requests / rate <= 86400 s (43200 s for ramp)");
   if (total * static_cast<double>(s.algorithms.size()) > static_cast<double>(kMaxDecisions))
     return fail("--requests x algorithms is " + std::to_string(static_cast<std::int64_t>(total)) + " x " +
@@ -88,18 +83,18 @@ Result<void> validateTrace(const StormSpec& s) {
     return fail("--trace has a request of cost " + std::to_string(s.traceData->maxCost()) +
                 ": allowed costs 1 to 134217727");
   if (s.clock == ClockMode::Virtual && s.traceData->spanUs() > kMaxRunSpan.count())
-    return fail("--trace spans " + number(static_cast<double>(s.traceData->spanUs()) / 86'400e6) +
+    return fail("--trace spans " + numberText(static_cast<double>(s.traceData->spanUs()) / 86'400e6) +
                 " days: allowed at most 12 days on the virtual clock");
   if (s.traceData->maxCost() > s.quota.limit)
     return fail("--limit " + std::to_string(s.quota.limit) + " is below the trace's largest cost " +
                 std::to_string(s.traceData->maxCost()) + ": allowed a limit >= every request's cost");
   if (!std::isfinite(s.speed) || s.speed < 0 || s.speed > 1e6)
-    return fail("--speed " + number(s.speed) + " is out of range: allowed a factor > 0 and <= 1000000");
+    return fail("--speed " + numberText(s.speed) + " is out of range: allowed a factor > 0 and <= 1000000");
   if (s.speed > 0 && s.clock == ClockMode::Virtual)
     return fail("--speed replays on the wall clock: allowed with --clock client or server (the virtual clock "
                 "replays as fast as possible, exactly)");
   if (s.clock != ClockMode::Virtual && static_cast<double>(s.traceData->spanUs()) / 1e6 / replaySpeed(s) > 86'400.0)
-    return fail("--speed " + number(s.speed) + " replays the trace's " + number(static_cast<double>(s.traceData->spanUs()) / 1e6) +
+    return fail("--speed " + numberText(s.speed) + " replays the trace's " + numberText(static_cast<double>(s.traceData->spanUs()) / 1e6) +
                 " s in more than a day: allowed span / speed <= 86400 s");
   return {};
 }

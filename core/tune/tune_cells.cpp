@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/number_text.hpp"
+
 namespace rl {
 
 namespace {
@@ -59,27 +61,19 @@ bool meetsTarget(const TuneCells& grid, const TuneResult& result, int row, int c
   return i && result.points[*i].legitDeniedShare() <= target;
 }
 
-namespace {
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-}  // namespace
-
 std::string rowWords(const TuneCells& g, int row) {
   const std::string n = std::to_string(g.rows[static_cast<std::size_t>(row)]);
   return g.refillAxis ? "burst " + n : n + " req";
 }
 
 std::string columnWords(const TuneCells& g, int col) {
-  const std::string v = number(g.cols[static_cast<std::size_t>(col)]);
+  const std::string v = numberText(g.cols[static_cast<std::size_t>(col)]);
   return g.refillAxis ? v + " req/s" : "per " + v + " s";
 }
 
 std::string axisWords(const TuneCells& g, double target) {
   return (g.refillAxis ? "refill rate (req/s); rows: burst" : "window; rows: limit per window") +
-         std::string(". Ring: recommended; line: target ") + number(100.0 * target) + "%";
+         std::string(". Ring: recommended; line: target ") + numberText(100.0 * target) + "%";
 }
 
 double deniedScale(double share, double target) {
