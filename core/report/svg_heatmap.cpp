@@ -70,15 +70,15 @@ std::string renderTuneHeatmap(const TuneResult& result, Algorithm algorithm, dou
              "</title></rect>";
     }
   // The target's contour: an edge between a cell that meets it and one that does not.
-  const auto meets = [&](int r, int c) { return meetsTarget(g, result, r, c, target); };
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) {
-      if (!meets(r, c)) continue;
-      if (c > 0 && !meets(r, c - 1)) out += line(x(c), y(r), x(c), y(r) + ch, "contour");
-      if (c + 1 < cols && !meets(r, c + 1)) out += line(x(c) + cw, y(r), x(c) + cw, y(r) + ch, "contour");
-      if (r > 0 && !meets(r - 1, c)) out += line(x(c), y(r) + ch, x(c) + cw, y(r) + ch, "contour");
-      if (r + 1 < rows && !meets(r + 1, c)) out += line(x(c), y(r), x(c) + cw, y(r), "contour");
+  for (const ContourEdge& e : targetContour(g, result, target)) {
+    const double left = x(e.col), top = y(e.row), right = left + cw, bottom = top + ch;
+    switch (e.side) {
+      case ContourEdge::Side::Left: out += line(left, top, left, bottom, "contour"); break;
+      case ContourEdge::Side::Right: out += line(right, top, right, bottom, "contour"); break;
+      case ContourEdge::Side::Bottom: out += line(left, bottom, right, bottom, "contour"); break;
+      case ContourEdge::Side::Top: out += line(left, top, right, top, "contour"); break;
     }
+  }
   if (const auto best = g.recommended ? g.find(*g.recommended) : std::nullopt)
     out += "<circle class=\"recommended\" cx=\"" + px(x(best->second) + cw / 2) + "\" cy=\"" + px(y(best->first) + ch / 2) +
            "\" r=\"" + px(std::clamp(std::min(cw, ch) / 2 - 1, 3.0, 8.0)) + "\"><title>recommended: " +

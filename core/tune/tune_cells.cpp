@@ -56,9 +56,23 @@ TuneCells tuneCells(const TuneResult& result, Algorithm algorithm, double target
   return g;
 }
 
-bool meetsTarget(const TuneCells& grid, const TuneResult& result, int row, int col, double target) {
-  const auto i = grid.at(row, col);
-  return i && result.points[*i].legitDeniedShare() <= target;
+std::vector<ContourEdge> targetContour(const TuneCells& g, const TuneResult& result, double target) {
+  const auto meets = [&](int r, int c) {  // computed, and denying at most `target` of legitimate requests
+    const auto i = g.at(r, c);
+    return i && result.points[*i].legitDeniedShare() <= target;
+  };
+  const int rows = static_cast<int>(g.rows.size()), cols = static_cast<int>(g.cols.size());
+  using Side = ContourEdge::Side;
+  std::vector<ContourEdge> out;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      if (!meets(r, c)) continue;
+      if (c > 0 && !meets(r, c - 1)) out.push_back({r, c, Side::Left});
+      if (c + 1 < cols && !meets(r, c + 1)) out.push_back({r, c, Side::Right});
+      if (r > 0 && !meets(r - 1, c)) out.push_back({r, c, Side::Bottom});
+      if (r + 1 < rows && !meets(r + 1, c)) out.push_back({r, c, Side::Top});
+    }
+  return out;
 }
 
 std::string rowWords(const TuneCells& g, int row) {

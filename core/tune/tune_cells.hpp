@@ -32,6 +32,17 @@ struct TuneCells {
   std::optional<std::pair<int, int>> find(std::size_t index) const;
 };
 
+/// One edge of the target's contour: a side of a cell that meets the target, where the neighbour on that
+/// side does not (edges on the grid's border are not drawn).
+struct ContourEdge {
+  enum class Side { Left, Right, Bottom, Top };
+  int row = 0;
+  int col = 0;
+  Side side = Side::Left;
+};
+/// Every edge of the target's contour, row by row.
+std::vector<ContourEdge> targetContour(const TuneCells& grid, const TuneResult& result, double target);
+
 /// A row's label: "burst 20" (refill axis) or "20 req" (limit per window).
 std::string rowWords(const TuneCells& grid, int row);
 /// A column's label: "10 req/s" or "per 60 s".
@@ -42,8 +53,6 @@ std::string axisWords(const TuneCells& grid, double target);
 /// Lays out `algorithm`'s points of `result`; the recommendation is recommend()'s at `target`.
 TuneCells tuneCells(const TuneResult& result, Algorithm algorithm, double target);
 
-/// True when the cell (row, col) was computed and denies at most `target` of legitimate requests.
-bool meetsTarget(const TuneCells& grid, const TuneResult& result, int row, int col, double target);
 
 /// A colour, 0..255 per channel.
 struct Rgb {

@@ -183,6 +183,7 @@ void CliReportTest::tuneReportLeadsWithTheRecommendation() {
   QVERIFY(html.contains("<title>recommended: 10 req/s (burst 10)</title>"));
   QVERIFY(html.contains("fill=\"rgb(46,160,67)\"><title>10 req/s (burst 10): legit denied 0.0000% (0 of 300)"));
   QVERIFY(html.contains("fill=\"rgb(215,58,73)\"><title>5 req/s (burst 5): legit denied"));
+  QCOMPARE(html.count("class=\"contour\""), 1);  // one column: the target's line between burst 5 and burst 10
   QCOMPARE(html.count("class=\"scale\""), 48);  // the colour legend
   QVERIFY(html.contains(">0.1% target</text>"));
   const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});

@@ -119,17 +119,15 @@ void TuneHeatmap::paintEvent(QPaintEvent*) {
 // The boundary between cells meeting the target and cells missing it.
 void TuneHeatmap::paintContour(QPainter& p) const {
   p.setPen(QPen(palette().text().color(), 2));
-  const auto meets = [&](int r, int c) { return meetsTarget(grid_, *result_, r, c, target_); };
-  const int rows = static_cast<int>(grid_.rows.size()), cols = static_cast<int>(grid_.cols.size());
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) {
-      if (!meets(r, c)) continue;
-      const QRectF cell = cellRect(r, c);
-      if (!meets(r, c - 1) && c > 0) p.drawLine(cell.topLeft(), cell.bottomLeft());
-      if (!meets(r, c + 1) && c + 1 < cols) p.drawLine(cell.topRight(), cell.bottomRight());
-      if (!meets(r - 1, c) && r > 0) p.drawLine(cell.bottomLeft(), cell.bottomRight());
-      if (!meets(r + 1, c) && r + 1 < rows) p.drawLine(cell.topLeft(), cell.topRight());
+  for (const ContourEdge& e : targetContour(grid_, *result_, target_)) {
+    const QRectF cell = cellRect(e.row, e.col);
+    switch (e.side) {
+      case ContourEdge::Side::Left: p.drawLine(cell.topLeft(), cell.bottomLeft()); break;
+      case ContourEdge::Side::Right: p.drawLine(cell.topRight(), cell.bottomRight()); break;
+      case ContourEdge::Side::Bottom: p.drawLine(cell.bottomLeft(), cell.bottomRight()); break;
+      case ContourEdge::Side::Top: p.drawLine(cell.topLeft(), cell.topRight()); break;
     }
+  }
 }
 
 void TuneHeatmap::paintLabels(QPainter& p) const {
