@@ -110,7 +110,7 @@ Result<AuditSpec> specFrom(const Flags& flags) {
 
 void printTable(const AuditReport& r) {
   const DeclaredPolicy& d = r.declared;
-  std::printf("target    %s\n", printableText(r.target).c_str());
+  std::printf("target    %s\n", printableText(r.target()).c_str());
   std::printf("declared  %s%s\n", d.dialect.c_str(),
               d.limit >= 0 ? (": " + std::to_string(d.limit) + " per " + std::to_string(d.windowS) + " s").c_str() : "");
   std::printf("\n%-12s %-8s %s\n", "probe", "verdict", "what it found");
@@ -155,7 +155,7 @@ int cmdAudit(const Args& args) {
   else printTable(*report);
   if (flags->has("report")) {
     ReportHeader header;
-    header.title = "Audit of " + report->target;
+    header.title = "Audit of " + report->target();
     header.command = commandLine("audit", args);
     if (int rc = writeReportFlag("audit", *flags, auditReportHtml(doc, header)); rc != kExitOk) return rc;
   }

@@ -41,9 +41,9 @@ StormOutcome outcomeOf(const std::vector<const Arrival*>& arrivals, const std::v
 
 ExperimentResult auditExperiment(const AuditReport& report) {
   ExperimentResult result;
-  const auto algorithm = parseAlgorithm(report.fingerprint.algorithm);
+  const auto named = modelOf(report.fingerprint);
   const std::vector<ModelDecision> model = fingerprintDecisions(report.arrivals, report.fingerprint);
-  if (!algorithm || model.empty()) return result;
+  if (!named || model.empty()) return result;
   std::vector<const Arrival*> replayed;
   std::vector<bool> target, modelled;
   std::vector<double> levels;
@@ -60,16 +60,10 @@ ExperimentResult auditExperiment(const AuditReport& report) {
   }
   StormSpec s;
   s.backend = Backend::Http;
-  for (std::size_t from = 0; from <= report.target.size();) {  // "url[,url...]"
-    const std::size_t comma = std::min(report.target.find(',', from), report.target.size());
-    if (comma > from) s.httpTargets.push_back(report.target.substr(from, comma - from));
-    from = comma + 1;
-  }
+  s.httpTargets = report.urls;
   if (s.httpTargets.empty()) s.httpTargets.push_back("the audited target");
-  s.algorithms = {*algorithm};
-  const Fingerprint& f = report.fingerprint;
-  s.quota = isRateBased(*algorithm) ? Quota::perWindow(f.limit, kSecond).withRefill(f.ratePerSecond)
-                                    : Quota::perWindow(f.limit, Micros{f.windowMs * 1000});
+  s.algorithms = {named->algorithm};
+  s.quota = named->quota;
   s.clock = ClockMode::Client;
   s.clients = static_cast<int>(clients.size());
   s.requests = static_cast<std::int64_t>(replayed.size());

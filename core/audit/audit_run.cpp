@@ -66,7 +66,7 @@ Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(con
   if (auto ok = prober.open(); !ok) return ok.error();
   AuditContext ctx{spec, prober};
   AuditReport report;
-  for (const auto& u : spec.urls) report.target += (report.target.empty() ? "" : ",") + u;
+  report.urls = spec.urls;
   for (const ProbeEntry& p : kProbes) {
     const bool chosen = spec.only.empty() || std::find(spec.only.begin(), spec.only.end(), p.name) != spec.only.end();
     if (prober.cancelled()) {

@@ -36,9 +36,15 @@ Result<void> validateAuditSpec(const AuditSpec& s) {
   return {};
 }
 
+std::string AuditReport::target() const {
+  std::string out;
+  for (const std::string& u : urls) out += (out.empty() ? "" : ",") + u;
+  return out;
+}
+
 Json auditJson(const AuditReport& r) {
   Json doc;
-  doc["target"] = r.target;
+  doc["target"] = r.target();
   const DeclaredPolicy& d = r.declared;
   Json declared;
   declared["dialect"] = d.dialect;

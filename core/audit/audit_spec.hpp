@@ -99,7 +99,7 @@ struct Arrival {
 
 /// The whole audit.
 struct AuditReport {
-  std::string target;            ///< the URLs, comma-separated
+  std::vector<std::string> urls; ///< the audited URLs (the spec's)
   DeclaredPolicy declared;       ///< discover's reading
   std::vector<AuditCheck> checks;  ///< in kAuditProbes order
   Fingerprint fingerprint;       ///< the best match
@@ -109,6 +109,9 @@ struct AuditReport {
   std::string summary;           ///< one line
   bool interrupted = false;      ///< cancelled (Ctrl-C): the probes after it did not run
   std::vector<Arrival> arrivals; ///< every request sent, in send order (not in the JSON: audit_experiment.hpp draws them)
+
+  /// The URLs, comma-separated (the JSON's "target", the report's title).
+  std::string target() const;
 };
 
 /// The report as the CLI's --json document:

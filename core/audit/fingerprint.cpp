@@ -146,11 +146,18 @@ std::vector<Sequence> sequencesOf(const std::vector<Arrival>& arrivals) {
 
 std::int64_t seenAtUs(const Arrival& a) { return a.wallUs + a.rttUs / 2; }
 
-std::vector<ModelDecision> fingerprintDecisions(const std::vector<Arrival>& arrivals, const Fingerprint& f) {
+std::optional<FingerprintModel> modelOf(const Fingerprint& f) {
   const auto algorithm = parseAlgorithm(f.algorithm);
-  if (!algorithm) return {};
-  Candidate c{*algorithm, Quota::perWindow(f.limit, Micros{f.windowMs * 1000}), f.alignment == "first_request"};
-  if (isRateBased(*algorithm)) c.quota = Quota::perWindow(f.limit, kSecond).withRefill(f.ratePerSecond);
+  if (!algorithm) return std::nullopt;
+  // The inverse of how fingerprintArrivals names its best candidate.
+  if (isRateBased(*algorithm)) return FingerprintModel{*algorithm, Quota::perWindow(f.limit, kSecond).withRefill(f.ratePerSecond), false};
+  return FingerprintModel{*algorithm, Quota::perWindow(f.limit, Micros{f.windowMs * 1000}), f.alignment == "first_request"};
+}
+
+std::vector<ModelDecision> fingerprintDecisions(const std::vector<Arrival>& arrivals, const Fingerprint& f) {
+  const auto named = modelOf(f);
+  if (!named) return {};
+  const Candidate c{named->algorithm, named->quota, named->firstRequest};
   std::vector<ModelDecision> out;
   for (const Sequence& seq : sequencesOf(arrivals)) {
     std::vector<double> levels;
@@ -180,7 +187,6 @@ std::vector<ModelDecision> fingerprintDecisions(const std::vector<Arrival>& arri
   std::sort(out.begin(), out.end(), [](const ModelDecision& a, const ModelDecision& b) { return a.arrival < b.arrival; });
   return out;
 }
-
 
 Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const FingerprintHints& hints) {
   std::map<int, std::int64_t> roundAdmits;

@@ -15,6 +15,7 @@
 // first, then smaller numbers.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "audit/audit_spec.hpp"
@@ -34,6 +35,15 @@ Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const Fing
 
 /// When the target saw `a`: its send plus half the round trip (unix µs), the time the fingerprint replays.
 std::int64_t seenAtUs(const Arrival& a);
+
+/// The model a fingerprint names, as the limiter math takes it.
+struct FingerprintModel {
+  Algorithm algorithm = Algorithm::FixedWindow;
+  Quota quota;                ///< limit and window, or burst and rate
+  bool firstRequest = false;  ///< windows start at the client's first request (else at the epoch)
+};
+/// `f`'s model; nullopt when it names none (nothing was replayed).
+std::optional<FingerprintModel> modelOf(const Fingerprint& f);
 
 /// What the fingerprint's model decided for one arrival.
 struct ModelDecision {

@@ -23,6 +23,8 @@ StormSpec modelRunOf(const StormSpec& spec) {
   return model;
 }
 
+std::int64_t seenAtUs(const DecisionRecord& r) { return r.atUs() + std::max<std::int64_t>(0, r.answeredUs() - r.atUs()) / 2; }
+
 StormSpec withArrivals(StormSpec model, const StormOutcome& target) {
   auto trace = std::make_shared<Trace>();
   trace->path = model.trace.path;
@@ -31,7 +33,7 @@ StormSpec withArrivals(StormSpec model, const StormOutcome& target) {
   trace->requests.reserve(target.records.size());
   const auto cost = static_cast<std::uint32_t>(std::max<std::int64_t>(model.cost, 1));
   for (const DecisionRecord& r : target.records)
-    trace->requests.push_back({target.clockOriginUs + r.atUs(), std::min(r.client(), clients - 1), cost});
+    trace->requests.push_back({target.clockOriginUs + seenAtUs(r), std::min(r.client(), clients - 1), cost});
   std::stable_sort(trace->requests.begin(), trace->requests.end(),
                    [](const TraceRequest& a, const TraceRequest& b) { return a.timeUs < b.timeUs; });
   trace->stats.accepted = static_cast<std::int64_t>(trace->requests.size());
@@ -42,14 +44,13 @@ StormSpec withArrivals(StormSpec model, const StormOutcome& target) {
 }
 
 namespace {
-// Each client's decisions in arrival order: the allowed bit of its k-th request.
-std::vector<std::vector<bool>> perClient(const StormOutcome& o, std::size_t lane, bool byArrival) {
+// Each client's decisions in arrival order (when each was sent; a model on the virtual clock decides at
+// exactly that time): the allowed bit of its k-th request.
+std::vector<std::vector<bool>> perClient(const StormOutcome& o, std::size_t lane) {
   std::vector<const DecisionRecord*> rs;
   for (const DecisionRecord& r : o.records)
     if (r.algorithm() == lane) rs.push_back(&r);
-  std::stable_sort(rs.begin(), rs.end(), [byArrival](const DecisionRecord* a, const DecisionRecord* b) {
-    return byArrival ? a->atUs() < b->atUs() : a->intendedUs() < b->intendedUs();
-  });
+  std::stable_sort(rs.begin(), rs.end(), [](const DecisionRecord* a, const DecisionRecord* b) { return seenAtUs(*a) < seenAtUs(*b); });
   std::vector<std::vector<bool>> out;
   for (const DecisionRecord* r : rs) {
     if (r->client() >= out.size()) out.resize(r->client() + 1);
@@ -60,10 +61,10 @@ std::vector<std::vector<bool>> perClient(const StormOutcome& o, std::size_t lane
 }  // namespace
 
 std::vector<ModelAgreement> modelAgreement(const StormOutcome& target, const StormOutcome& model, std::size_t modelLanes) {
-  const auto theirs = perClient(target, 0, true);
+  const auto theirs = perClient(target, 0);
   std::vector<ModelAgreement> out(modelLanes);
   for (std::size_t lane = 0; lane < modelLanes; ++lane) {
-    const auto ours = perClient(model, lane, false);
+    const auto ours = perClient(model, lane);
     for (std::size_t c = 0; c < theirs.size() && c < ours.size(); ++c)
       for (std::size_t k = 0; k < theirs[c].size() && k < ours[c].size(); ++k) {
         ++out[lane].compared;

@@ -133,7 +133,7 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
     emit runRequested(*s);
   });
   connect(lanes_, &QPushButton::clicked, this, [this] {
-    if (auto experiment = lanesExperiment()) emit lanesRequested(experiment, qs(report_->target));
+    if (auto experiment = lanesExperiment()) emit lanesRequested(experiment, qs(report_->target()));
   });
   connect(export_, &QPushButton::clicked, this, [this] {
     const QString path = askReportPath(this, tr("Export audit report"), "audit");
@@ -220,7 +220,7 @@ void HttpAuditPanel::showFinished(const AuditReport& r, const QString& error) {
                  .arg(r.interrupted ? tr(" (stopped: the probes after it did not run)") : QString()));
   export_->setEnabled(true);
   lanes_->setEnabled(!r.fingerprint.algorithm.empty());
-  if (auto experiment = lanesExperiment()) emit lanesRequested(experiment, qs(r.target));  // drawn at once
+  if (auto experiment = lanesExperiment()) emit lanesRequested(experiment, qs(r.target()));  // drawn at once
 }
 
 std::shared_ptr<const ExperimentResult> HttpAuditPanel::lanesExperiment() const {
@@ -232,7 +232,7 @@ std::shared_ptr<const ExperimentResult> HttpAuditPanel::lanesExperiment() const 
 Result<void> HttpAuditPanel::exportReport(const QString& path) const {
   if (!report_) return invalidArgument("No audit has finished yet: nothing to export");
   ReportHeader header;
-  header.title = "Audit of " + report_->target;
+  header.title = "Audit of " + report_->target();
   header.command = "RateLab window";
   return writeReport(path.toStdString(), auditReportHtml(auditJson(*report_), header));
 }

@@ -141,7 +141,7 @@ void FingerprintTest::modelDecisionsAgreeAsTheFingerprintCounts() {
   QCOMPARE(agree, f.explained);
   // Drawn as a storm: the target's lane and the model's, each one decision per replayed arrival.
   AuditReport report;
-  report.target = "http://127.0.0.1:1/a,http://127.0.0.1:2/a";
+  report.urls = {"http://127.0.0.1:1/a", "http://127.0.0.1:2/a"};
   report.arrivals = arrivals;
   report.fingerprint = f;
   const ExperimentResult e = auditExperiment(report);
