@@ -11,7 +11,7 @@ StormSpec modelRunOf(const StormSpec& spec) {
   model.clock = ClockMode::Virtual;  // exact: the decisions at the arrival times, in moments
   model.skew.clear();
   model.replicas = 1;                // one limiter: what the target should behave as
-  model.httpTargets.clear();
+  model.http.targets.clear();
   model.compareBackends.clear();
   model.comparePolicies.clear();
   model.compareWaitReplicas.clear();
@@ -23,8 +23,6 @@ StormSpec modelRunOf(const StormSpec& spec) {
   return model;
 }
 
-std::int64_t seenAtUs(const DecisionRecord& r) { return r.atUs() + std::max<std::int64_t>(0, r.answeredUs() - r.atUs()) / 2; }
-
 StormSpec withArrivals(StormSpec model, const StormOutcome& target) {
   auto trace = std::make_shared<Trace>();
   trace->path = model.trace.path;
@@ -33,7 +31,7 @@ StormSpec withArrivals(StormSpec model, const StormOutcome& target) {
   trace->requests.reserve(target.records.size());
   const auto cost = static_cast<std::uint32_t>(std::max<std::int64_t>(model.cost, 1));
   for (const DecisionRecord& r : target.records)
-    trace->requests.push_back({target.clockOriginUs + seenAtUs(r), std::min(r.client(), clients - 1), cost});
+    trace->requests.push_back({target.clockOriginUs + r.atUs(), std::min(r.client(), clients - 1), cost});
   std::stable_sort(trace->requests.begin(), trace->requests.end(),
                    [](const TraceRequest& a, const TraceRequest& b) { return a.timeUs < b.timeUs; });
   trace->stats.accepted = static_cast<std::int64_t>(trace->requests.size());
@@ -50,7 +48,7 @@ std::vector<std::vector<bool>> perClient(const StormOutcome& o, std::size_t lane
   std::vector<const DecisionRecord*> rs;
   for (const DecisionRecord& r : o.records)
     if (r.algorithm() == lane) rs.push_back(&r);
-  std::stable_sort(rs.begin(), rs.end(), [](const DecisionRecord* a, const DecisionRecord* b) { return seenAtUs(*a) < seenAtUs(*b); });
+  std::stable_sort(rs.begin(), rs.end(), [](const DecisionRecord* a, const DecisionRecord* b) { return a->atUs() < b->atUs(); });
   std::vector<std::vector<bool>> out;
   for (const DecisionRecord* r : rs) {
     if (r->client() >= out.size()) out.resize(r->client() + 1);

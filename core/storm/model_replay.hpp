@@ -20,12 +20,9 @@ namespace rl {
 /// one replica, every listed algorithm; its traffic is set from the target's outcome by withArrivals().
 StormSpec modelRunOf(const StormSpec& spec);
 
-/// When the target saw the request of `r`: its send plus half the round trip (the time the audit's
-/// fingerprint replays, audit/fingerprint.hpp), since the run's start. On the virtual clock, the send.
-std::int64_t seenAtUs(const DecisionRecord& r);
-
 /// `model` (a modelRunOf spec) with the arrivals of `target` (the target run's outcome) as its trace:
-/// one request per decision, at the limiters' epoch time the target saw it (seenAtUs), keyed by client.
+/// one request per decision, at the limiters' epoch time it was sent, keyed by client. (The send, not send
+/// plus half the round trip: in a concurrent burst the send order is the order the target decides in.)
 StormSpec withArrivals(StormSpec model, const StormOutcome& target);
 
 /// Per lane of the model run: how many of the target's decisions it decided otherwise, matching each
