@@ -74,6 +74,7 @@ Json auditJson(const AuditReport& r) {
   fp["explained"] = f.explained;
   fp["decisions"] = f.decisions;
   fp["summary"] = f.summary;
+  fp["also_explained_by"] = f.alsoExplainedBy;
   doc["fingerprint"] = fp;
   doc["verdict"] = verdictName(r.verdict);
   doc["summary"] = r.summary;

@@ -78,6 +78,9 @@ struct Fingerprint {
   int explained = 0;             ///< decisions the model gives as the target did
   int decisions = 0;             ///< decisions replayed
   std::string summary;           ///< "fixed_window 10 per 60 s, window from the client's first request: 180 of 180"
+  /// The other algorithms whose best model explains as many decisions ("leaky_bucket 6 at 10/s"): the
+  /// probes could not tell them apart.
+  std::vector<std::string> alsoExplainedBy;
 };
 
 /// One request the audit made and what came back.

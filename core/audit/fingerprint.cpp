@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/number_text.hpp"
@@ -115,7 +116,8 @@ std::vector<Candidate> candidates(const FingerprintHints& h, std::int64_t maxAdm
   return out;
 }
 
-std::string describe(const Fingerprint& f) {
+// "sliding_counter 6 per 0.5 s, windows aligned to the epoch", "leaky_bucket 6 at 10/s".
+std::string modelText(const Fingerprint& f) {
   std::string s = f.algorithm + " " + std::to_string(f.limit);
   if (f.windowMs > 0) {
     s += " per " + numberText(static_cast<double>(f.windowMs) / 1000.0) + " s";
@@ -124,7 +126,31 @@ std::string describe(const Fingerprint& f) {
   } else {
     s += " at " + numberText(f.ratePerSecond) + "/s";
   }
-  return s + ": " + std::to_string(f.explained) + " of " + std::to_string(f.decisions);
+  return s;
+}
+
+std::string describe(const Fingerprint& f) {
+  std::string s = modelText(f) + ": " + std::to_string(f.explained) + " of " + std::to_string(f.decisions);
+  if (f.alsoExplainedBy.empty()) return s;
+  s += " (as many by";
+  for (std::size_t i = 0; i < f.alsoExplainedBy.size(); ++i) s += (i ? "; " : " ") + f.alsoExplainedBy[i];
+  return s + ")";
+}
+
+// The fingerprint naming candidate `c`, which explains `explained` of `decisions`.
+Fingerprint named(const Candidate& c, int explained, int decisions) {
+  Fingerprint f;
+  f.algorithm = std::string(algorithmName(c.algorithm));
+  f.limit = c.quota.limit;
+  if (isRateBased(c.algorithm)) {
+    f.ratePerSecond = c.quota.ratePerSecond();
+  } else {
+    f.windowMs = c.quota.window.count() / 1000;
+    if (c.algorithm != Algorithm::SlidingLog) f.alignment = c.firstRequest ? "first_request" : "epoch";
+  }
+  f.explained = explained;
+  f.decisions = decisions;
+  return f;
 }
 
 // The fingerprinted arrivals (not errors), one sequence per key in the order the target saw them.
@@ -202,24 +228,22 @@ Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const Fing
   best.decisions = decisions;
   if (decisions == 0) return best;
   const std::vector<Sequence> seqs = sequencesOf(arrivals);
-  int bestScore = -1;
-  Candidate bestCandidate{Algorithm::FixedWindow, {}, false};
+  // The best candidate of each algorithm (ties keep the earlier one); the best of all names the fingerprint.
+  std::map<Algorithm, std::pair<int, Candidate>> perAlgorithm;
   for (const Candidate& c : candidates(hints, maxAdmitted)) {
     const int score = explainedBy(seqs, c);
-    if (score > bestScore) {
-      bestScore = score;
-      bestCandidate = c;
-    }
+    auto [it, fresh] = perAlgorithm.try_emplace(c.algorithm, score, c);
+    if (!fresh && score > it->second.first) it->second = {score, c};
   }
-  best.algorithm = std::string(algorithmName(bestCandidate.algorithm));
-  best.limit = bestCandidate.quota.limit;
-  if (isRateBased(bestCandidate.algorithm)) {
-    best.ratePerSecond = bestCandidate.quota.ratePerSecond();
-  } else {
-    best.windowMs = bestCandidate.quota.window.count() / 1000;
-    if (bestCandidate.algorithm != Algorithm::SlidingLog) best.alignment = bestCandidate.firstRequest ? "first_request" : "epoch";
-  }
-  best.explained = bestScore;
+  std::optional<std::pair<int, Candidate>> top;
+  for (const Candidate& c : candidates(hints, maxAdmitted))  // in candidate order, so ties keep the earlier
+    if (const auto& b = perAlgorithm.at(c.algorithm); !top || b.first > top->first) top = b;
+  if (!top) return best;
+  best = named(top->second, top->first, decisions);
+  // The probes may not tell some models apart: the other algorithms that explain as many are named too.
+  for (Algorithm a : kAllAlgorithms)
+    if (auto it = perAlgorithm.find(a); it != perAlgorithm.end() && a != top->second.algorithm && it->second.first == top->first)
+      best.alsoExplainedBy.push_back(modelText(named(it->second.second, it->second.first, decisions)));
   best.summary = describe(best);
   return best;
 }

@@ -12,7 +12,8 @@
 // A decision is explained when the model gives it as the target did; in a
 // concurrent round the order is unknown, so a round explains as many admits
 // and denies as both have. Ties keep the earlier candidate: declared values
-// first, then smaller numbers.
+// first, then smaller numbers; window algorithms before rate algorithms. The
+// other algorithms that explain as many decisions are named beside it.
 
 #include <cstdint>
 #include <optional>

@@ -9,6 +9,7 @@
 
 #include "audit/audit_experiment.hpp"
 #include "audit/fingerprint.hpp"
+#include "common/number_text.hpp"
 #include "limiter/limiter_state.hpp"
 
 using namespace rl;
@@ -104,6 +105,14 @@ void FingerprintTest::recovers() {
   if (isRateBased(a)) {
     QVERIFY2(isRateBased(*parseAlgorithm(f.algorithm)), f.summary.c_str());
     QCOMPARE(f.ratePerSecond, rate);
+    // Leaky bucket, token bucket and GCRA decide alike: the two not named are listed as explaining as many.
+    for (Algorithm other : {Algorithm::LeakyBucket, Algorithm::TokenBucket, Algorithm::Gcra}) {
+      const std::string text = std::string(algorithmName(other)) + " " + std::to_string(limit) + " at " + numberText(rate) + "/s";
+      const bool listed = std::find(f.alsoExplainedBy.begin(), f.alsoExplainedBy.end(), text) != f.alsoExplainedBy.end();
+      QVERIFY2(listed == (algorithmName(other) != f.algorithm), (f.summary + " / " + text).c_str());
+    }
+    QVERIFY2(f.summary.find(": " + std::to_string(f.decisions) + " of " + std::to_string(f.decisions) + " (as many by ") !=
+                 std::string::npos, f.summary.c_str());
   } else {
     QCOMPARE(f.algorithm, std::string(algorithmName(a)));
     QCOMPARE(f.windowMs, windowMs);
@@ -146,7 +155,7 @@ void FingerprintTest::modelDecisionsAgreeAsTheFingerprintCounts() {
   report.fingerprint = f;
   const ExperimentResult e = auditExperiment(report);
   QCOMPARE(e.runs.size(), std::size_t(2));
-  QCOMPARE(e.spec.httpTargets.size(), std::size_t(2));
+  QCOMPARE(e.spec.http.targets.size(), std::size_t(2));
   QCOMPARE(int(e.runs[0].outcome.records.size()), f.decisions);
   QCOMPARE(e.runs[0].spec.clients, 4);  // the schedule's four keys
   QVERIFY(e.runs[1].spec.modelsTarget);
