@@ -1,6 +1,5 @@
 #include "ui/main_window.hpp"
 
-#include "metrics/run_document.hpp"
 #include "report/html_report.hpp"
 
 #include <QAction>
@@ -16,7 +15,6 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -25,14 +23,12 @@
 #include <QTimer>
 
 #include "redis/redis_url.hpp"
-#include "storm/quota_schedule.hpp"
 #include "storm/storm_settings.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/charts/lanes_panel.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/run_toolbar.hpp"
-#include "ui/scenario_file.hpp"
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
@@ -45,8 +41,6 @@
 namespace rl::ui {
 
 namespace {
-Result<void> fromError(const QString& text) { return invalidArgument(text.toStdString()); }
-
 QDockWidget* dock(QMainWindow* w, const QString& title, const QString& name, QWidget* content,
                   Qt::DockWidgetArea area) {
   auto* d = new QDockWidget(title, w);
@@ -63,11 +57,6 @@ QScrollArea* scrollable(QWidget* w, QFrame::Shape frame) {
   s->setWidgetResizable(true);
   s->setFrameShape(frame);
   return s;
-}
-
-Result<void> savePixmap(const QPixmap& pixmap, const QString& path) {
-  if (pixmap.isNull() || !pixmap.save(path, "PNG")) return fromError(QObject::tr("cannot write PNG %1").arg(path));
-  return {};
 }
 }  // namespace
 
@@ -299,7 +288,7 @@ void MainWindow::updateHint() {
                              : tr("Redis, once it answers");
   if (spec->backend == Backend::Http)  // the target decides, and RateLab's model beside it when asked
     where = tr("the HTTP limiter at %1%2")
-                .arg(qs(spec->httpTargets.empty() ? std::string("?") : spec->httpTargets.front()),
+                .arg(qs(spec->http.targets.empty() ? std::string("?") : spec->http.targets.front()),
                      spec->compareBackends.empty() ? QString() : tr(", then in memory beside it"));
   QStringList names;
   for (Algorithm a : spec->algorithms) names << QString::fromUtf8(algorithmName(a).data());
@@ -339,76 +328,6 @@ void MainWindow::setTheme(Theme t) {
   race_->setTheme(t);
   for (QAction* a : findChildren<QAction*>())
     if (a->objectName() == QStringLiteral("theme_") + themeName(t)) a->setChecked(true);
-}
-
-Result<void> MainWindow::loadScenario(const QString& path) {
-  auto spec = readScenarioFile(path);
-  if (!spec) return spec.error();
-  preset_.reset();
-  storm_->setSpec(*spec);
-  updateHint();
-  connection_->setPolicy(spec->onRedisError);
-  if (!spec->redisUrl.empty()) connection_->setUrl(qs(spec->redisUrl));
-  storm_->setExplanation({});
-  return {};
-}
-
-FailurePolicy MainWindow::runPolicy() const {
-  const auto form = storm_->spec();
-  const auto own = preset_ && form ? preset_->policyFor(*form) : std::nullopt;
-  return own ? *own : connection_->policy();
-}
-
-Result<void> MainWindow::saveScenario(const QString& path) {
-  storm_->setFailurePolicy(runPolicy());
-  auto spec = storm_->spec();
-  if (!spec) return spec.error();
-  spec->redisUrl.clear();  // the connection is the machine's, not the scenario's
-  const auto experiment = controller_.lastResult().experiment;
-  if (experiment && !experiment->runs.empty() && !experiment->runs.front().outcome.markers.empty()) {
-    const ExperimentRun& run = experiment->runs.front();
-    const QuotaMarker& last = run.outcome.markers.back();
-    const Quota& form = spec->quota;
-    const bool stillTuned = form.limit == last.limit && form.window.count() == last.windowUs &&
-                            form.refillPerSecond.value_or(0) == last.refillPerSecond;
-    if (stillTuned) {
-      spec->quota = run.spec.quota;
-      spec->quotaChanges = withLiveChanges(run.spec.quotaChanges, run.outcome.markers);
-      fileNote_ = tr("with the %n quota change(s) made while the last storm ran", nullptr,
-                     static_cast<int>(run.outcome.markers.size()));
-    }
-  }
-  return writeScenarioFile(path, *spec, preset_ ? preset_->id : QString(), preset_ ? preset_->explanation : QString());
-}
-
-Result<void> MainWindow::exportPng(const QString& path) { return savePixmap(lanes_->grabAll(), path); }
-
-Result<void> MainWindow::exportWindowPng(const QString& path) { return savePixmap(grab(), path); }
-
-QByteArray MainWindow::runDocumentText() const {
-  const auto experiment = shownResult().experiment;
-  return experiment ? QByteArray::fromStdString(dumpJson(runDocument(*experiment), 2) + "\n") : QByteArray();
-}
-
-Result<void> MainWindow::exportJson(const QString& path) {
-  const QByteArray text = runDocumentText();
-  if (text.isEmpty()) return fromError(tr("No storm has finished yet: nothing to export"));
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
-  file.write(text);
-  if (!file.commit()) return fromError(tr("cannot write %1: %2").arg(path, file.errorString()));
-  return {};
-}
-
-void MainWindow::exportCsv(const QString& path) {
-  const auto experiment = shownResult().experiment;
-  if (!experiment || experiment->runs.empty()) return showError(tr("No storm has finished yet: nothing to export"));
-  inBackground([path, experiment] {
-    const ExperimentRun& first = experiment->runs.front();  // the storm itself, as ratelab-cli run --csv writes
-    auto ok = writeDecisionsCsv(path.toStdString(), first.spec, first.outcome);
-    return ok ? tr("Wrote %1 decisions to %2").arg(first.outcome.records.size()).arg(path)
-              : qs(ok.error().message);
-  });
 }
 
 void MainWindow::inBackground(std::function<QString()> work) {
@@ -459,7 +378,7 @@ void MainWindow::restoreSettings(const QSettings& s) {
   if (!doc) return;
   if (auto spec = specFromJson(*doc); spec) {
     storm_->setSpec(*spec);
-    connection_->setPolicy(spec->onRedisError);
+    connection_->setPolicy(spec->resilience.onRedisError);
   }
 }
 

@@ -87,7 +87,7 @@ void MainWindow::wireServing() {
   connect(storm_, &StormPanel::serveRequested, this, [this](const StormSpec& s) {
     StormSpec spec = s;
     spec.redisUrl = connection_->url().toStdString();
-    spec.onRedisError = connection_->policy();
+    spec.resilience.onRedisError = connection_->policy();
     if (spec.backend != Backend::Memory && spec.redisUrl.empty())
       return storm_->showError(tr("Redis: no server to use; start the managed server or choose the memory backend"));
     controller_.startServing(spec, storm_->serveFront());

@@ -49,7 +49,7 @@ Result<Preset> presetFromScenario(const QString& id, std::string_view json) {
   auto spec = specFromJson(*doc);
   if (!spec) return invalidArgument(where + ": " + spec.error().message);
   p.spec = std::move(*spec);
-  if (doc->contains("on_redis_error")) p.policy = p.spec.onRedisError;
+  if (doc->contains("on_redis_error")) p.policy = p.spec.resilience.onRedisError;
   return p;
 }
 
@@ -57,7 +57,7 @@ std::optional<FailurePolicy> Preset::policyFor(const StormSpec& form) const {
   if (!policy) return std::nullopt;
   StormSpec mine = form;
   mine.redisUrl = spec.redisUrl;  // the connection is the machine's
-  mine.onRedisError = spec.onRedisError;
+  mine.resilience.onRedisError = spec.resilience.onRedisError;
   if (dumpJson(specToJson(mine)) != dumpJson(specToJson(spec))) return std::nullopt;
   return policy;
 }

@@ -1,5 +1,6 @@
 #include "cli_flags.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -50,21 +51,9 @@ std::optional<std::string> Flags::get(std::string_view name) const {
   return v;
 }
 
-namespace {
-std::string dashed(std::string_view key) {
-  std::string s(key);
-  for (char& c : s)
-    if (c == '_') c = '-';
-  return s;
-}
-}  // namespace
-
 std::vector<FlagSpec> stormFlags() {
   std::vector<FlagSpec> out;
-  static std::vector<std::string> names;  // stable storage for the views
-  if (names.empty())
-    for (std::string_view k : stormSettingNames()) names.push_back(dashed(k));
-  for (std::size_t i = 0; i < names.size(); ++i) out.push_back({names[i], !isSwitchSetting(stormSettingNames()[i])});
+  for (const StormSetting& s : stormSettings()) out.push_back({s.flag, s.form != SettingForm::Switch});
   out.push_back({"scenario", true});
   return out;
 }
@@ -85,14 +74,22 @@ Result<StormSpec> specFromFlags(const Flags& flags, StormSpec spec) {
   return spec;
 }
 
-ScriptSettings scriptSettingsFrom(const Flags& flags) {
-  ScriptSettings s;
-  s.file = flags.get("script").value_or(s.file);
-  s.keys = flags.get("script-keys").value_or(s.keys);
-  s.argv = flags.get("script-argv").value_or(s.argv);
-  s.reply = flags.get("script-reply").value_or(s.reply);
-  s.keysOutsidePrefix = flags.has("script-keys-outside-prefix");
-  return s;
+std::vector<FlagSpec> scriptFlags() {
+  std::vector<FlagSpec> out;
+  for (const FlagSpec& f : stormFlags())
+    if (f.name == "script" || f.name.starts_with("script-")) out.push_back(f);
+  return out;
+}
+
+Result<ScriptSettings> scriptSettingsFrom(const Flags& flags) {
+  StormSpec spec;
+  for (const FlagSpec& f : scriptFlags())
+    if (auto value = flags.get(f.name)) {
+      std::string key(f.name);
+      std::replace(key.begin(), key.end(), '-', '_');
+      if (auto ok = applyStormSetting(spec, key, *value, "--" + std::string(f.name)); !ok) return ok.error();
+    }
+  return spec.script;
 }
 
 void printScriptWarnings(const ScriptSettings& script) {

@@ -47,12 +47,11 @@ std::vector<FlagSpec> stormFlags();
 Result<StormSpec> specFromFlags(const Flags& flags, StormSpec base = {});
 
 /// The flags of the team's own script (--script, --script-keys, --script-argv, --script-reply).
-inline constexpr FlagSpec kScriptFlags[] = {{"script", true},       {"script-keys", true},
-                                            {"script-argv", true},  {"script-reply", true},
-                                            {"script-keys-outside-prefix", false}};
+/// Their rows of the settings table.
+std::vector<FlagSpec> scriptFlags();
 
-/// The script settings the flags give (defaults for the ones not given).
-ScriptSettings scriptSettingsFrom(const Flags& flags);
+/// The script settings the flags give (defaults for the ones not given), read by the settings table.
+Result<ScriptSettings> scriptSettingsFrom(const Flags& flags);
 
 /// Prints scriptWarnings() of `script`'s file on stderr, one line each (nothing when there is no
 /// file or it cannot be read: the store names that error).

@@ -64,7 +64,9 @@ Result<BenchSpec> benchSpecFrom(const Flags& f, std::vector<Backend>& backends) 
       return invalidArgument("--clock '" + *clock + "' is not valid: allowed server or client");
     s.serverClock = *clock == "server";
   }
-  s.script = scriptSettingsFrom(f);
+  auto script = scriptSettingsFrom(f);
+  if (!script) return script.error();
+  s.script = std::move(script.value());
   printScriptWarnings(s.script);
   StormSpec b;
   for (const std::string& name : {f.get("backend").value_or("memory")}) {
@@ -116,7 +118,8 @@ int cmdBench(const Args& args) {
       {"backend", true},  {"redis", true},  {"algorithm", true}, {"concurrency", true}, {"pipeline", true},
       {"threads", true},  {"duration-ms", true}, {"clients", true}, {"limit", true}, {"window-ms", true}, {"refill-rate", true},
       {"path", true},     {"clock", true},    {"json", false},    {"help", false}};
-  allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
+  const auto script = scriptFlags();
+  allowed.insert(allowed.end(), script.begin(), script.end());
   auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("bench", flags.error());
   const std::string path = flags->get("path").value_or("auto");

@@ -55,7 +55,9 @@ Result<RaceSpec> raceSpecFrom(const Flags& f) {
     s.algorithm = *algo;
   }
   if (auto p = f.get("prefix")) s.prefix = *p;
-  s.script = scriptSettingsFrom(f);
+  auto script = scriptSettingsFrom(f);
+  if (!script) return script.error();
+  s.script = std::move(script.value());
   printScriptWarnings(s.script);
   if (auto b = f.get("backend")) {
     s.variants.clear();
@@ -83,7 +85,8 @@ int cmdRace(const Args& args) {
   std::vector<FlagSpec> allowed{{"redis", true},  {"rounds", true}, {"limit", true},   {"concurrency", true},
                                 {"algorithm", true}, {"think-ms", true}, {"prefix", true}, {"backend", true},
                                 {"json", false},  {"report", true}, {"help", false}};
-  allowed.insert(allowed.end(), std::begin(kScriptFlags), std::end(kScriptFlags));
+  const auto script = scriptFlags();
+  allowed.insert(allowed.end(), script.begin(), script.end());
   auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("race", flags.error());
   if (flags->has("help")) {

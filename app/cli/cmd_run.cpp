@@ -22,6 +22,7 @@
 #include "storm/model_replay.hpp"
 #include "storm/natural_failover.hpp"
 #include "storm/store_factory.hpp"
+#include "storm/storm_settings.hpp"
 
 namespace rl::cli {
 
@@ -104,7 +105,8 @@ constexpr const char* kRunHelp =
     "  --json               one JSON document on stdout\n"
     "  --csv FILE           every decision as a row\n"
     "  --report FILE.html   one self-contained HTML report (what ran, the table, the lanes and\n"
-    "                       levels, the run document as JSON); opens offline\n";
+    "                       levels, the run document as JSON); opens offline\n"
+    "  --settings           every setting: its flag, its scenario key, what it allows\n";
 
 // Ctrl-C cancels the run and prints what was recorded. With a private
 // redis-server its own handler (stop the server, exit) stays in charge.
@@ -116,7 +118,7 @@ void cancelOnInterrupt(const std::optional<RedisTarget>& redis) {
 // Reachability of the HTTP target(s) at start: exit 3 when down.
 int checkHttp(const StormSpec& spec) {
   if (spec.backend != Backend::Http) return kExitOk;
-  if (auto ok = checkHttpTargets(spec.httpTargets, spec.httpTimeout, {spec.httpCaFile, spec.httpInsecure}); !ok) {
+  if (auto ok = checkHttpTargets(spec.http.targets, spec.http.timeout, {spec.http.caFile, spec.http.insecure}); !ok) {
     if (ok.error().code != ErrorCode::Unavailable) return badInput("run", ok.error());
     std::fprintf(stderr, "ratelab-cli run: cannot reach the HTTP target: %s\n", ok.error().message.c_str());
     return kExitNoRedis;
@@ -195,7 +197,7 @@ int reportRuns(const ExperimentResult& result, const Flags& flags) {
     if (i > 0) std::printf("\n");
     if (runs.size() > 1)
       std::printf("run %zu of %zu: %s, --on-redis-error %s\n", i + 1, runs.size(), backendLabel(run.spec).c_str(),
-                  std::string(failurePolicyName(run.spec.onRedisError)).c_str());
+                  std::string(failurePolicyName(run.spec.resilience.onRedisError)).c_str());
     const auto metrics = computeMetrics(run.spec, run.outcome);
     printRunTable(stdout, run.spec, run.outcome, metrics);
     if (run.failover) printFailover(stdout, failoverWithOvershoot(run, metrics));
@@ -247,7 +249,7 @@ int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const
     if (o.firstOutage)  // one line: which server was down and why; the table counts what the policy decided
       std::fprintf(stderr, "ratelab-cli run: %s: down, --on-redis-error %s decided: first outage: %s\n",
                    std::string(backendName(run.spec.backend)).c_str(),
-                   std::string(failurePolicyName(run.spec.onRedisError)).c_str(),
+                   std::string(failurePolicyName(run.spec.resilience.onRedisError)).c_str(),
                    printableText(o.firstOutage->message).c_str());
   }
   if (const int rc = writeRunReport(*result, args, flags, redis); rc != kExitOk) return rc;
@@ -268,11 +270,15 @@ int runAndReport(const StormSpec& spec, std::optional<RedisTarget>& redis, const
 
 int cmdRun(const Args& args) {
   auto allowed = stormFlags();
-  allowed.insert(allowed.end(), {{"json", false}, {"csv", true}, {"report", true}, {"help", false}});
+  allowed.insert(allowed.end(), {{"json", false}, {"csv", true}, {"report", true}, {"help", false}, {"settings", false}});
   auto flags = Flags::parse(args, allowed);
   if (!flags) return badInput("run", flags.error());
   if (flags->has("help")) {
     std::fputs(kRunHelp, stdout);
+    return kExitOk;
+  }
+  if (flags->has("settings")) {
+    std::fputs(stormSettingsTable().c_str(), stdout);
     return kExitOk;
   }
   auto parsed = specFromFlags(flags.value());
@@ -284,7 +290,7 @@ int cmdRun(const Args& args) {
   if (spec.requests == 0 && spec.duration.count() == 0)  // documented default: twice the limit, at most 1,000,000
     spec.requests = std::min<std::int64_t>(2 * spec.quota.limit, 1'000'000);
   if (auto ok = validate(spec); !ok) return badInput("run", ok.error());
-  printScriptWarnings(scriptSettingsOf(spec));
+  printScriptWarnings(spec.script);
   if (int rc = checkReportFlag("run", *flags); rc != kExitOk) return rc;  // before the run, not after it
 
   if (int rc = checkHttp(spec); rc != kExitOk) return rc;

@@ -152,7 +152,7 @@ ReplicaStoreFactory factoryFor(const StormSpec& spec, const std::optional<RedisT
   RedisStoreOptions options;
   options.endpoint = redis->endpoint;
   options.prefix = spec.prefix;
-  return [options, backend = spec.backend, script = scriptSettingsOf(spec)](int) {
+  return [options, backend = spec.backend, script = spec.script](int) {
     return makeRedisBackendStore(backend, options, script);
   };
 }
@@ -189,7 +189,7 @@ int cmdServe(const Args& args) {
   }
   auto spec = specFromFlags(*flags);
   if (!spec) return badInput("serve", spec.error());
-  printScriptWarnings(scriptSettingsOf(*spec));
+  printScriptWarnings(spec->script);
   if (spec->backend == Backend::Http)
     return badInput("serve", invalidArgument("--backend http: serve runs the limiter itself; allowed memory, "
                                              "redis-lua, redis-naive or redis-watch"));
@@ -203,7 +203,7 @@ int cmdServe(const Args& args) {
   options.algorithm = spec->algorithms.front();
   options.quota = spec->quota;
   options.replicas = spec->replicas;
-  options.onStoreError = spec->onRedisError;
+  options.onStoreError = spec->resilience.onRedisError;
   if (auto ok = applyServeFlags(*flags, options); !ok) return badInput("serve", ok.error());
   const auto threads = intFlag(*flags, "replica-threads", 0, 1, options.replicas);
   if (!threads) return badInput("serve", threads.error());

@@ -25,7 +25,7 @@ std::string windowText(const FaultWindow& w) {
 
 void printFaultReport(std::FILE* out, const StormSpec& spec, const StormOutcome& o, const FaultRun& run) {
   std::fprintf(out, "faults (--on-redis-error %s; in time = answered within the %lld ms command timeout + %lld ms):\n",
-               std::string(failurePolicyName(spec.onRedisError)).c_str(),
+               std::string(failurePolicyName(spec.resilience.onRedisError)).c_str(),
                static_cast<long long>(run.commandTimeout.count() / 1000),
                static_cast<long long>(kFaultAnswerSlack.count() / 1000));
   std::fprintf(out, "%-28s %-14s %-16s %9s %8s %7s %7s %13s %8s %8s %7s %10s  %s\n", "fault", "window ms", "algorithm",

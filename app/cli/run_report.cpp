@@ -35,7 +35,7 @@ void printRunTable(std::FILE* out, const StormSpec& spec, const StormOutcome& o,
       std::fprintf(out, "%s: %lld decisions degraded (%s down), --on-redis-error %s admitted %lld of them\n",
                    std::string(algorithmName(m.algorithm)).c_str(), static_cast<long long>(m.degraded),
                    spec.backend == Backend::Http ? "HTTP target" : "Redis",
-                   std::string(failurePolicyName(spec.onRedisError)).c_str(), static_cast<long long>(m.degradedAdmitted));
+                   std::string(failurePolicyName(spec.resilience.onRedisError)).c_str(), static_cast<long long>(m.degradedAdmitted));
   std::fprintf(out, "wall %.1f ms; late %lld, dropped %lld%s\n", static_cast<double>(o.wallDuration.count()) / 1000.0,
                static_cast<long long>(o.progress.late), static_cast<long long>(o.progress.dropped),
                o.cancelled ? "; CANCELLED" : "");

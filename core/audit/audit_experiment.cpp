@@ -60,8 +60,8 @@ ExperimentResult auditExperiment(const AuditReport& report) {
   }
   StormSpec s;
   s.backend = Backend::Http;
-  s.httpTargets = report.urls;
-  if (s.httpTargets.empty()) s.httpTargets.push_back("the audited target");
+  s.http.targets = report.urls;
+  if (s.http.targets.empty()) s.http.targets.push_back("the audited target");
   s.algorithms = {named->algorithm};
   s.quota = named->quota;
   s.clock = ClockMode::Client;

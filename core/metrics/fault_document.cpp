@@ -28,7 +28,7 @@ Json faultsJson(const StormSpec& spec, const StormOutcome& o, const FaultRun& ru
         causes[errorCodeName(static_cast<ErrorCode>(c))] = m.errorsByCause[static_cast<std::size_t>(c)];
     f["errors_by_cause"] = std::move(causes);
     Json policy;
-    policy["name"] = failurePolicyName(spec.onRedisError);
+    policy["name"] = failurePolicyName(spec.resilience.onRedisError);
     policy["admitted"] = m.policyAdmitted;
     policy["denied"] = m.policyDenied;
     f["policy"] = std::move(policy);

@@ -78,7 +78,7 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     r["backend"] = backendName(spec.backend);
     if (spec.backend == Backend::RedisScript) r["script"] = scriptName(spec);
     if (spec.backend == Backend::Http) {
-      r["http_target"] = spec.httpTargets.front();
+      r["http_target"] = spec.http.targets.front();
       r["decided_by"] = "target";  // the algorithm names only the quota it is judged by
     }
     if (o.firstDecisionError) r["first_error"] = o.firstDecisionError->message;
@@ -99,7 +99,7 @@ Json runJson(const StormSpec& spec, const StormOutcome& o, const std::vector<Alg
     r["admitted"] = m.admitted;
     r["denied"] = m.denied;
     r["errors"] = m.errors;
-    r["on_redis_error"] = failurePolicyName(spec.onRedisError);
+    r["on_redis_error"] = failurePolicyName(spec.resilience.onRedisError);
     r["degraded"] = m.degraded;
     r["degraded_admitted"] = m.degradedAdmitted;
     r["late"] = m.late;
@@ -188,7 +188,7 @@ Json runDocument(const ExperimentResult& result, const std::vector<std::vector<A
         r["fault_actions"] = faultActionsJson(*run.faults);
       }
       if (run.failover && result.runs.size() > 1) {  // each WAIT setting's own cost
-        r["wait_replicas"] = run.spec.waitReplicas;
+        r["wait_replicas"] = run.spec.resilience.waitReplicas;
         r["failover"] = failover;
       }
       ++algo;

@@ -59,7 +59,7 @@ std::string experimentReportHtml(const ExperimentResult& result, const ReportHea
     const std::vector<AlgorithmMetrics>& metrics = metricsOfRuns[i];
     ReportSection s{result.runs.size() > 1 ? "Run " + std::to_string(i + 1) + " of " + std::to_string(result.runs.size()) +
                                                  ": " + backendLabel(run.spec) + ", --on-redis-error " +
-                                                 std::string(failurePolicyName(run.spec.onRedisError))
+                                                 std::string(failurePolicyName(run.spec.resilience.onRedisError))
                                            : "Lanes: " + backendLabel(run.spec),
                     {}, Json(), runCharts(run, metrics), {}};
     for (const AlgorithmMetrics& m : metrics)

@@ -3,6 +3,7 @@
 // both can name it without depending on each other.
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rl {
@@ -19,6 +20,7 @@ enum class Backend {
 
 std::string_view backendName(Backend b);                  ///< "memory", "redis-lua", ...
 std::optional<Backend> parseBackend(std::string_view s);  ///< nullopt if unknown
+std::string backendChoices();                             ///< "memory, redis-lua, ... or http"
 bool isRedisBackend(Backend b);                           ///< redis-lua, redis-naive, redis-watch or redis-script
 
 }  // namespace rl

@@ -86,7 +86,7 @@ Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory
   FailoverRun run;
   run.report.master = master.address();
   run.report.promoted = replica.address();
-  run.report.waitReplicas = spec.waitReplicas;
+  run.report.waitReplicas = spec.resilience.waitReplicas;
   StormRunner runner(spec, std::move(factory));
   if (retries) runner.setRetryCounter(std::move(retries));
   if (auto ok = runner.start(); !ok) return ok.error();

@@ -31,7 +31,7 @@ std::vector<StormLane> lanesOf(const std::vector<StormSpec>& runs, Suffix suffix
   std::vector<StormLane> lanes;
   for (const StormSpec& run : runs)
     for (Algorithm a : run.algorithms)
-      lanes.push_back({a, laneLabel(run, a, false) + kDot + suffix(run), run.onRedisError, headingOf(run, a, suffix(run)),
+      lanes.push_back({a, laneLabel(run, a, false) + kDot + suffix(run), run.resilience.onRedisError, headingOf(run, a, suffix(run)),
                        run.backend != Backend::Http});
   return lanes;
 }
@@ -52,13 +52,13 @@ std::vector<StormSpec> comparedRuns(const StormSpec& spec) {
 
 std::string scriptName(const StormSpec& spec) {
   if (spec.backend != Backend::RedisScript) return {};
-  const auto slash = spec.scriptFile.rfind('/');
-  return slash == std::string::npos ? spec.scriptFile : spec.scriptFile.substr(slash + 1);
+  const auto slash = spec.script.file.rfind('/');
+  return slash == std::string::npos ? spec.script.file : spec.script.file.substr(slash + 1);
 }
 
 std::string backendLabel(const StormSpec& spec) {
   if (spec.backend == Backend::RedisScript) return "redis-script (" + scriptName(spec) + ")";
-  if (spec.backend == Backend::Http && !spec.httpTargets.empty()) return "http (" + spec.httpTargets.front() + ")";
+  if (spec.backend == Backend::Http && !spec.http.targets.empty()) return "http (" + spec.http.targets.front() + ")";
   if (spec.modelsTarget) return "memory, on the target's arrivals (virtual clock)";
   return std::string(backendName(spec.backend));
 }
@@ -77,7 +77,7 @@ std::vector<StormLane> stormLanes(const StormSpec& spec) {
   std::vector<StormLane> lanes;
   for (const StormSpec& run : runs)
     for (Algorithm a : run.algorithms)
-      lanes.push_back({a, laneLabel(run, a, runs.size() > 1), run.onRedisError, headingOf(run, a, {}),
+      lanes.push_back({a, laneLabel(run, a, runs.size() > 1), run.resilience.onRedisError, headingOf(run, a, {}),
                        run.backend != Backend::Http});
   return lanes;
 }
@@ -93,27 +93,27 @@ std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<Failu
   std::vector<StormSpec> out;
   for (FailurePolicy p : policies) {
     out.push_back(besideRun(spec, failurePolicyName(p)));
-    out.back().onRedisError = p;
+    out.back().resilience.onRedisError = p;
   }
   return out;
 }
 
 std::vector<StormLane> policyLanes(const StormSpec& spec, const std::vector<FailurePolicy>& policies) {
-  return lanesOf(policyRuns(spec, policies), [](const StormSpec& run) { return policyLabel(run.onRedisError); });
+  return lanesOf(policyRuns(spec, policies), [](const StormSpec& run) { return policyLabel(run.resilience.onRedisError); });
 }
 
 std::vector<StormSpec> waitRuns(const StormSpec& spec, const std::vector<int>& waitReplicas) {
   std::vector<StormSpec> out;
   for (int n : waitReplicas) {
     out.push_back(besideRun(spec, "wait" + std::to_string(n)));
-    out.back().waitReplicas = n;
+    out.back().resilience.waitReplicas = n;
   }
   return out;
 }
 
 std::vector<StormLane> waitLanes(const StormSpec& spec, const std::vector<int>& waitReplicas) {
   return lanesOf(waitRuns(spec, waitReplicas), [](const StormSpec& run) {
-    return run.waitReplicas > 0 ? "WAIT " + std::to_string(run.waitReplicas) : std::string("no WAIT");
+    return run.resilience.waitReplicas > 0 ? "WAIT " + std::to_string(run.resilience.waitReplicas) : std::string("no WAIT");
   });
 }
 

@@ -13,7 +13,7 @@ namespace rl {
 std::vector<StormSpec> experimentRuns(const StormSpec& spec, bool* parallel) {
   const bool sideBySide = !spec.comparePolicies.empty();
   if (parallel) *parallel = sideBySide;
-  if (spec.failover) return waitRuns(spec, spec.compareWaitReplicas.empty() ? std::vector<int>{spec.waitReplicas}
+  if (spec.failover) return waitRuns(spec, spec.compareWaitReplicas.empty() ? std::vector<int>{spec.resilience.waitReplicas}
                                                                              : spec.compareWaitReplicas);
   return sideBySide ? policyRuns(spec, spec.comparePolicies) : comparedRuns(spec);
 }

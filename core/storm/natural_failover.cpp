@@ -151,7 +151,7 @@ Result<FailoverRun> runNaturalFailoverStorm(const StormSpec& spec, const Natural
   FailoverReport& report = run.report;
   report.kind = plan.kind == Kind::NaturalKill ? "natural:kill" : "sentinel-failover";
   report.master = *master;
-  report.waitReplicas = spec.waitReplicas;
+  report.waitReplicas = spec.resilience.waitReplicas;
   auto reloads = std::make_shared<std::atomic<std::int64_t>>(0);
   StormRunner runner(spec, redisStoreFactory(spec, ep, reloads));
   if (retries) runner.setRetryCounter(std::move(retries));

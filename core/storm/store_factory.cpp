@@ -40,10 +40,10 @@ StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpo
   options.prefix = spec.prefix;
   options.serverClock = spec.clock == ClockMode::Server;
   options.thinkTime = spec.thinkTime;
-  options.waitReplicas = spec.waitReplicas;
-  options.waitTimeout = spec.waitTimeout;
+  options.waitReplicas = spec.resilience.waitReplicas;
+  options.waitTimeout = spec.resilience.waitTimeout;
   const Backend backend = spec.backend;
-  const bool fromReplica = spec.readFromReplica;
+  const bool fromReplica = spec.resilience.readFromReplica;
   return [options, backend, fromReplica](int, int) -> Result<std::unique_ptr<Store>> {
     RedisStoreOptions o = options;
     if (fromReplica) {  // each store asks the Sentinels for a replica that is up now
@@ -65,25 +65,20 @@ std::string trimmed(std::string_view s) {
 
 HttpStoreOptions httpStoreOptions(const StormSpec& spec) {
   HttpStoreOptions o;
-  o.method = spec.httpMethod;
-  for (const std::string& h : spec.httpHeaders) {
+  o.method = spec.http.method;
+  for (const std::string& h : spec.http.headers) {
     const auto colon = h.find(':');
     const std::string_view field(h);
     o.headers.push_back({trimmed(field.substr(0, colon)),
                          colon == std::string::npos ? std::string() : trimmed(field.substr(colon + 1))});
   }
-  o.body = spec.httpBody;
-  o.keyHeader = spec.httpKey.starts_with("header:") ? spec.httpKey.substr(7) : std::string();
-  o.denyStatus = spec.httpDenyStatus;
+  o.body = spec.http.body;
+  o.keyHeader = spec.http.key.starts_with("header:") ? spec.http.key.substr(7) : std::string();
+  o.denyStatus = spec.http.denyStatus;
   o.keyPerLane = spec.algorithms.size() > 1;  // each lane (algorithm) meets its own keys on the target
-  o.tls = {spec.httpCaFile, spec.httpInsecure};
-  o.timeout = spec.httpTimeout;
+  o.tls = {spec.http.caFile, spec.http.insecure};
+  o.timeout = spec.http.timeout;
   return o;
-}
-
-ScriptSettings scriptSettingsOf(const StormSpec& spec) {
-  return ScriptSettings{spec.scriptFile, spec.scriptKeys, spec.scriptArgv, spec.scriptReply,
-                        spec.scriptKeysOutsidePrefix, nullptr};
 }
 
 StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint) {
@@ -91,7 +86,7 @@ StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endp
   options.endpoint = endpoint;
   options.prefix = spec.prefix;
   options.serverClock = false;  // {now_*} is the storm's clock
-  ScriptSettings script = scriptSettingsOf(spec);
+  ScriptSettings script = spec.script;
   script.runaway = std::make_shared<RunawayScript>();  // one verdict for the run: a looping script is killed once
   return [options, script](int, int) { return makeRedisBackendStore(Backend::RedisScript, options, script); };
 }
@@ -103,7 +98,7 @@ Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint&
     case Backend::RedisNaive:
     case Backend::RedisWatch: return redisStoreFactory(spec, endpoint);
     case Backend::RedisScript: return scriptStoreFactory(spec, endpoint);
-    case Backend::Http: return httpStoreFactory(spec.httpTargets, httpStoreOptions(spec));
+    case Backend::Http: return httpStoreFactory(spec.http.targets, httpStoreOptions(spec));
   }
   return invalidArgument("--backend: unknown backend");
 }

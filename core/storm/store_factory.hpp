@@ -23,10 +23,7 @@ StoreFactory memoryStoreFactory(int replicas);
 StoreFactory redisStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint,
                                std::shared_ptr<std::atomic<std::int64_t>> reloadTally = {});
 
-/// The script settings of a storm spec (--script, --script-keys, --script-argv, --script-reply).
-ScriptSettings scriptSettingsOf(const StormSpec& spec);
-
-/// redis-script stores (spec.scriptFile and templates), one per (replica, worker).
+/// redis-script stores (spec.script.file and templates), one per (replica, worker).
 StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endpoint);
 
 /// The HTTP client settings of a storm spec (--http-method, --http-header, --http-body, --http-key,
@@ -34,7 +31,7 @@ StoreFactory scriptStoreFactory(const StormSpec& spec, const RedisEndpoint& endp
 HttpStoreOptions httpStoreOptions(const StormSpec& spec);
 
 /// The factory for spec.backend: memory, Redis (`endpoint` used by Redis
-/// backends only) or http (spec.httpTargets). InvalidArgument for a bad target list.
+/// backends only) or http (spec.http.targets). InvalidArgument for a bad target list.
 Result<StoreFactory> storeFactoryFor(const StormSpec& spec, const RedisEndpoint& endpoint);
 
 /// The same, with the Redis of spec.redisUrl (resolved: redis://, redis+cluster://, redis+sentinel://).

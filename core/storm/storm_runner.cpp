@@ -32,7 +32,7 @@ StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
     for (int c = 0; c < std::max(spec_.clients, 1); ++c)
       clientNames_.push_back(spec_.keyTag + "client-" + std::to_string(c));
   }
-  if (spec_.onRedisError == FailurePolicy::Local && spec_.backend != Backend::Memory)
+  if (spec_.resilience.onRedisError == FailurePolicy::Local && spec_.backend != Backend::Memory)
     for (int r = 0; r < std::max(spec_.replicas, 1); ++r) fallbacks_.push_back(std::make_unique<MemoryStore>());
   Quota q = spec_.quota;  // the schedule's markers are known before the run
   for (const QuotaChange& c : spec_.quotaChanges) {

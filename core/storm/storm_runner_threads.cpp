@@ -122,7 +122,7 @@ void StormRunner::decideOne(Worker& w, int index, const Send& s, std::int64_t in
   const std::int64_t retriesBefore = retryCounter_ ? retryCounter_(store) : 0;
   const std::int64_t t0 = steadyNowUs();
   Store* fallback = fallbacks_.empty() ? nullptr : fallbacks_[s.replica()].get();
-  const auto d = decideWithPolicy(store, req, spec_.onRedisError, kPolicyRetryAfter, fallback);
+  const auto d = decideWithPolicy(store, req, spec_.resilience.onRedisError, kPolicyRetryAfter, fallback);
   const std::int64_t t1 = steadyNowUs();
 
   DecisionFields rec;

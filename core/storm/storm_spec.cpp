@@ -2,6 +2,7 @@
 
 #include "common/number_text.hpp"
 #include "storm/decision_record.hpp"
+#include "storm/storm_settings.hpp"
 
 #include "common/enum_names.hpp"
 
@@ -24,13 +25,10 @@ constexpr EnumNames<Pattern, 5> kPatterns{{
 constexpr EnumNames<ClockMode, 3> kClocks{{
     {ClockMode::Server, "server"}, {ClockMode::Client, "client"}, {ClockMode::Virtual, "virtual"}}};
 constexpr std::int64_t kMaxDecisions = 20'000'000;  // 44 B each (record + planned send): under 1 GB
-constexpr int kMaxReplicas = 64;
 constexpr Micros kMaxRunSpan{12LL * 24 * 3600 * 1'000'000};  // below kMaxRecordedUs (2^40 us)
 static_assert(kMaxRunSpan.count() < kMaxRecordedUs);
 constexpr int kMaxClients = 1'000'000;
-constexpr int kMaxConcurrency = 512;
 constexpr int kMaxConnections = 2048;  // one per (worker, replica); Redis allows 10000 clients
-constexpr double kMaxRate = 10'000'000;
 constexpr Micros kMaxSkew{24LL * 3600 * 1'000'000};
 
 Result<void> fail(std::string msg) { return invalidArgument(std::move(msg)); }
@@ -43,19 +41,18 @@ Result<void> quotaError(const Error& e) {
 }
 
 Result<void> validateTraffic(const StormSpec& s) {
-  if (s.requests < 0 || s.requests > kMaxDecisions)
-    return fail("--requests " + std::to_string(s.requests) + " is out of range: allowed 1 to 20000000");
-  if (!std::isfinite(s.rate) || s.rate < 0 || s.rate > kMaxRate)
-    return fail("--rate " + numberText(s.rate) + " is out of range: allowed 0 to 10000000 requests/s");
-  // Recorded times are 40-bit (storm/decision_record.hpp): a run spans at most 12 days.
-  if (s.duration.count() < 0 || s.duration > kMaxRunSpan)
-    return fail("--duration-ms is out of range: allowed 0 to 1036800000 ms (12 days)");
+  // The ranges are the settings table's (storm_settings.hpp); requests 0 means "not given".
+  if (s.requests != 0)
+    if (auto ok = checkRange("requests", static_cast<double>(s.requests)); !ok) return ok;
+  if (auto ok = checkRange("rate", s.rate); !ok) return ok;
+  if (auto ok = checkRange("duration_ms", static_cast<double>(s.duration.count()), 1000); !ok) return ok;
   const bool rateDriven = s.pattern == Pattern::Constant || s.pattern == Pattern::Ramp || s.pattern == Pattern::Poisson;
   if (rateDriven && s.rate <= 0)
     return fail(std::string("--rate is required by --pattern ") + std::string(patternName(s.pattern)) +
                 ": allowed a rate > 0 requests/s");
   if (s.requests == 0 && (s.duration.count() <= 0 || s.rate <= 0))
-    return fail("--requests is missing: give --requests N (1 to 20000000), or --duration-ms with --rate");
+    return fail("--requests is missing: give --requests N (" + rangeText(*findStormSetting("requests")) +
+                "), or --duration-ms with --rate");
   const double total = s.requests > 0 ? static_cast<double>(s.requests)
                                       : static_cast<double>(s.duration.count()) / 1e6 * s.rate;
   if (total < 1)
@@ -106,32 +103,26 @@ Result<void> validateHttpRequest(const StormSpec& s) {
       return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
     });
   };
-  if (!token(s.httpMethod)) return fail("--http-method '" + s.httpMethod + "' is not valid: allowed a method token such as GET or POST");
-  for (const std::string& h : s.httpHeaders) {
+  if (!token(s.http.method)) return fail("--http-method '" + s.http.method + "' is not valid: allowed a method token such as GET or POST");
+  for (const std::string& h : s.http.headers) {
     const auto colon = h.find(':');
     const bool printable = std::all_of(h.begin(), h.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f; });
     if (colon == std::string::npos || !token(std::string_view(h).substr(0, colon)) || !printable)
       return fail("--http-header '" + h + "' is not valid: allowed 'Name: value' (a header token, printable value)");
   }
-  if (s.httpKey != "source-addr" && !(s.httpKey.starts_with("header:") && token(std::string_view(s.httpKey).substr(7))))
-    return fail("--http-key '" + s.httpKey + "' is not valid: allowed header:NAME (e.g. header:x-api-key) or source-addr");
-  if (s.httpDenyStatus.empty()) return fail("--http-deny-status is empty: allowed statuses 400 to 599, e.g. 429,503");
-  for (int st : s.httpDenyStatus)
+  if (s.http.key != "source-addr" && !(s.http.key.starts_with("header:") && token(std::string_view(s.http.key).substr(7))))
+    return fail("--http-key '" + s.http.key + "' is not valid: allowed header:NAME (e.g. header:x-api-key) or source-addr");
+  if (s.http.denyStatus.empty()) return fail("--http-deny-status is empty: allowed statuses 400 to 599, e.g. 429,503");
+  for (int st : s.http.denyStatus)
     if (st < 400 || st > 599) return fail("--http-deny-status " + std::to_string(st) + " is not valid: allowed 400 to 599");
-  if (s.httpBody.size() > 1'000'000) return fail("--http-body is over 1000000 bytes: allowed up to 1000000");
-  if (s.httpTimeout.count() < kMinHttpTimeoutMs * 1000 || s.httpTimeout.count() > kMaxHttpTimeoutMs * 1000)
-    return fail("--http-timeout-ms " + std::to_string(s.httpTimeout.count() / 1000) + " is out of range: allowed " +
-                std::to_string(kMinHttpTimeoutMs) + " to " + std::to_string(kMaxHttpTimeoutMs) + " ms");
+  if (s.http.body.size() > 1'000'000) return fail("--http-body is over 1000000 bytes: allowed up to 1000000");
+  if (auto ok = checkRange("http_timeout_ms", static_cast<double>(s.http.timeout.count()), 1000); !ok) return ok;
   return {};
 }
 
 Result<void> validateTopology(const StormSpec& s) {
-  if (s.replicas < 1 || s.replicas > kMaxReplicas)
-    return fail("--replicas " + std::to_string(s.replicas) + " is out of range: allowed 1 to 64");
-  if (s.clients < 1 || s.clients > kMaxClients)
-    return fail("--clients " + std::to_string(s.clients) + " is out of range: allowed 1 to 1000000");
-  if (s.concurrency < 1 || s.concurrency > kMaxConcurrency)
-    return fail("--concurrency " + std::to_string(s.concurrency) + " is out of range: allowed 1 to 512");
+  for (const auto& [name, value] : {std::pair{"replicas", s.replicas}, {"clients", s.clients}, {"concurrency", s.concurrency}})
+    if (auto ok = checkRange(name, value); !ok) return ok;
   const bool redis = isRedisBackend(s.backend);
   if (redis && s.concurrency * s.replicas > kMaxConnections)
     return fail("--concurrency x --replicas is " + std::to_string(s.concurrency * s.replicas) +
@@ -141,16 +132,12 @@ Result<void> validateTopology(const StormSpec& s) {
                 std::to_string(s.replicas) + ")");
   for (Micros k : s.skew)
     if (k > kMaxSkew || k < -kMaxSkew) return fail("--skew-ms is out of range: allowed -86400000 to 86400000 ms");
-  if (s.thinkTime.count() < 0 || s.thinkTime > kSecond * 10)
-    return fail("--think-ms is out of range: allowed 0 to 10000 ms");
+  if (auto ok = checkRange("think_ms", static_cast<double>(s.thinkTime.count()), 1000); !ok) return ok;
   if (s.prefix.empty() || s.prefix.size() > 200) return fail("--prefix must have 1 to 200 characters");
-  if (s.waitReplicas < 0 || s.waitReplicas > kMaxWaitReplicas)
-    return fail("--wait-replicas " + std::to_string(s.waitReplicas) + " is out of range: allowed 0 to " +
-                std::to_string(kMaxWaitReplicas));
-  if (s.waitReplicas > 0 && s.backend != Backend::RedisLua)
+  if (auto ok = checkRange("wait_replicas", s.resilience.waitReplicas); !ok) return ok;
+  if (s.resilience.waitReplicas > 0 && s.backend != Backend::RedisLua)
     return fail("--wait-replicas needs --backend redis-lua (WAIT follows the script's write)");
-  if (s.waitTimeout < Micros{1000} || s.waitTimeout > 10 * kSecond)
-    return fail("--wait-timeout-ms is out of range: allowed 1 to 10000 ms (0 would make WAIT block forever)");
+  if (auto ok = checkRange("wait_timeout_ms", static_cast<double>(s.resilience.waitTimeout.count()), 1000); !ok) return ok;
   if (s.failover && s.backend != Backend::RedisLua && s.backend != Backend::RedisNaive &&
       s.backend != Backend::RedisWatch)
     return fail("--failover needs a Redis backend (redis-lua, redis-naive or redis-watch) on --redis cluster "
@@ -162,15 +149,15 @@ Result<void> validateTopology(const StormSpec& s) {
     return fail("--failover " + failoverPlanText(*s.failover) + " is at or after the run's last send (" +
                 std::to_string(plannedSpan(s).count() / 1000) + " ms): allowed a time within the run (raise "
                 "--requests or --duration-ms, with --pattern constant, ramp or poisson)");
-  if (s.readFromReplica && s.backend != Backend::RedisNaive)
+  if (s.resilience.readFromReplica && s.backend != Backend::RedisNaive)
     return fail("--read-from replica needs --backend redis-naive (read the count, decide, write it to the master, "
                 "as Python limits does with use_replicas=True)");
-  if (s.readFromReplica && s.redisUrl != "sentinel" && !s.redisUrl.starts_with("redis+sentinel://"))
+  if (s.resilience.readFromReplica && s.redisUrl != "sentinel" && !s.redisUrl.starts_with("redis+sentinel://"))
     return fail("--read-from replica finds its replica through Sentinels: allowed with --redis sentinel or a "
                 "redis+sentinel:// URL");
-  if (s.backend == Backend::Http && s.httpTargets.empty())
+  if (s.backend == Backend::Http && s.http.targets.empty())
     return fail("--http-target is required by --backend http: allowed http://host:port[/path], comma-separated");
-  if (s.backend == Backend::RedisScript && s.scriptFile.empty())
+  if (s.backend == Backend::RedisScript && s.script.file.empty())
     return fail("--script is required by --backend redis-script: allowed a readable Lua file");
   for (Backend b : s.compareBackends)
     if (b == s.backend || b == Backend::Http)
@@ -243,8 +230,10 @@ Micros plannedSpan(const StormSpec& s) {
 
 std::string_view patternName(Pattern p) { return enumName(kPatterns, p); }
 std::optional<Pattern> parsePattern(std::string_view s) { return enumFromName(kPatterns, s); }
+std::string patternChoices() { return enumChoices(kPatterns); }
 std::string_view clockModeName(ClockMode c) { return enumName(kClocks, c); }
 std::optional<ClockMode> parseClockMode(std::string_view s) { return enumFromName(kClocks, s); }
+std::string clockModeChoices() { return enumChoices(kClocks); }
 
 namespace {
 // `natural:kill@MS` or `sentinel-failover@MS`; nullopt when `text` is neither form's start.

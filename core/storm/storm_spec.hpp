@@ -13,6 +13,7 @@
 #include "http/http_client.hpp"
 #include "limiter/algorithm.hpp"
 #include "limiter/quota.hpp"
+#include "redis/script_settings.hpp"
 #include "store/backend.hpp"
 #include "store/failure_policy.hpp"
 #include "storm/fault_schedule.hpp"
@@ -64,6 +65,27 @@ struct FailoverPlan {
 /// The most replicas `--wait-replicas` (scenario key "wait_replicas") may wait for.
 inline constexpr int kMaxWaitReplicas = 100;
 
+/// Backend http: the target(s) and how each request is made and its answer read.
+struct HttpTargetOptions {
+  std::vector<std::string> targets;  ///< base URLs, round-robin
+  std::string method = "GET";        ///< request method
+  std::vector<std::string> headers;  ///< extra "Name: value" fields
+  std::string body;                  ///< request body ("" = none)
+  std::string key = "header:x-api-key";  ///< how the client travels: header:NAME | source-addr
+  std::vector<int> denyStatus{429};  ///< statuses that mean "denied" (2xx = admitted)
+  std::string caFile;                ///< https targets: trusted CAs (PEM; "" = the system's)
+  bool insecure = false;             ///< https targets: accept any certificate
+  Micros timeout = kDefaultHttpTimeout;  ///< bound of each connect / send / receive (--http-timeout-ms)
+};
+
+/// What a store error decides, and how a Redis write is confirmed and a count read.
+struct ResilienceOptions {
+  FailurePolicy onRedisError = FailurePolicy::Open;  ///< decision when the store errs
+  int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
+  Micros waitTimeout{50'000};        ///< WAIT's timeout
+  bool readFromReplica = false;      ///< redis-naive: read the count from a replica (Python limits' use_replicas=True)
+};
+
 /// One storm, fully specified. Defaults are a sensible first run. With a
 /// trace (`trace.path` set) the traffic is the trace's requests, not the
 /// pattern: clients are its keys, `requests`/`rate`/`pattern` are ignored.
@@ -85,32 +107,17 @@ struct StormSpec {
   Pattern pattern = Pattern::Burst;  ///< traffic shape
   ClockMode clock = ClockMode::Virtual;  ///< source of `now`
   std::vector<Micros> skew;          ///< per-replica clock offset (client and virtual clocks; the server clock has none)
-  FailurePolicy onRedisError = FailurePolicy::Open;  ///< decision when the store errs
+  ResilienceOptions resilience;      ///< what a store error decides; WAIT; replica reads
   std::uint64_t seed = 1;            ///< poisson gaps and any other randomness
   Micros thinkTime{0};               ///< redis-naive: pause between read and write (race demo)
-  std::vector<std::string> httpTargets;  ///< backend http: base URLs, round-robin
   TraceOptions trace;                ///< --trace and --trace-*: replay this file (path empty = pattern traffic)
   SharedTrace traceData;             ///< the loaded trace (loadStormTrace), required when trace.path is set
   double speed = 0;                  ///< --speed X: wall-clock replay X times faster (needs a real clock); 0 = 1x
-  std::string httpMethod = "GET";        ///< backend http: request method
-  std::vector<std::string> httpHeaders;  ///< backend http: extra "Name: value" fields
-  std::string httpBody;                  ///< backend http: request body ("" = none)
-  std::string httpKey = "header:x-api-key";  ///< backend http: how the client travels: header:NAME | source-addr
-  std::vector<int> httpDenyStatus{429};  ///< backend http: statuses that mean "denied" (2xx = admitted)
-  std::string httpCaFile;                ///< backend http, https targets: trusted CAs (PEM; "" = the system's)
-  bool httpInsecure = false;             ///< backend http, https targets: accept any certificate
-  Micros httpTimeout = kDefaultHttpTimeout;  ///< backend http: bound of each connect / send / receive (--http-timeout-ms)
-  std::string scriptFile;                ///< backend redis-script: the Lua file
-  std::string scriptKeys = "{prefix}{client}";  ///< backend redis-script: KEYS template (space-separated)
-  std::string scriptArgv = "{limit} {refill_rate} {now_s} {cost}";  ///< backend redis-script: ARGV template
-  std::string scriptReply = "allowed";  ///< backend redis-script: names of the reply's elements
-  bool scriptKeysOutsidePrefix = false;  ///< backend redis-script: allow KEYS that do not start with {prefix}
+  HttpTargetOptions http;            ///< backend http: the target and how requests are made (--http-*)
+  ScriptSettings script;             ///< backend redis-script: the user's Lua limiter (--script*)
   std::vector<Backend> compareBackends;  ///< run: the same storm again on these backends, reported beside it
   std::vector<FailurePolicy> comparePolicies;  ///< the same storm once per failure policy, all at the same time
   std::vector<int> compareWaitReplicas;  ///< a failover storm once per WAIT setting, one after the other
-  int waitReplicas = 0;              ///< redis-lua: WAIT for this many replicas after each admitting write
-  Micros waitTimeout{50'000};        ///< WAIT's timeout
-  bool readFromReplica = false;      ///< redis-naive: read the count from a replica (Python limits' use_replicas=True)
   std::optional<FailoverPlan> failover;  ///< a failover on a managed cluster during the storm
   std::vector<FaultEvent> faults;        ///< --fault: done to the managed redis-server during the run (time order)
   /// Set by comparedRuns on an http storm's model run: the listed algorithms decide the target run's
@@ -138,8 +145,10 @@ std::string failoverPlanText(const FailoverPlan& plan);
 
 std::string_view patternName(Pattern p);        ///< "burst", "constant", ...
 std::optional<Pattern> parsePattern(std::string_view s);  ///< nullopt if unknown
+std::string patternChoices();                   ///< "burst, constant, boundary, ramp or poisson"
 std::string_view clockModeName(ClockMode c);    ///< "server", "client", "virtual"
 std::optional<ClockMode> parseClockMode(std::string_view s);  ///< nullopt if unknown
+std::string clockModeChoices();                 ///< "server, client or virtual"
 
 /// Checks every field; the error names the field (as its flag) and what is allowed.
 Result<void> validate(const StormSpec& spec);

@@ -92,7 +92,7 @@ void CliRunawayPeersTest::httpTimeoutIsBounded_data() {
   QTest::addColumn<QString>("error");
   QTest::newRow("0") << "0" << "ratelab-cli run: --http-timeout-ms 0 is out of range: allowed 1 to 60000 ms";
   QTest::newRow("60001") << "60001" << "ratelab-cli run: --http-timeout-ms 60001 is out of range: allowed 1 to 60000 ms";
-  QTest::newRow("text") << "soon" << "ratelab-cli run: --http-timeout-ms: 'soon' is not valid: allowed an integer 1 to 60000 (ms)";
+  QTest::newRow("text") << "soon" << "ratelab-cli run: --http-timeout-ms: 'soon' is not valid: allowed an integer 1 to 60000 ms";
 }
 
 void CliRunawayPeersTest::httpTimeoutIsBounded() {

@@ -48,6 +48,7 @@ class RatelabCliTest : public QObject {
   void badInputExitsTwo_data();
   void badInputExitsTwo();
   void unknownScenarioKeyExitsTwo();
+  void settingsListsEveryFlag();
   void passwordFromFileOrEnvironment();
   void localPolicyInJson();
   void unreachableRedisExitsThree();
@@ -288,6 +289,27 @@ void RatelabCliTest::unknownScenarioKeyExitsTwo() {
   QCOMPARE(c.exitCode, 2);
   QVERIFY2(c.err.startsWith(("ratelab-cli run: --scenario '" + path + "': scenario key 'replicaz' is unknown: allowed").toUtf8()),
            c.err.constData());
+}
+
+// `run --settings` prints the settings table; every flag it lists is one `run` parses: a value
+// flag given without its value is "needs a value", a switch given one is "takes no value".
+void RatelabCliTest::settingsListsEveryFlag() {
+  const Cli c = cli({"run", "--settings"});
+  QCOMPARE(c.exitCode, 0);
+  const QStringList lines = QString::fromUtf8(c.out).split('\n', Qt::SkipEmptyParts);
+  QCOMPARE(lines.size(), 53);  // a heading and 52 settings
+  QVERIFY(lines.contains("--replicas                    replicas                      an integer 1 to 64"));
+  int switches = 0;
+  for (const QString& line : lines.mid(1)) {
+    const QString flag = line.section(' ', 0, 0);
+    const bool isSwitch = line.contains("(a switch on the command line)");
+    switches += isSwitch;
+    const Cli probe = cli({"run", isSwitch ? flag + "=yes" : flag});
+    QCOMPARE(probe.exitCode, 2);
+    QCOMPARE(QString::fromUtf8(probe.err).trimmed(),
+             "ratelab-cli run: " + flag + (isSwitch ? " takes no value" : " needs a value"));
+  }
+  QCOMPARE(switches, 4);
 }
 
 void RatelabCliTest::passwordFromFileOrEnvironment() {

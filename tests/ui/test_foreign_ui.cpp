@@ -96,10 +96,10 @@ void ForeignUiTest::customScriptBackendInTheStormPanel() {
   auto s = panel.spec();
   QVERIFY2(s, s ? "" : s.error().message.c_str());
   QCOMPARE(s->backend, Backend::RedisScript);
-  QCOMPARE(QString::fromStdString(s->scriptKeys), QString("{prefix}{client}"));
-  QCOMPARE(QString::fromStdString(s->scriptReply), QString("allowed,tokens"));
+  QCOMPARE(QString::fromStdString(s->script.keys), QString("{prefix}{client}"));
+  QCOMPARE(QString::fromStdString(s->script.reply), QString("allowed,tokens"));
   StormSpec back = *s;
-  back.scriptArgv = "{now_ms}";
+  back.script.argv = "{now_ms}";
   panel.setSpec(back);
   QCOMPARE(panel.findChild<QLineEdit*>("scriptArgv")->text(), QString("{now_ms}"));
 }

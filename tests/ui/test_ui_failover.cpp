@@ -48,7 +48,7 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   QSignalSpy done(&window, &MainWindow::stormDone);
   QSignalSpy messages(&controller, &StormController::message);
   QVERIFY(window.startStorm());  // no Redis in the Connection panel: the failover makes its own clusters
-  QCOMPARE(controller.spec().onRedisError, FailurePolicy::Closed);
+  QCOMPARE(controller.spec().resilience.onRedisError, FailurePolicy::Closed);
   // While run 1 sends, the second lane says it waits for it (not "admitted 0 denied 0").
   QTRY_VERIFY_WITH_TIMEOUT(window.lanesPanel()->lanes()[0]->admittedPoints() > 0, 60'000);
   QCOMPARE(window.lanesPanel()->lanes()[1]->title(),
@@ -126,7 +126,7 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   later.clock = ClockMode::Virtual;
   window.stormPanel()->setSpec(later);
   QVERIFY(window.startStorm());
-  QCOMPARE(controller.spec().onRedisError, FailurePolicy::Open);
+  QCOMPARE(controller.spec().resilience.onRedisError, FailurePolicy::Open);
   QVERIFY(done.wait(30'000));
 }
 

@@ -49,7 +49,7 @@ Result<void> HttpTargetBox::applyTo(StormSpec& spec) const {
   if (auto ok = set("http_target", target_->text(), "Target"); !ok) return ok;
   if (auto ok = set("http_key", key_->text(), "Client"); !ok) return ok;
   if (auto ok = set("http_deny_status", deny_->text(), "Denied"); !ok) return ok;
-  spec.httpHeaders.clear();
+  spec.http.headers.clear();
   for (const QString& line : headers_->toPlainText().split(QLatin1Char('\n'), Qt::SkipEmptyParts))
     if (auto ok = set("http_header", line, "Headers"); !ok) return ok;
   return {};
@@ -57,14 +57,14 @@ Result<void> HttpTargetBox::applyTo(StormSpec& spec) const {
 
 void HttpTargetBox::show(const StormSpec& spec) {
   QStringList targets;
-  for (const std::string& t : spec.httpTargets) targets << qs(t);
+  for (const std::string& t : spec.http.targets) targets << qs(t);
   target_->setText(targets.join(QLatin1Char(',')));
-  key_->setText(qs(spec.httpKey));
+  key_->setText(qs(spec.http.key));
   QStringList deny;
-  for (int s : spec.httpDenyStatus) deny << QString::number(s);
+  for (int s : spec.http.denyStatus) deny << QString::number(s);
   deny_->setText(deny.join(QLatin1Char(',')));
   QStringList headers;
-  for (const std::string& h : spec.httpHeaders) headers << qs(h);
+  for (const std::string& h : spec.http.headers) headers << qs(h);
   headers_->setPlainText(headers.join(QLatin1Char('\n')));
 }
 

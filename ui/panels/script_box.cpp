@@ -53,19 +53,19 @@ ScriptBox::ScriptBox(QWidget* parent) : QWidget(parent) {
 
 
 void ScriptBox::applyTo(StormSpec& s) const {
-  s.scriptFile = file_->text().trimmed().toStdString();
-  s.scriptKeys = keys_->text().toStdString();
-  s.scriptArgv = argv_->text().toStdString();
-  s.scriptReply = reply_->text().toStdString();
+  s.script.file = file_->text().trimmed().toStdString();
+  s.script.keys = keys_->text().toStdString();
+  s.script.argv = argv_->text().toStdString();
+  s.script.reply = reply_->text().toStdString();
   if (s.backend == Backend::RedisScript)
     s.compareBackends = beside_->isChecked() ? std::vector<Backend>{Backend::RedisLua} : std::vector<Backend>{};
 }
 
 void ScriptBox::show(const StormSpec& s) {
-  file_->setText(qs(s.scriptFile));
-  keys_->setText(qs(s.scriptKeys));
-  argv_->setText(qs(s.scriptArgv));
-  reply_->setText(qs(s.scriptReply));
+  file_->setText(qs(s.script.file));
+  keys_->setText(qs(s.script.keys));
+  argv_->setText(qs(s.script.argv));
+  reply_->setText(qs(s.script.reply));
   beside_->setChecked(s.backend != Backend::RedisScript ||
                       std::find(s.compareBackends.begin(), s.compareBackends.end(), Backend::RedisLua) != s.compareBackends.end());
 }

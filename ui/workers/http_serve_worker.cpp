@@ -42,7 +42,7 @@ void HttpServeWorker::start(const StormSpec& spec, const QString& front) {
     const auto endpoint = spec.backend == Backend::Memory ? Result<RedisEndpoint>(RedisEndpoint{})
                                                            : resolveRedisUrl(spec.redisUrl);
     options.replicaThreads = defaultReplicaThreads(spec.backend, endpoint && (endpoint->cluster || endpoint->viaSentinel()), spec.replicas);
-    options.onStoreError = spec.onRedisError;
+    options.onStoreError = spec.resilience.onRedisError;
     options.front = *kind;
     options.observer = [this](const HttpDecisionEvent& e) {
       std::lock_guard lock(mutex_);

@@ -28,7 +28,7 @@ AlgorithmResult rowOf(const ExperimentRun& run, const AlgorithmMetrics& m, const
   r.admitted = m.admitted;
   r.denied = m.denied;
   r.errors = m.errors;
-  r.policy = run.spec.onRedisError;
+  r.policy = run.spec.resilience.onRedisError;
   r.limit = run.outcome.markers.empty() ? run.spec.quota.limit : run.outcome.markers.back().limit;  // at the end
   r.maxAdmittedInWindow = m.maxAdmittedInWindow;
   r.overshoot = m.overshoot;

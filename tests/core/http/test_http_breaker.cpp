@@ -44,9 +44,9 @@ void HttpBreakerTest::deadTargetFollowsThePolicyQuickly() {
   const std::string target = "http://127.0.0.1:" + std::to_string(dead.port) + "/";
   StormSpec spec;
   spec.backend = Backend::Http;
-  spec.httpTargets = {target};
-  spec.httpTimeout = Micros{500'000};
-  spec.onRedisError = *parseFailurePolicy(policy.toStdString());
+  spec.http.targets = {target};
+  spec.http.timeout = Micros{500'000};
+  spec.resilience.onRedisError = *parseFailurePolicy(policy.toStdString());
   spec.quota = Quota::perWindow(10, Micros{60'000'000});
   spec.algorithms = {Algorithm::FixedWindow};
   spec.requests = 200;

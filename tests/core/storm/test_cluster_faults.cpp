@@ -106,11 +106,11 @@ FailoverRun ClusterFaultsTest::failover(int waitReplicas) {
   s.rate = 200;
   s.duration = Micros{3'000'000};
   s.concurrency = 4;
-  s.onRedisError = FailurePolicy::Closed;
+  s.resilience.onRedisError = FailurePolicy::Closed;
   s.prefix = "fail" + std::to_string(waitReplicas) + ":";
   s.keyTag = clientOnFreshMaster(s.prefix, Algorithm::SlidingLog);
-  s.waitReplicas = waitReplicas;
-  s.waitTimeout = Micros{20'000};
+  s.resilience.waitReplicas = waitReplicas;
+  s.resilience.waitTimeout = Micros{20'000};
   // With WAIT the old master rejoins as the new master's replica: WAIT 1 needs one.
   s.failover = FailoverPlan{Micros{800'000}, Micros{1'300'000}, Micros{1'600'000},
                             Micros{waitReplicas > 0 ? 1'700'000 : 0}};

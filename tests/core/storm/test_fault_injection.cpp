@@ -37,7 +37,7 @@ StormSpec faultSpec(FailurePolicy policy, const std::string& faults) {
   s.rate = 200;
   s.requests = 260;  // 1.3 s
   s.quota = Quota::perWindow(kLimit, 3600 * kSecond);
-  s.onRedisError = policy;
+  s.resilience.onRedisError = policy;
   s.faults = parseFaultSchedule(faults).value();
   return s;
 }

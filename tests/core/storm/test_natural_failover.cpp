@@ -27,7 +27,7 @@ StormSpec stormSpec(const std::string& prefix, FailoverPlan::Kind kind) {
   s.rate = 200;
   s.duration = Micros{7'000'000};
   s.concurrency = 4;
-  s.onRedisError = FailurePolicy::Closed;
+  s.resilience.onRedisError = FailurePolicy::Closed;
   s.prefix = prefix;
   s.keyTag = "nf-";
   s.failover = FailoverPlan{};

@@ -21,7 +21,7 @@ StormSpec constantRateSpec(ClockMode clock, FailurePolicy policy) {
   s.rate = 200;
   s.duration = 3 * kSecond;
   s.quota = Quota::perWindow(1'000'000, kSecond);
-  s.onRedisError = policy;
+  s.resilience.onRedisError = policy;
   return s;
 }
 
@@ -179,7 +179,7 @@ void StormRedisTest::outageIsCountedByPolicy() {
   std::int64_t lastError = -1, okAfter = 0;
   for (const DecisionRecord& r : o.records) {
     if (r.error()) {
-      QCOMPARE(r.allowed(), s.onRedisError == FailurePolicy::Open);
+      QCOMPARE(r.allowed(), s.resilience.onRedisError == FailurePolicy::Open);
       lastError = std::max(lastError, r.atUs());
     }
   }
@@ -258,7 +258,7 @@ void StormRedisTest::wholeRunOutage() {
   s.requests = 200;
   s.replicas = 4;
   s.concurrency = 2;
-  s.onRedisError = static_cast<FailurePolicy>(policy);
+  s.resilience.onRedisError = static_cast<FailurePolicy>(policy);
   auto inner = redisStoreFactory(s, own.endpoint());
   std::atomic<int> made{0};
   const int stores = s.replicas * s.concurrency;
@@ -271,7 +271,7 @@ void StormRedisTest::wholeRunOutage() {
   QVERIFY2(o.ok(), o.ok() ? "" : o.error().message.c_str());
   const auto m = computeMetrics(s, o->records, o->wallDuration);
   qInfo("%s: admitted %lld of 200, errors %lld, overshoot %.1f, max latency %lld us",
-        failurePolicyName(s.onRedisError).data(), static_cast<long long>(m[0].admitted),
+        failurePolicyName(s.resilience.onRedisError).data(), static_cast<long long>(m[0].admitted),
         static_cast<long long>(m[0].errors), m[0].overshoot, static_cast<long long>(m[0].latency.max));
   QCOMPARE(m[0].offered, 200);
   QCOMPARE(m[0].errors, 200);  // every decision is an error the policy decided

@@ -350,7 +350,7 @@ void StormRunnerTest::httpStormModelsTheTargetOnItsArrivals() {
   // virtual clock, on the target's own arrivals.
   StormSpec http;
   http.backend = Backend::Http;
-  http.httpTargets = {"http://127.0.0.1:9/"};
+  http.http.targets = {"http://127.0.0.1:9/"};
   http.algorithms = {Algorithm::FixedWindow, Algorithm::SlidingLog, Algorithm::TokenBucket};
   http.quota = Quota::perWindow(5, Micros{1'000'000});
   const auto runs = comparedRuns(http);

@@ -48,17 +48,17 @@ void StormSpecTest::validateNamesTheFlag_data() {
                            << "--clients 0 is out of range: allowed 1 to 1000000";
   QTest::newRow("concurrency") << Mutator([](StormSpec& s) { s.concurrency = 0; })
                                << "--concurrency 0 is out of range: allowed 1 to 512";
-  QTest::newRow("http method") << Mutator([](StormSpec& s) { s.httpMethod = "GE T"; })
+  QTest::newRow("http method") << Mutator([](StormSpec& s) { s.http.method = "GE T"; })
                                << "--http-method 'GE T' is not valid: allowed a method token such as GET or POST";
-  QTest::newRow("http header") << Mutator([](StormSpec& s) { s.httpHeaders = {"no colon"}; })
+  QTest::newRow("http header") << Mutator([](StormSpec& s) { s.http.headers = {"no colon"}; })
                                << "--http-header 'no colon' is not valid: allowed 'Name: value' (a header token, printable value)";
-  QTest::newRow("http key") << Mutator([](StormSpec& s) { s.httpKey = "cookie"; })
+  QTest::newRow("http key") << Mutator([](StormSpec& s) { s.http.key = "cookie"; })
                             << "--http-key 'cookie' is not valid: allowed header:NAME (e.g. header:x-api-key) or source-addr";
-  QTest::newRow("deny 2xx") << Mutator([](StormSpec& s) { s.httpDenyStatus = {200}; })
+  QTest::newRow("deny 2xx") << Mutator([](StormSpec& s) { s.http.denyStatus = {200}; })
                             << "--http-deny-status 200 is not valid: allowed 400 to 599";
-  QTest::newRow("http timeout 0") << Mutator([](StormSpec& s) { s.httpTimeout = Micros{0}; })
+  QTest::newRow("http timeout 0") << Mutator([](StormSpec& s) { s.http.timeout = Micros{0}; })
                                   << "--http-timeout-ms 0 is out of range: allowed 1 to 60000 ms";
-  QTest::newRow("http timeout 61 s") << Mutator([](StormSpec& s) { s.httpTimeout = Micros{61'000'000}; })
+  QTest::newRow("http timeout 61 s") << Mutator([](StormSpec& s) { s.http.timeout = Micros{61'000'000}; })
                                      << "--http-timeout-ms 61000 is out of range: allowed 1 to 60000 ms";
   QTest::newRow("script needed") << Mutator([](StormSpec& s) { s.backend = Backend::RedisScript; })
                                  << "--script is required by --backend redis-script: allowed a readable Lua file";
@@ -123,7 +123,7 @@ void StormSpecTest::settingsRejectBadText_data() {
   QTest::newRow("policy") << "on_redis_error" << "maybe" << "--on-redis-error: 'maybe' is not valid: allowed open, closed or local";
   QTest::newRow("refill") << "refill_rate" << "0" << "--refill-rate: '0' is not valid: allowed a number > 0 and <= 1000000 (tokens per second)";
   QTest::newRow("deny status") << "http_deny_status" << "429,many" << "--http-deny-status: 'many' is not valid: allowed comma-separated HTTP statuses 400 to 599, e.g. 429,503";
-  QTest::newRow("http timeout") << "http_timeout_ms" << "soon" << "--http-timeout-ms: 'soon' is not valid: allowed an integer 1 to 60000 (ms)";
+  QTest::newRow("http timeout") << "http_timeout_ms" << "soon" << "--http-timeout-ms: 'soon' is not valid: allowed an integer 1 to 60000 ms";
   QTest::newRow("compare") << "compare_backend" << "redis" << "--compare-backend: 'redis' is not valid: allowed comma-separated backends: memory, redis-lua, redis-naive, redis-watch, redis-script";
 }
 
@@ -174,7 +174,7 @@ void StormSpecTest::scenarioRoundTrips() {
   s.rate = 33.5;
   s.requests = 77;
   s.seed = 99;
-  s.onRedisError = FailurePolicy::Closed;
+  s.resilience.onRedisError = FailurePolicy::Closed;
   const auto back = specFromJson(parseJson(dumpJson(specToJson(s), 2)).value());
   QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
   QVERIFY(back->algorithms == s.algorithms);
@@ -186,26 +186,26 @@ void StormSpecTest::scenarioRoundTrips() {
   QCOMPARE(back->rate, 33.5);
   QCOMPARE(back->requests, 77);
   QCOMPARE(back->seed, std::uint64_t{99});
-  QCOMPARE(back->onRedisError, FailurePolicy::Closed);
+  QCOMPARE(back->resilience.onRedisError, FailurePolicy::Closed);
   // HTTP and script settings: headers keep their commas, paths and templates as written.
   StormSpec h;
   h.backend = Backend::Http;
-  h.httpTargets = {"http://127.0.0.1:8081/api"};
-  h.httpMethod = "POST";
-  h.httpHeaders = {"Accept: a, b", "X-Trace: 1"};
-  h.httpKey = "source-addr";
-  h.httpDenyStatus = {429, 503};
-  h.scriptFile = "/tmp/s.lua";
-  h.scriptArgv = "{now_ms} {cost}";
+  h.http.targets = {"http://127.0.0.1:8081/api"};
+  h.http.method = "POST";
+  h.http.headers = {"Accept: a, b", "X-Trace: 1"};
+  h.http.key = "source-addr";
+  h.http.denyStatus = {429, 503};
+  h.script.file = "/tmp/s.lua";
+  h.script.argv = "{now_ms} {cost}";
   h.compareBackends = {Backend::RedisLua};
   const auto hb = specFromJson(parseJson(dumpJson(specToJson(h), 2)).value());
   QVERIFY2(hb.ok(), hb.ok() ? "" : hb.error().message.c_str());
-  QVERIFY(hb->httpHeaders == h.httpHeaders);
-  QCOMPARE(hb->httpMethod, h.httpMethod);
-  QCOMPARE(hb->httpKey, h.httpKey);
-  QVERIFY(hb->httpDenyStatus == h.httpDenyStatus);
-  QCOMPARE(hb->scriptFile, h.scriptFile);
-  QCOMPARE(hb->scriptArgv, h.scriptArgv);
+  QVERIFY(hb->http.headers == h.http.headers);
+  QCOMPARE(hb->http.method, h.http.method);
+  QCOMPARE(hb->http.key, h.http.key);
+  QVERIFY(hb->http.denyStatus == h.http.denyStatus);
+  QCOMPARE(hb->script.file, h.script.file);
+  QCOMPARE(hb->script.argv, h.script.argv);
   QVERIFY(hb->compareBackends == h.compareBackends);
   // Flags override the file: a later setting wins.
   StormSpec over = back.value();
