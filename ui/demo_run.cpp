@@ -5,7 +5,7 @@
 #include <QTextStream>
 
 #include "ui/panels/key_inspector_panel.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/workers/storm_controller.hpp"
 #include "ui/panels/storm_panel.hpp"

@@ -5,7 +5,7 @@
 
 #include "metrics/latency_summary.hpp"
 #include "ui/charts/lane_model.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/workers/storm_controller.hpp"
 

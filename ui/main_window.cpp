@@ -26,7 +26,7 @@
 #include "storm/storm_settings.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/run_toolbar.hpp"
 #include "ui/workers/storm_controller.hpp"

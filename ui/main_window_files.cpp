@@ -6,7 +6,7 @@
 
 #include "metrics/run_document.hpp"
 #include "storm/quota_schedule.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/storm_panel.hpp"

@@ -7,7 +7,7 @@
 #include <QStatusBar>
 
 #include "ui/charts/lane_runs.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/history_panel.hpp"
 #include "ui/panels/summary_panel.hpp"

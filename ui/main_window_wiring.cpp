@@ -8,7 +8,7 @@
 
 #include "ui/charts/chart_lane.hpp"
 #include "ui/charts/lane_model.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/charts/ttl_chart.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"

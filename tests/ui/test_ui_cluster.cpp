@@ -22,7 +22,7 @@
 #include "redis/redis_connection.hpp"
 #include "redis/redis_url.hpp"
 #include "support/window_serving.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/charts/ttl_chart.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"

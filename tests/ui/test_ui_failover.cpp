@@ -17,7 +17,7 @@
 #include <QTableWidget>
 
 #include "ui/charts/chart_lane.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/charts/ttl_chart.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/storm_panel.hpp"

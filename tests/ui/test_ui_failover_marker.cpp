@@ -13,7 +13,7 @@
 #include <QJsonObject>
 
 #include "ui/charts/chart_lane.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/presets.hpp"

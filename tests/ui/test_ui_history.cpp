@@ -16,7 +16,7 @@
 
 #include "support/redis_test_server.hpp"
 #include "ui/charts/chart_lane.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/history_panel.hpp"

@@ -18,7 +18,7 @@
 #include "support/cli_process.hpp"
 #include "support/nginx_limit_req.hpp"
 #include "ui/charts/chart_lane.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/http_audit_panel.hpp"

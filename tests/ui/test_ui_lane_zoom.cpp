@@ -16,7 +16,7 @@
 
 #include "ui/charts/chart_lane.hpp"
 #include "ui/charts/lane_pointer.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/presets.hpp"
 #include "ui/workers/storm_controller.hpp"

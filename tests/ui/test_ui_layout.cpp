@@ -25,7 +25,7 @@
 #include "ui/charts/series_chart.hpp"
 #include "ui/charts/lane_legend.hpp"
 #include "ui/charts/lane_model.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/charts/time_scale.hpp"
 #include "ui/charts/ttl_chart.hpp"
 #include "ui/main_window.hpp"

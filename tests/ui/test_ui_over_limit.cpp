@@ -12,7 +12,7 @@
 
 #include "support/cli_process.hpp"
 #include "ui/charts/chart_lane.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"

@@ -26,7 +26,7 @@
 #include "ui/charts/series_chart.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/run_toolbar.hpp"

@@ -18,7 +18,7 @@
 #include "support/cli_process.hpp"
 #include "support/report_page.hpp"
 #include "ui/charts/chart_lane.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/save_path.hpp"
 #include "ui/presets.hpp"

@@ -24,7 +24,7 @@
 #include "ui/charts/chart_lane.hpp"
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/workers/storm_controller.hpp"

@@ -20,7 +20,7 @@
 
 #include "support/cli_process.hpp"
 #include "ui/charts/chart_lane.hpp"
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/labeled_slider.hpp"
 #include "ui/panels/race_lab_panel.hpp"

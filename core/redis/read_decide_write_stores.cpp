@@ -1,4 +1,5 @@
-// redis-naive and redis-watch: read the state, decide in C++, write it back.
+// The read-decide-write stores, redis-naive and redis-watch (RedisNaiveStore, RedisWatchStore in
+// redis_store.hpp): read the state, decide in C++, write it back; watch wraps it in WATCH/MULTI/EXEC.
 #include <thread>
 
 #include "redis/redis_store.hpp"

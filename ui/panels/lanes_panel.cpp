@@ -1,4 +1,4 @@
-#include "ui/charts/lanes_panel.hpp"
+#include "ui/panels/lanes_panel.hpp"
 
 #include <QHBoxLayout>
 #include <QLabel>
