@@ -13,13 +13,11 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
-#include <QThread>
 #include <QTimer>
 
 #include "redis/redis_url.hpp"
@@ -331,12 +329,7 @@ void MainWindow::setTheme(Theme t) {
 }
 
 void MainWindow::inBackground(std::function<QString()> work) {
-  QThread* thread = QThread::create([window = QPointer<MainWindow>(this), work = std::move(work)] {
-    const QString text = work();
-    if (window) QMetaObject::invokeMethod(window, [window, text] { if (window) window->showError(text); }, Qt::QueuedConnection);
-  });
-  connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-  thread->start();
+  controller_.inBackground(std::move(work), this, [this](const QString& text) { showError(text); });
 }
 
 template <class Fn>

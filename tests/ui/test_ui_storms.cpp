@@ -7,6 +7,9 @@
 
 #include <QtTest>
 
+#include <atomic>
+#include <thread>
+
 #include <QComboBox>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -67,6 +70,7 @@ class UiStormsTest : public QObject {
   void inspectorListsTheStormKeysWithPttl();
   void inspectorDeletesWithinThePrefixOnly();
   void csvExportWritesEveryDecision();
+  void exportsQueuedAtCloseStillFinish();
   void raceLabShowsNaiveAboveTheLimitAndLuaAtIt();
   void racePresetDrawsEachStoreAsALane();
   void liveTuningAppliesToNextDecisionsAndIsMarked();
@@ -232,6 +236,31 @@ void UiStormsTest::csvExportWritesEveryDecision() {
     if (cells.size() == 12 && cells[4] == "fixed_window" && cells[5] == "1") ++fixedAdmitted;
   }
   QCOMPARE(fixedAdmitted, 200);
+}
+
+void UiStormsTest::exportsQueuedAtCloseStillFinish() {
+  // Exports run on the controller's files thread, in order; closing (the destructor) waits for all of
+  // them, the running one and the ones queued behind it, and none reaches a receiver that is gone.
+  auto controller = std::make_unique<StormController>();
+  auto receiver = std::make_unique<QObject>();
+  std::atomic<int> ran{0};
+  QStringList told;
+  QThread* filesThread = nullptr;
+  for (int i = 0; i < 3; ++i)
+    controller->inBackground([&ran, &filesThread, i] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));  // an export that takes a while
+      filesThread = QThread::currentThread();
+      return QString::number(ran.fetch_add(1) == i ? i : -1);  // -1: out of order
+    }, receiver.get(), [&told](const QString& t) { told << t; });
+  QTRY_COMPARE_WITH_TIMEOUT(told.size(), 1, 10'000);  // the first is told on this thread
+  QCOMPARE(told.front(), QStringLiteral("0"));
+  QVERIFY(filesThread != QThread::currentThread());
+  QCOMPARE(filesThread->objectName(), QStringLiteral("ratelab-files"));
+  receiver.reset();
+  controller.reset();  // two more queued: both run before the threads are joined
+  QCOMPARE(ran.load(), 3);
+  QCoreApplication::processEvents();
+  QCOMPARE(told, QStringList{QStringLiteral("0")});  // the receiver is gone: nobody is told of 1 and 2
 }
 
 void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {

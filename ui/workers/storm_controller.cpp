@@ -1,5 +1,7 @@
 #include "ui/workers/storm_controller.hpp"
 
+#include <QPointer>
+
 #include <algorithm>
 
 #include "redis/redis_url.hpp"
@@ -40,7 +42,8 @@ StormController::StormController(QObject* parent)
       redis_(new RedisWorker),
       race_(new RaceWorker),
       http_(new HttpServeWorker(model_)),
-      audit_(new HttpAuditWorker) {
+      audit_(new HttpAuditWorker),
+      files_(new QObject) {
   registerTypes();
   stormThread_.setObjectName(QStringLiteral("ratelab-storm"));
   redisThread_.setObjectName(QStringLiteral("ratelab-redis"));
@@ -52,6 +55,8 @@ StormController::StormController(QObject* parent)
   http_->moveToThread(&httpThread_);
   auditThread_.setObjectName(QStringLiteral("ratelab-audit"));
   audit_->moveToThread(&auditThread_);
+  filesThread_.setObjectName(QStringLiteral("ratelab-files"));
+  files_->moveToThread(&filesThread_);
   refresh_.setSingleShot(true);
   refresh_.setInterval(kRefreshMs);
   ttl_.setInterval(kTtlSampleMs);
@@ -61,6 +66,7 @@ StormController::StormController(QObject* parent)
   raceThread_.start();
   httpThread_.start();
   auditThread_.start();
+  filesThread_.start();
 }
 
 StormController::~StormController() {
@@ -68,7 +74,8 @@ StormController::~StormController() {
   race_->requestCancel();
   audit_->cancel();
   QMetaObject::invokeMethod(http_, [w = http_] { w->stop(); }, Qt::BlockingQueuedConnection);
-  for (QThread* t : {&stormThread_, &redisThread_, &raceThread_, &httpThread_, &auditThread_}) {
+  QMetaObject::invokeMethod(files_, [] {}, Qt::BlockingQueuedConnection);  // after every queued export
+  for (QThread* t : {&stormThread_, &redisThread_, &raceThread_, &httpThread_, &auditThread_, &filesThread_}) {
     t->quit();
     t->wait();
   }
@@ -77,6 +84,15 @@ StormController::~StormController() {
   delete race_;
   delete http_;
   delete audit_;
+  delete files_;
+}
+
+void StormController::inBackground(std::function<QString()> work, QObject* receiver,
+                                   std::function<void(const QString&)> done) {
+  QMetaObject::invokeMethod(files_, [work = std::move(work), to = QPointer<QObject>(receiver), done = std::move(done)] {
+    const QString text = work();
+    if (to) QMetaObject::invokeMethod(to, [to, done, text] { if (to) done(text); }, Qt::QueuedConnection);
+  });
 }
 
 void StormController::wireWorkers() {

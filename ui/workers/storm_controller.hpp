@@ -5,8 +5,10 @@
 // Threads: a storm thread (StormWorker: runs rl::StormRunner, which has its
 // own worker threads), a Redis thread (RedisWorker: status, managed server,
 // inspector, TTL sampling), a race thread (RaceWorker), an HTTP thread
-// (HttpServeWorker: limiter replicas that curl and wrk can hit) and an audit
-// thread (HttpAuditWorker: probes of a foreign HTTP limiter). The controller
+// (HttpServeWorker: limiter replicas that curl and wrk can hit), an audit
+// thread (HttpAuditWorker: probes of a foreign HTTP limiter) and a files
+// thread (inBackground: CSV and report exports, joined at close after every
+// queued one). The controller
 // lives on the GUI thread; it only posts queued calls to the workers and
 // relays their signals, so no Redis call and no storm work ever runs on the
 // GUI thread. Workers put decisions into the LaneModel and emit a cheap
@@ -18,6 +20,8 @@
 #include <QList>
 #include <QObject>
 #include <QThread>
+
+#include <functional>
 #include <QTimer>
 #include <optional>
 
@@ -56,6 +60,10 @@ class StormController : public QObject {
 
   /// The decisions of the current (or last) storm.
   LaneModel& model() { return model_; }
+  /// Runs `work` (an export too long for the GUI thread) on the controller's files thread, one at a
+  /// time in the order given, then hands its sentence to `done` on `receiver`'s thread (skipped when
+  /// `receiver` is gone). The destructor waits for every queued one: nothing asked for is lost.
+  void inBackground(std::function<QString()> work, QObject* receiver, std::function<void(const QString&)> done);
   /// True while a storm runs.
   bool stormRunning() const { return stormRunning_; }
   /// Why startStorm() would refuse `spec`'s fault schedule ("" = it would not):
@@ -187,11 +195,13 @@ class StormController : public QObject {
   QThread raceThread_;
   QThread httpThread_;
   QThread auditThread_;
+  QThread filesThread_;
   StormWorker* storm_;
   RedisWorker* redis_;
   RaceWorker* race_;
   HttpServeWorker* http_;
   HttpAuditWorker* audit_;
+  QObject* files_;  ///< lives on filesThread_: what inBackground's work runs in
   QTimer refresh_;
   QTimer ttl_;
   QElapsedTimer clock_;
