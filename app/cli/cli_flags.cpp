@@ -1,6 +1,5 @@
 #include "cli_flags.hpp"
 
-#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -74,21 +73,22 @@ Result<StormSpec> specFromFlags(const Flags& flags, StormSpec spec) {
   return spec;
 }
 
+namespace {
+bool isScriptSetting(const StormSetting& s) { return s.name == "script" || s.name.starts_with("script_"); }
+}  // namespace
+
 std::vector<FlagSpec> scriptFlags() {
   std::vector<FlagSpec> out;
-  for (const FlagSpec& f : stormFlags())
-    if (f.name == "script" || f.name.starts_with("script-")) out.push_back(f);
+  for (const StormSetting& s : stormSettings())
+    if (isScriptSetting(s)) out.push_back({s.flag, s.form != SettingForm::Switch});
   return out;
 }
 
 Result<ScriptSettings> scriptSettingsFrom(const Flags& flags) {
   StormSpec spec;
-  for (const FlagSpec& f : scriptFlags())
-    if (auto value = flags.get(f.name)) {
-      std::string key(f.name);
-      std::replace(key.begin(), key.end(), '-', '_');
-      if (auto ok = applyStormSetting(spec, key, *value, "--" + std::string(f.name)); !ok) return ok.error();
-    }
+  for (const StormSetting& s : stormSettings())
+    if (auto value = flags.get(s.flag); value && isScriptSetting(s))
+      if (auto ok = s.apply(spec, *value, "--" + s.flag, s); !ok) return ok.error();
   return spec.script;
 }
 

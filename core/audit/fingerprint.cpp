@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <set>
 
 #include "common/number_text.hpp"
@@ -228,22 +227,25 @@ Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const Fing
   best.decisions = decisions;
   if (decisions == 0) return best;
   const std::vector<Sequence> seqs = sequencesOf(arrivals);
-  // The best candidate of each algorithm (ties keep the earlier one); the best of all names the fingerprint.
-  std::map<Algorithm, std::pair<int, Candidate>> perAlgorithm;
+  // The best candidate of each algorithm, in the order first searched (ties keep the earlier candidate).
+  std::vector<std::pair<int, Candidate>> perAlgorithm;
+  const auto bestOf = [&perAlgorithm](Algorithm a) {
+    return std::find_if(perAlgorithm.begin(), perAlgorithm.end(), [a](const auto& b) { return b.second.algorithm == a; });
+  };
   for (const Candidate& c : candidates(hints, maxAdmitted)) {
     const int score = explainedBy(seqs, c);
-    auto [it, fresh] = perAlgorithm.try_emplace(c.algorithm, score, c);
-    if (!fresh && score > it->second.first) it->second = {score, c};
+    if (const auto it = bestOf(c.algorithm); it == perAlgorithm.end()) perAlgorithm.emplace_back(score, c);
+    else if (score > it->first) *it = {score, c};
   }
-  std::optional<std::pair<int, Candidate>> top;
-  for (const Candidate& c : candidates(hints, maxAdmitted))  // in candidate order, so ties keep the earlier
-    if (const auto& b = perAlgorithm.at(c.algorithm); !top || b.first > top->first) top = b;
-  if (!top) return best;
-  best = named(top->second, top->first, decisions);
+  if (perAlgorithm.empty()) return best;
+  // The best of all names the fingerprint (the first of equals, so ties keep the earlier algorithm).
+  const auto top = *std::max_element(perAlgorithm.begin(), perAlgorithm.end(),
+                                     [](const auto& x, const auto& y) { return x.first < y.first; });
+  best = named(top.second, top.first, decisions);
   // The probes may not tell some models apart: the other algorithms that explain as many are named too.
   for (Algorithm a : kAllAlgorithms)
-    if (auto it = perAlgorithm.find(a); it != perAlgorithm.end() && a != top->second.algorithm && it->second.first == top->first)
-      best.alsoExplainedBy.push_back(modelText(named(it->second.second, it->second.first, decisions)));
+    if (const auto it = bestOf(a); it != perAlgorithm.end() && a != top.second.algorithm && it->first == top.first)
+      best.alsoExplainedBy.push_back(modelText(named(it->second, it->first, decisions)));
   best.summary = describe(best);
   return best;
 }

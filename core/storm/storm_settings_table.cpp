@@ -16,6 +16,9 @@ using Apply = Result<void> (*)(StormSpec&, std::string_view, const std::string&,
 using Print = std::optional<Json> (*)(const StormSpec&);
 using enum SettingForm;
 
+// What a switch allows, as a scenario value (on the command line it takes none).
+constexpr std::string_view kSwitchAllowed = "true or false (a switch on the command line)";
+
 Error bad(const std::string& shownAs, std::string_view text, const StormSetting& self) {
   return invalidArgument(shownAs + ": '" + std::string(text) + "' is not valid: allowed " + self.allowed);
 }
@@ -40,6 +43,7 @@ std::string dashed(std::string_view name) {
 StormSetting row(std::string_view name, std::string allowed, Apply apply, Print print, SettingForm form = Value,
                  std::optional<SettingRange> range = {}) {
   StormSetting s{name, dashed(name), std::string(name), form, std::move(allowed), range, apply, print};
+  if (form == Switch) s.allowed = kSwitchAllowed;  // every switch allows the same
   return s;
 }
 
@@ -274,10 +278,10 @@ std::vector<StormSetting> buildTable() {
   t.push_back(row("trace_filter", "path=/exact, path=/prefix* or an RE2 regex on the request line",
                   [](auto& s, auto v, auto&, auto&) -> Result<void> { s.trace.filter = std::string(v); return {}; },
                   [](auto& s) -> std::optional<Json> { if (!traced(s) || s.trace.filter.empty()) return {}; return s.trace.filter; }));
-  t.push_back(row("trace_burst", "true or false (a switch on the command line)",
+  t.push_back(row("trace_burst", "",
                   [](auto& s, auto v, auto& as, auto& me) { return setSwitch(s.trace.burst, v, as, me); },
                   [](auto& s) -> std::optional<Json> { if (!traced(s)) return {}; return s.trace.burst; }, Switch));
-  t.push_back(row("strict", "true or false (a switch on the command line)",
+  t.push_back(row("strict", "",
                   [](auto& s, auto v, auto& as, auto& me) { return setSwitch(s.trace.strict, v, as, me); },
                   [](auto& s) -> std::optional<Json> { if (!traced(s)) return {}; return s.trace.strict; }, Switch));
   t.push_back(row("speed", "a factor > 0 and <= 1000000 (wall-clock replay speed)",
@@ -328,7 +332,7 @@ std::vector<StormSetting> buildTable() {
   t.push_back(row("cacert", "a PEM file of trusted CAs (https targets)",
                   [](auto& s, auto v, auto&, auto&) -> Result<void> { s.http.caFile = std::string(v); return {}; },
                   [](auto& s) -> std::optional<Json> { if (!http(s) || s.http.caFile.empty()) return {}; return s.http.caFile; }));
-  t.push_back(row("insecure", "true or false (a switch on the command line)",
+  t.push_back(row("insecure", "",
                   [](auto& s, auto v, auto& as, auto& me) { return setSwitch(s.http.insecure, v, as, me); },
                   [](auto& s) -> std::optional<Json> { if (!http(s) || !s.http.insecure) return {}; return true; }, Switch));
   // A user's Lua limiter.
@@ -344,7 +348,7 @@ std::vector<StormSetting> buildTable() {
   t.push_back(row("script_reply", "the names of the reply's elements, e.g. allowed,remaining",
                   [](auto& s, auto v, auto&, auto&) -> Result<void> { s.script.reply = std::string(v); return {}; },
                   [](auto& s) -> std::optional<Json> { if (!scripted(s)) return {}; return s.script.reply; }));
-  t.push_back(row("script_keys_outside_prefix", "true or false (a switch on the command line)",
+  t.push_back(row("script_keys_outside_prefix", "",
                   [](auto& s, auto v, auto& as, auto& me) { return setSwitch(s.script.keysOutsidePrefix, v, as, me); },
                   [](auto& s) -> std::optional<Json> { if (!scripted(s) || !s.script.keysOutsidePrefix) return {}; return true; },
                   Switch));
