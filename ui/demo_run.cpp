@@ -7,7 +7,7 @@
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/tune_panel.hpp"
 #include "ui/qt_text.hpp"
@@ -19,11 +19,11 @@ constexpr int kSettleMs = 300;  // the last refresh lands
 void say(const QString& text) { QTextStream(stderr) << "ratelab: " << text << '\n'; }
 }  // namespace
 
-DemoRun::DemoRun(MainWindow& window, StormController& controller, DemoRunOptions options, QObject* parent)
+DemoRun::DemoRun(MainWindow& window, WorkerController& controller, DemoRunOptions options, QObject* parent)
     : QObject(parent), window_(window), controller_(controller), options_(std::move(options)) {
   deadline_.setSingleShot(true);
   connect(&deadline_, &QTimer::timeout, this, [this] { finish(true); });
-  connect(&controller_, &StormController::redisStatus, this, &DemoRun::onRedisStatus);
+  connect(&controller_, &WorkerController::redisStatus, this, &DemoRun::onRedisStatus);
   connect(&window_, &MainWindow::stormDone, this, [this] {
     stormDone_ = true;
     maybeFinish();
@@ -32,7 +32,7 @@ DemoRun::DemoRun(MainWindow& window, StormController& controller, DemoRunOptions
     raceDone_ = true;
     maybeFinish();
   });
-  connect(&controller_, &StormController::errorOccurred, this, [](const QString& m) { say(m); });
+  connect(&controller_, &WorkerController::errorOccurred, this, [](const QString& m) { say(m); });
 }
 
 void DemoRun::start() {
@@ -60,7 +60,7 @@ void DemoRun::startTrace() {
       maybeFinish();
     }
   });
-  connect(&controller_, &StormController::errorOccurred, this, [this] { failed_ = true; });
+  connect(&controller_, &WorkerController::errorOccurred, this, [this] { failed_ = true; });
   tune->openTrace(options_.trace);
 }
 
@@ -86,7 +86,7 @@ void DemoRun::startStorm() {
 void DemoRun::maybeFinish() {
   if (!stormDone_ || (options_.race && !raceDone_) || settling_) return;
   if (controller_.ttlSampling()) {  // the TTL chart follows the keys to expiry first
-    connect(&controller_, &StormController::ttlSamplingStopped, this, &DemoRun::maybeFinish, Qt::UniqueConnection);
+    connect(&controller_, &WorkerController::ttlSamplingStopped, this, &DemoRun::maybeFinish, Qt::UniqueConnection);
     return;
   }
   settling_ = true;

@@ -4,7 +4,7 @@
 // quota, then the picture): waits until Redis answers (when the storm needs it),
 // starts the storm (and the race lab for the race preset), waits for the end,
 // lets the TTL chart follow the keys to expiry (at most
-// StormController::kTtlTailMaxMs), refreshes the lanes, saves the window as PNG
+// WorkerController::kTtlTailMaxMs), refreshes the lanes, saves the window as PNG
 // and reports done(exitCode). --exit-after-ms bounds the whole run.
 
 #include <QObject>
@@ -16,7 +16,7 @@
 namespace rl::ui {
 
 class MainWindow;
-class StormController;
+class WorkerController;
 
 /// What the unattended run does.
 struct DemoRunOptions {
@@ -34,7 +34,7 @@ struct DemoRunOptions {
 class DemoRun : public QObject {
   Q_OBJECT
  public:
-  DemoRun(MainWindow& window, StormController& controller, DemoRunOptions options, QObject* parent = nullptr);
+  DemoRun(MainWindow& window, WorkerController& controller, DemoRunOptions options, QObject* parent = nullptr);
   /// Begins (call once the window is shown).
   void start();
 
@@ -50,7 +50,7 @@ class DemoRun : public QObject {
   void finish(bool timedOut);
 
   MainWindow& window_;
-  StormController& controller_;
+  WorkerController& controller_;
   DemoRunOptions options_;
   QTimer deadline_;
   bool started_ = false;

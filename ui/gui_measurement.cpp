@@ -7,7 +7,7 @@
 #include "ui/charts/lane_model.hpp"
 #include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 namespace rl::ui {
 
@@ -44,10 +44,10 @@ void HeartbeatProbe::start() {
 
 void HeartbeatProbe::stop() { timer_.stop(); }
 
-GuiMeasurement::GuiMeasurement(MainWindow& window, StormController& controller, QObject* parent)
+GuiMeasurement::GuiMeasurement(MainWindow& window, WorkerController& controller, QObject* parent)
     : QObject(parent), window_(window), controller_(controller) {
-  connect(&controller_, &StormController::redisStatus, this, &GuiMeasurement::onRedisStatus);
-  connect(&controller_, &StormController::stormFinished, this, &GuiMeasurement::onStormFinished);
+  connect(&controller_, &WorkerController::redisStatus, this, &GuiMeasurement::onRedisStatus);
+  connect(&controller_, &WorkerController::stormFinished, this, &GuiMeasurement::onStormFinished);
 }
 
 void GuiMeasurement::start() { report_ = QStringLiteral("ratelab --measure\n"); }
@@ -120,7 +120,7 @@ void GuiMeasurement::startHeartbeatStorm() {
   spec.algorithms = {Algorithm::TokenBucket};
   spec.backend = Backend::RedisLua;
   spec.redisUrl = redisUrl_.toStdString();
-  spec.keyTag = "measure-";
+  spec.runTag = "measure-";
   spec.quota = Quota::perWindow(1000, kSecond);
   spec.pattern = Pattern::Burst;
   spec.requests = kHeartbeatRequests;

@@ -20,7 +20,7 @@
 namespace rl::ui {
 
 class MainWindow;
-class StormController;
+class WorkerController;
 
 /// Lateness of a periodic timer on the thread it lives on.
 class HeartbeatProbe : public QObject {
@@ -49,7 +49,7 @@ class GuiMeasurement : public QObject {
  public:
   /// Heartbeat storm size (requests of one token_bucket lane).
   static constexpr int kHeartbeatRequests = 200'000;
-  GuiMeasurement(MainWindow& window, StormController& controller, QObject* parent = nullptr);
+  GuiMeasurement(MainWindow& window, WorkerController& controller, QObject* parent = nullptr);
   /// Begins once Redis answers.
   void start();
   /// The URL the heartbeat storm uses, as the user gave it (the status only
@@ -70,7 +70,7 @@ class GuiMeasurement : public QObject {
 
   enum class Phase { WaitingForRedis, Refresh, Heartbeat, Done };
   MainWindow& window_;
-  StormController& controller_;
+  WorkerController& controller_;
   HeartbeatProbe probe_;
   Phase phase_ = Phase::WaitingForRedis;
   QString redisUrl_;

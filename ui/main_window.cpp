@@ -27,7 +27,7 @@
 #include "ui/panels/lanes_panel.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/run_toolbar.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/charts/lane_model.hpp"
@@ -58,7 +58,7 @@ QScrollArea* scrollable(QWidget* w, QFrame::Shape frame) {
 }
 }  // namespace
 
-MainWindow::MainWindow(StormController& controller, QWidget* parent)
+MainWindow::MainWindow(WorkerController& controller, QWidget* parent)
     : QMainWindow(parent),
       controller_(controller),
       connection_(new ConnectionPanel),
@@ -195,7 +195,7 @@ QString MainWindow::shortcutsText() const {
 }
 
 void MainWindow::wireController() {
-  StormController* c = &controller_;
+  WorkerController* c = &controller_;
   connect(toolbar_, &RunToolBar::startStopTriggered, this, [this] { storm_->startButton()->click(); });
   connect(toolbar_, &RunToolBar::presetPicked, this, [this](const QString& id) {
     if (const Preset* p = findPreset(id)) applyPreset(*p);
@@ -209,23 +209,23 @@ void MainWindow::wireController() {
     updateHint();
   });
   connect(storm_, &StormPanel::whatChanged, this, &MainWindow::updateHint);
-  connect(c, &StormController::redisStatus, this, [this](const RedisStatus& s) {
+  connect(c, &WorkerController::redisStatus, this, [this](const RedisStatus& s) {
     redisUp_ = s.ok;
     if (s.ok) storm_->setDefaultBackend(Backend::RedisLua);  // only while nobody chose another
     updateHint();
   });
-  connect(connection_, &ConnectionPanel::connectRequested, c, &StormController::connectRedis);
-  connect(connection_, &ConnectionPanel::startServerRequested, c, &StormController::startServer);
-  connect(connection_, &ConnectionPanel::stopServerRequested, c, &StormController::stopServer);
+  connect(connection_, &ConnectionPanel::connectRequested, c, &WorkerController::connectRedis);
+  connect(connection_, &ConnectionPanel::startServerRequested, c, &WorkerController::startServer);
+  connect(connection_, &ConnectionPanel::stopServerRequested, c, &WorkerController::stopServer);
   connect(connection_, &ConnectionPanel::policyChanged, storm_, &StormPanel::setFailurePolicy);
   connect(connection_, &ConnectionPanel::policyChanged, this, [this] {
     if (preset_) preset_->policy.reset();  // the user's choice from now on, over the preset's own
   });
-  connect(c, &StormController::redisStatus, connection_, &ConnectionPanel::showStatus);
-  connect(c, &StormController::serverChanged, connection_, &ConnectionPanel::showServer);
-  connect(c, &StormController::runServerChanged, connection_, &ConnectionPanel::showRunServer);
-  connect(c, &StormController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
-  connect(c, &StormController::errorOccurred, this, &MainWindow::showError);
+  connect(c, &WorkerController::redisStatus, connection_, &ConnectionPanel::showStatus);
+  connect(c, &WorkerController::serverChanged, connection_, &ConnectionPanel::showServer);
+  connect(c, &WorkerController::runServerChanged, connection_, &ConnectionPanel::showRunServer);
+  connect(c, &WorkerController::message, this, [this](const QString& m) { statusBar()->showMessage(m, 5000); });
+  connect(c, &WorkerController::errorOccurred, this, &MainWindow::showError);
   wireStorm();
   wireServing();
   wireRaceAndInspector();

@@ -1,6 +1,6 @@
 #pragma once
 // MainWindow: assembles the panels around the lanes, wires them to the
-// StormController, and holds the window's habits: menus, presets, shortcuts
+// WorkerController, and holds the window's habits: menus, presets, shortcuts
 // (Space start/stop, F5 inspector, Ctrl+S save scenario, Ctrl+E export PNG),
 // themes and QSettings (geometry, dock layout, last settings). Assembly
 // only: every panel is its own widget and all work runs in the controller.
@@ -22,7 +22,7 @@ class QLabel;
 
 namespace rl::ui {
 
-class StormController;
+class WorkerController;
 class ConnectionPanel;
 class StormPanel;
 class LanesPanel;
@@ -39,7 +39,7 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
   /// `controller` must outlive the window.
-  explicit MainWindow(StormController& controller, QWidget* parent = nullptr);
+  explicit MainWindow(WorkerController& controller, QWidget* parent = nullptr);
 
   /// Fills the forms from a preset and shows its explanation.
   void applyPreset(const Preset& preset);
@@ -148,7 +148,7 @@ class MainWindow : public QMainWindow {
   /// On the GUI thread: what the report of the last storm needs, as work any thread may run.
   Result<std::function<Result<void>()>> reportWriter(const QString& path) const;
 
-  StormController& controller_;
+  WorkerController& controller_;
   ConnectionPanel* connection_;
   StormPanel* storm_;
   LanesPanel* lanes_;

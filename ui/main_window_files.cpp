@@ -12,7 +12,7 @@
 #include "ui/panels/storm_panel.hpp"
 #include "ui/qt_text.hpp"
 #include "ui/scenario_file.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 namespace rl::ui {
 

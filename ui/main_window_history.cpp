@@ -12,7 +12,7 @@
 #include "ui/panels/history_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/qt_text.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/workers/storm_worker.hpp"
 
 namespace rl::ui {
@@ -23,13 +23,13 @@ void MainWindow::wireHistory() {
   connect(history_, &HistoryPanel::latestRequested, this, [this] {
     if (const PastRun* latest = runs_.latest()) showRun(latest->number);
   });
-  connect(&controller_, &StormController::stormStarted, this, [this] {
+  connect(&controller_, &WorkerController::stormStarted, this, [this] {
     shownRun_ = 0;
     ttlNow_ = std::make_shared<std::vector<TtlSample>>();
     history_->setStormRunning(true);
     history_->setShowing(tr("A storm is running: the lanes show it live."), 0);
   });
-  connect(&controller_, &StormController::ttlSampled, this, [this](qint64 at, const QList<qint64>& v) {
+  connect(&controller_, &WorkerController::ttlSampled, this, [this](qint64 at, const QList<qint64>& v) {
     if (ttlNow_) ttlNow_->push_back({at, v});  // the tail after the storm too: the run keeps it
   });
 }

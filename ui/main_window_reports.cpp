@@ -10,7 +10,7 @@
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/save_path.hpp"
 #include "ui/qt_text.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 namespace rl::ui {
 

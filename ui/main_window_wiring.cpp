@@ -20,7 +20,7 @@
 #include "ui/panels/summary_panel.hpp"
 #include "ui/panels/tune_panel.hpp"
 #include "ui/qt_text.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 namespace rl::ui {
 
@@ -33,7 +33,7 @@ void MainWindow::wireTune() {
     if (!tune_->replayInRealTime()) storm_->setClock(ClockMode::Virtual);  // exact, and done in moments
     if (!controller_.stormRunning()) return void(startStorm());
     controller_.stopStorm();  // the replay starts once the running storm has stopped
-    connect(&controller_, &StormController::stormFinished, this, [this] { startStorm(); }, Qt::SingleShotConnection);
+    connect(&controller_, &WorkerController::stormFinished, this, [this] { startStorm(); }, Qt::SingleShotConnection);
   });
 }
 
@@ -44,18 +44,18 @@ void MainWindow::wireHttpAudit() {
     if (auto* dock = findChild<QDockWidget*>(QStringLiteral("auditDock")))
       resizeDocks({dock}, {height() * 55 / 100}, Qt::Vertical);
   });
-  connect(audit_, &HttpAuditPanel::stopRequested, &controller_, &StormController::stopHttpAudit);
-  connect(&controller_, &StormController::httpAuditCheck, audit_, &HttpAuditPanel::showCheck);
-  connect(&controller_, &StormController::httpAuditFinished, audit_, &HttpAuditPanel::showFinished);
+  connect(audit_, &HttpAuditPanel::stopRequested, &controller_, &WorkerController::stopHttpAudit);
+  connect(&controller_, &WorkerController::httpAuditCheck, audit_, &HttpAuditPanel::showCheck);
+  connect(&controller_, &WorkerController::httpAuditFinished, audit_, &HttpAuditPanel::showFinished);
   connect(audit_, &HttpAuditPanel::lanesRequested, this, &MainWindow::showAudit);
 }
 
 void MainWindow::wireStorm() {
-  StormController* c = &controller_;
+  WorkerController* c = &controller_;
   connect(storm_, &StormPanel::startRequested, this, [this] { startStorm(); });
-  connect(storm_, &StormPanel::stopRequested, c, &StormController::stopStorm);
-  connect(storm_, &StormPanel::quotaTuned, c, &StormController::tuneQuota);
-  connect(c, &StormController::stormStarted, this, [this](const StormSpec& s) {
+  connect(storm_, &StormPanel::stopRequested, c, &WorkerController::stopStorm);
+  connect(storm_, &StormPanel::quotaTuned, c, &WorkerController::tuneQuota);
+  connect(c, &WorkerController::stormStarted, this, [this](const StormSpec& s) {
     lanes_->setLanes(controller_.lanes(), ttlSourceOf(s.backend, s.clock));
     const int perRun = static_cast<int>(s.algorithms.size());  // a failover's runs follow each other
     for (int i = perRun; s.failover && i < lanes_->lanes().size(); ++i)
@@ -65,8 +65,8 @@ void MainWindow::wireStorm() {
     toolbar_->setRunning(true);
     showLiveSummary();  // the previous run's results go
   });
-  connect(c, &StormController::stormProgress, storm_, &StormPanel::setProgress);
-  connect(c, &StormController::refreshDue, this, [this] {
+  connect(c, &WorkerController::stormProgress, storm_, &StormPanel::setProgress);
+  connect(c, &WorkerController::refreshDue, this, [this] {
     if (shownRun_ != 0) return;  // a past run is shown: the latest one's late data waits for "Latest"
     lanes_->refresh(controller_.model(), controller_.spanUs());
     controller_.noteRefreshCost(lanes_->lastRefreshMs());
@@ -75,15 +75,15 @@ void MainWindow::wireStorm() {
                                .arg(lanes_->lastRefreshMs(), 0, 'f', 1));
     if (controller_.stormRunning()) showLiveSummary();
   });
-  connect(c, &StormController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) {
+  connect(c, &WorkerController::ttlSampled, lanes_, [this](qint64 at, const QList<qint64>& v) {
     if (shownRun_ == 0) lanes_->addTtlSample(at, v);
   });
-  connect(c, &StormController::stormFinished, this, &MainWindow::onStormFinished);
+  connect(c, &WorkerController::stormFinished, this, &MainWindow::onStormFinished);
 }
 
 
 void MainWindow::wireServing() {
-  StormController* c = &controller_;
+  WorkerController* c = &controller_;
   connect(storm_, &StormPanel::serveRequested, this, [this](const StormSpec& s) {
     StormSpec spec = s;
     spec.redisUrl = connection_->url().toStdString();
@@ -92,8 +92,8 @@ void MainWindow::wireServing() {
       return storm_->showError(tr("Redis: no server to use; start the managed server or choose the memory backend"));
     controller_.startServing(spec, storm_->serveFront());
   });
-  connect(storm_, &StormPanel::serveStopRequested, c, &StormController::stopServing);
-  connect(c, &StormController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {
+  connect(storm_, &StormPanel::serveStopRequested, c, &WorkerController::stopServing);
+  connect(c, &WorkerController::servingChanged, this, [this](bool on, const QString& front, const QStringList& replicas) {
     if (on)
       lanes_->setLanes(stormLanes(controller_.spec()),
                             controller_.spec().backend == Backend::Memory ? TtlSource::NoKeys : TtlSource::NotSampled);
@@ -101,25 +101,25 @@ void MainWindow::wireServing() {
                                     .arg(front, replicas.join(QStringLiteral(", ")))
                               : QString());
   });
-  connect(c, &StormController::servingTally, this, [this](const QString& t) { statusBar()->showMessage(t, 2000); });
+  connect(c, &WorkerController::servingTally, this, [this](const QString& t) { statusBar()->showMessage(t, 2000); });
 }
 
 
 void MainWindow::wireRaceAndInspector() {
-  StormController* c = &controller_;
+  WorkerController* c = &controller_;
   connect(race_, &RaceLabPanel::runRequested, this, [this] { startRace(); });
-  connect(c, &StormController::raceRound, race_, &RaceLabPanel::showRound);
-  connect(c, &StormController::raceFinished, this, [this](const RaceResult& r) {
+  connect(c, &WorkerController::raceRound, race_, &RaceLabPanel::showRound);
+  connect(c, &WorkerController::raceFinished, this, [this](const RaceResult& r) {
     raceResult_ = r;
     race_->showResult(r);
     emit raceDone();
   });
-  connect(inspector_, &KeyInspectorPanel::scanRequested, c, &StormController::scanKeys);
-  connect(inspector_, &KeyInspectorPanel::deleteRequested, c, &StormController::deleteKeys);
-  connect(inspector_, &KeyInspectorPanel::deletePrefixRequested, c, &StormController::deletePrefix);
-  connect(c, &StormController::keysReady, inspector_, &KeyInspectorPanel::showPage);
-  connect(c, &StormController::redisStatus, inspector_, &KeyInspectorPanel::showServerStatus);  // rescans on connect
-  connect(c, &StormController::keysDeleted, inspector_, &KeyInspectorPanel::showDeleted);
+  connect(inspector_, &KeyInspectorPanel::scanRequested, c, &WorkerController::scanKeys);
+  connect(inspector_, &KeyInspectorPanel::deleteRequested, c, &WorkerController::deleteKeys);
+  connect(inspector_, &KeyInspectorPanel::deletePrefixRequested, c, &WorkerController::deletePrefix);
+  connect(c, &WorkerController::keysReady, inspector_, &KeyInspectorPanel::showPage);
+  connect(c, &WorkerController::redisStatus, inspector_, &KeyInspectorPanel::showServerStatus);  // rescans on connect
+  connect(c, &WorkerController::keysDeleted, inspector_, &KeyInspectorPanel::showDeleted);
 }
 
 

@@ -8,7 +8,7 @@
 #include "report/html_report.hpp"
 #include "report_flag.hpp"
 #include "common/printable_text.hpp"
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 
 namespace rl::cli {
 
@@ -103,7 +103,7 @@ Result<AuditSpec> specFrom(const Flags& flags) {
   s.tls.caFile = flags.get("cacert").value_or("");
   s.tls.insecure = flags.has("insecure");
   if (auto ok = applyRequestFlags(flags, s); !ok) return ok.error();
-  s.keyTag = freshKeyTag("audit");
+  s.runTag = freshRunTag("audit");
   if (auto ok = validateAuditSpec(s); !ok) return ok.error();
   return s;
 }

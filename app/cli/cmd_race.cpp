@@ -12,7 +12,7 @@
 #include "metrics/race_document.hpp"
 #include "report_flag.hpp"
 #include "storm/race_lab.hpp"
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 
 namespace rl::cli {
 
@@ -74,7 +74,7 @@ Result<RaceSpec> raceSpecFrom(const Flags& f) {
     s.variants.push_back(Backend::RedisScript);
   }
   if (s.prefix.empty()) return invalidArgument("--prefix is empty: allowed 1 to 200 characters");
-  s.keyTag = freshKeyTag("race");
+  s.runTag = freshRunTag("race");
   if (auto ok = validate(s); !ok) return ok.error();
   return s;
 }

@@ -18,7 +18,7 @@
 #include "run_report.hpp"
 #include "storm/compared_runs.hpp"
 #include "storm/experiment.hpp"
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 #include "storm/model_replay.hpp"
 #include "storm/natural_failover.hpp"
 #include "storm/store_factory.hpp"
@@ -44,7 +44,7 @@ constexpr const char* kRunHelp =
     "                       (--requests defaults to twice the limit, at most 1000000)\n"
     "  --pattern burst|constant|boundary|ramp|poisson --seed N\n"
     "  --clock server|client|virtual (default virtual) --skew-ms a,b,..\n"
-    "  --on-redis-error open|closed|local --think-ms MS --prefix P --key-tag T\n"
+    "  --on-redis-error open|closed|local --think-ms MS --prefix P --run-tag T\n"
     "trace replay (real traffic instead of --pattern; clients are the log's keys):\n"
     "  --trace FILE         an access log, JSONL or CSV file; .gz is read directly\n"
     "  --trace-format F     combined | common | nginx:'<log_format>' | jsonl | csv\n"
@@ -297,10 +297,10 @@ int cmdRun(const Args& args) {
   std::optional<RedisTarget> redis;
   const auto specs = experimentRuns(spec);
   // Redis and HTTP targets keep state between runs: every run gets its own client keys.
-  if (spec.keyTag.empty() && std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) {
+  if (spec.runTag.empty() && std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) {
         return isRedisBackend(s.backend) || s.backend == Backend::Http;
       }))
-    spec.keyTag = freshKeyTag("run");
+    spec.runTag = freshRunTag("run");
   if (std::any_of(specs.begin(), specs.end(), [](const StormSpec& s) { return isRedisBackend(s.backend); })) {
     const bool freshSets = spec.failover && !spec.compareWaitReplicas.empty();  // each run starts its own
     if (!freshSets)

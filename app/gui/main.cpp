@@ -13,14 +13,14 @@
 #include "ui/demo_run.hpp"
 #include "ui/gui_measurement.hpp"
 #include "ui/main_window.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/qt_text.hpp"
 
 namespace {
 constexpr int kExitBadInput = 2;
 
 // --redis, else (an interactive start) the Redis the window used last, else the embedded default.
-void chooseRedis(rl::ui::StormController& controller, const rl::gui::GuiOptions& o, const QString& savedUrl) {
+void chooseRedis(rl::ui::WorkerController& controller, const rl::gui::GuiOptions& o, const QString& savedUrl) {
   if (!o.redisUrl.isEmpty()) {
     controller.connectRedis(o.redisUrl);
     return;
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
   rl::setClusterAnyNode(o.clusterAnyNode);
   rl::installServerSignalCleanup();
 
-  rl::ui::StormController controller;
+  rl::ui::WorkerController controller;
   rl::ui::MainWindow window(controller);
   const bool unattended = o.autostart || !o.screenshot.isEmpty() || !o.jsonOut.isEmpty() || !o.reportOut.isEmpty() || o.exitAfterMs > 0 || o.measure || !o.trace.isEmpty();
   if (!unattended) window.restoreSettings(QSettings());

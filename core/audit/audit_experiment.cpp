@@ -67,7 +67,7 @@ ExperimentResult auditExperiment(const AuditReport& report) {
   s.clock = ClockMode::Client;
   s.clients = static_cast<int>(clients.size());
   s.requests = static_cast<std::int64_t>(replayed.size());
-  s.keyTag = "audit-";
+  s.runTag = "audit-";
   result.spec = s;
   result.runs.push_back({s, 0, outcomeOf(replayed, target, {}, clients, origin, true), std::nullopt, std::nullopt});
   StormSpec m = comparedRuns(s).at(1);  // the model run of an http storm

@@ -94,7 +94,7 @@ std::string auditPlan(const AuditSpec& spec) {
   std::string out = "audit plan for";
   for (const auto& u : spec.urls) out += " " + u;
   out += "\nbudget: at most " + std::to_string(spec.budgetRequests) + " requests and " +
-         std::to_string(spec.budget.count() / 1'000'000) + " s; every probe on a fresh key " + spec.keyTag +
+         std::to_string(spec.budget.count() / 1'000'000) + " s; every probe on a fresh key " + spec.runTag +
          "<probe>" + (spec.keyHeader.empty() ? " (no key header)" : " in " + spec.keyHeader) +
          "; L = the declared limit (else measured), W = the declared window\n";
   const char* lines[] = {

@@ -39,7 +39,7 @@ struct AuditSpec {
   TlsOptions tls;                      ///< certificate checks of https URLs
   std::vector<std::string> require;    ///< probes whose failure fails the audit (empty = all)
   std::vector<std::string> only;       ///< probes to run (empty = all; fingerprint always runs)
-  std::string keyTag;                  ///< prefix of every client key (fresh per audit)
+  std::string runTag;                  ///< prefix of every client key (fresh per audit)
 };
 
 /// Checks the spec: InvalidArgument names the field and what is allowed.

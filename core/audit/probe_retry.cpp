@@ -31,7 +31,7 @@ AuditCheck otherUnits(AuditContext& c, const Arrival& deny, std::int64_t raw, Au
                               {"an epoch time in milliseconds", raw - nowMs}};
   for (const Reading& r : readings) {
     if (r.waitMs <= 0 || !c.prober.affords(1, Micros{(r.waitMs + 100) * 1000})) continue;
-    auto a = retryAt(c, deny.key.substr(c.spec.keyTag.size()), deny.sentUs + (r.waitMs + 50) * 1000);
+    auto a = retryAt(c, deny.key.substr(c.spec.runTag.size()), deny.sentUs + (r.waitMs + 50) * 1000);
     if (!a) break;
     if (a->allowed) {
       check.verdict = Verdict::Fail;
@@ -58,7 +58,7 @@ AuditCheck probeRetryAfter(AuditContext& c) {
   const std::int64_t said = h.retryAfterMs;
   check.details["retry_after_ms"] = said;
   check.details["form"] = h.retryAfterIsDate ? "http-date" : "delta-seconds";
-  const std::string key = deny->key.substr(c.spec.keyTag.size());
+  const std::string key = deny->key.substr(c.spec.runTag.size());
   const bool tooLong = (c.windowMs > 0 && said > 10 * c.windowMs) || !c.prober.affords(2, Micros{(said + 200) * 1000});
   if (tooLong && h.retryAfterRaw >= 0) return otherUnits(c, *deny, h.retryAfterRaw, std::move(check));
   if (tooLong) return makeCheck("retry_after", Verdict::Skip, "Retry-After " + seconds(said) + " exceeds the budget");

@@ -5,7 +5,7 @@
 // reads its limit headers, records it as an Arrival, and refuses to send
 // past the request or time budget. Sleeping is bounded by the budget too.
 //
-// Client ids: every key is `<keyTag><name>`; on a loopback target each key
+// Client ids: every key is `<runTag><name>`; on a loopback target each key
 // also gets its own source address (127.x.y.z, hashed from the key), so a
 // limiter keyed by address sees a fresh client for every probe.
 
@@ -65,7 +65,7 @@ class Prober {
   /// Requests sent.
   std::int64_t sent() const { return static_cast<std::int64_t>(arrivals_.size()); }
   /// The full key of `name`: "<tag><name>".
-  std::string fullKey(const std::string& name) const { return spec_.keyTag + name; }
+  std::string fullKey(const std::string& name) const { return spec_.runTag + name; }
   /// How many URLs.
   int urls() const { return static_cast<int>(targets_.size()); }
   /// True when requests to `url` can come from chosen source addresses (a loopback target).

@@ -175,9 +175,9 @@ void ReplicaServer::finish(HttpConnection* connection, std::uint64_t id, HttpDec
     if (badInput) {
       response = errorResponse(400, decided.error().message);
     } else {
-      const auto id = "r" + std::to_string(options_.index) + "-" + std::to_string(++requests_);
-      logStoreError(id, decided.error());
-      response = errorResponse(500, "store error (request id " + id + ")");
+      const auto requestId = "r" + std::to_string(options_.index) + "-" + std::to_string(++requests_);
+      logStoreError(requestId, decided.error());
+      response = errorResponse(500, "store error (request id " + requestId + ")");
     }
     if (connection) connection->respondTo(id, std::move(response));
     else stats_.abandoned.fetch_add(1);

@@ -115,9 +115,9 @@ std::vector<SvgChart> runCharts(const ExperimentRun& run, const std::vector<Algo
     lane.series.push_back({"denied in (t \u2212 W, t]", kDeniedColor, scaled(decimateMinMax(denied, begin, end, columns), k), true, false, true});
     for (const OverLimitSpan& s : m.overLimitSpans) {
       if (xmap.byDecision) {  // the spans are times: the decisions they cover, by number
-        const auto first = std::lower_bound(d.at.begin(), d.at.end(), s.fromUs) - d.at.begin();
-        const auto lastOne = std::upper_bound(d.at.begin(), d.at.end(), s.toUs) - d.at.begin() - 1;
-        lane.bands.push_back({static_cast<double>(first) * k / 1e6, static_cast<double>(std::max(first, lastOne)) * k / 1e6});
+        const auto firstIn = std::lower_bound(d.at.begin(), d.at.end(), s.fromUs) - d.at.begin();
+        const auto lastIn = std::upper_bound(d.at.begin(), d.at.end(), s.toUs) - d.at.begin() - 1;
+        lane.bands.push_back({static_cast<double>(firstIn) * k / 1e6, static_cast<double>(std::max(firstIn, lastIn)) * k / 1e6});
       } else {
         lane.bands.push_back({static_cast<double>(s.fromUs) / 1e6 * k, static_cast<double>(s.toUs) / 1e6 * k});
       }

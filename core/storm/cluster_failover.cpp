@@ -67,7 +67,7 @@ Result<FailoverRun> runFailoverStorm(const StormSpec& spec, StoreFactory factory
   if (!spec.failover) return invalidArgument("--failover is not set");
   const FailoverPlan plan = *spec.failover;
   const Algorithm algo = spec.algorithms.front();
-  auto base = clusterLimiterKey(spec.prefix, algo, spec.keyTag + "client-0");
+  auto base = clusterLimiterKey(spec.prefix, algo, spec.runTag + "client-0");
   if (!base) return base.error();
   const RedisEndpoint ep = cluster.endpoint();
   auto map = fetchSlotMap(ep);

@@ -11,7 +11,7 @@ StormSpec besideRun(const StormSpec& spec, std::string_view tag) {
   run.compareBackends.clear();
   run.comparePolicies.clear();
   run.compareWaitReplicas.clear();
-  run.keyTag += std::string(tag) + "-";
+  run.runTag += std::string(tag) + "-";
   return run;
 }
 

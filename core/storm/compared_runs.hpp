@@ -11,7 +11,7 @@
 namespace rl {
 
 /// `spec` first, then one copy per `spec.compareBackends` entry with that
-/// backend, no compare list of its own, and its own key tag suffix (two runs
+/// backend, no compare list of its own, and its own run tag suffix (two runs
 /// on one Redis never meet each other's keys). A redis-script run decides one
 /// lane (the script is one limiter, whatever the algorithm list says: the
 /// first algorithm only gives its quota rules); the built-ins beside it keep
@@ -33,14 +33,14 @@ struct StormLane {
 std::vector<StormLane> stormLanes(const StormSpec& spec);
 
 /// The storm once per failure policy, to run at the same time (the window's
-/// outage preset: one outage, every policy): each with its own key tag suffix.
+/// outage preset: one outage, every policy): each with its own run tag suffix.
 std::vector<StormSpec> policyRuns(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
 
 /// The lanes of policyRuns(): "<algorithm> · fail-open", "· fail-closed", "· local".
 std::vector<StormLane> policyLanes(const StormSpec& spec, const std::vector<FailurePolicy>& policies);
 
 /// The failover storm once per WAIT setting (the window's failover preset:
-/// without WAIT, then with it), one after the other, each with its own key tag suffix.
+/// without WAIT, then with it), one after the other, each with its own run tag suffix.
 std::vector<StormSpec> waitRuns(const StormSpec& spec, const std::vector<int>& waitReplicas);
 
 /// The lanes of waitRuns(): "<algorithm> · no WAIT", "<algorithm> · WAIT 1".

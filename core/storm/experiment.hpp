@@ -37,7 +37,7 @@ namespace rl {
 
 /// One run of an experiment: what ran, where its lanes start, what it recorded.
 struct ExperimentRun {
-  StormSpec spec;                  ///< the variant's spec (its own key tag, backend, policy)
+  StormSpec spec;                  ///< the variant's spec (its own run tag, backend, policy)
   int firstLane = 0;               ///< the index of its first lane among all the experiment's lanes
   StormOutcome outcome;            ///< every decision and count
   std::optional<FaultRun> faults;  ///< what the fault schedule did, when it ran with this run

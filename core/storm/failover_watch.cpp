@@ -8,14 +8,14 @@ namespace rl {
 
 bool waitForRuns(std::span<StormRunner* const> runners, Micros at, const FailoverWatch& watch,
                  const std::function<bool()>& done) {
-  using Clock = std::chrono::steady_clock;
+  using Steady = std::chrono::steady_clock;
   const auto allFinished = [&] { return std::all_of(runners.begin(), runners.end(), [](StormRunner* r) { return r->finished(); }); };
-  auto lastReport = Clock::now();
-  auto lastPoll = Clock::now();
-  auto lastCheck = Clock::now() - std::chrono::seconds(1);
+  auto lastReport = Steady::now();
+  auto lastPoll = Steady::now();
+  auto lastCheck = Steady::now() - std::chrono::seconds(1);
   bool cancelled = false;
   while (!runners.empty() && !allFinished() && runners.front()->progress().elapsed < at) {
-    const auto now = Clock::now();
+    const auto now = Steady::now();
     if (!cancelled && watch.cancel && watch.cancel->load()) {
       cancelled = true;
       for (StormRunner* r : runners) r->cancel();

@@ -16,7 +16,7 @@ StormSpec modelRunOf(const StormSpec& spec) {
   model.comparePolicies.clear();
   model.compareWaitReplicas.clear();
   model.faults.clear();
-  model.keyTag += "model-";
+  model.runTag += "model-";
   model.trace = TraceOptions{};
   model.trace.path = "the target's arrivals";
   model.speed = 0;

@@ -20,7 +20,7 @@ std::int64_t wallUs() {
 }
 
 Result<std::string> keyOf(const StormSpec& spec, const RedisEndpoint& ep, Algorithm a, int client) {
-  const std::string name = spec.keyTag + "client-" + std::to_string(client);
+  const std::string name = spec.runTag + "client-" + std::to_string(client);
   if (ep.cluster) return clusterLimiterKey(spec.prefix, a, name);
   return limiterKey(spec.prefix, a, name);
 }

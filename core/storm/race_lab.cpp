@@ -84,7 +84,7 @@ Result<RaceVariantResult> raceOne(const RaceSpec& spec, Backend variant, const R
   std::atomic<std::size_t> completed{0};
   std::barrier sync(spec.concurrency);
   const Quota quota = Quota::perWindow(spec.capacity, 3600 * kSecond);
-  const std::string tag = spec.keyTag + std::string(raceVariantName(variant)) + "-race-";
+  const std::string tag = spec.runTag + std::string(raceVariantName(variant)) + "-race-";
   std::vector<std::thread> threads;
   for (int t = 0; t < spec.concurrency; ++t) {
     threads.emplace_back([&, t] {

@@ -29,7 +29,7 @@ struct RaceSpec {
   Algorithm algorithm = Algorithm::TokenBucket;  ///< fixed_window or token_bucket (naive supports both)
   Micros thinkTime{1000};      ///< redis-naive only: pause between read and write (labelled demo knob)
   std::string prefix = "ratelab:";  ///< key prefix
-  std::string keyTag;          ///< prepended to the round keys: a fresh key space per race
+  std::string runTag;          ///< prepended to the round keys: a fresh key space per race
   std::vector<Backend> variants{Backend::RedisNaive, Backend::RedisWatch, Backend::RedisLua};  ///< in order
   ScriptSettings script;       ///< redis-script variant: the team's own limiter (its ARGV gets the wall clock)
 };

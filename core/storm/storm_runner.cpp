@@ -27,10 +27,10 @@ StormRunner::StormRunner(StormSpec spec, StoreFactory factory)
   for (int r = 0; r < std::max(spec_.replicas, 1); ++r)
     replicaClocks_.emplace_back(systemClock_, static_cast<std::size_t>(r) < spec_.skew.size() ? spec_.skew[static_cast<std::size_t>(r)] : Micros{0});
   if (spec_.traceData) {  // a trace's clients are its keys
-    for (const std::string& key : spec_.traceData->keys) clientNames_.push_back(spec_.keyTag + key);
+    for (const std::string& key : spec_.traceData->keys) clientNames_.push_back(spec_.runTag + key);
   } else {
     for (int c = 0; c < std::max(spec_.clients, 1); ++c)
-      clientNames_.push_back(spec_.keyTag + "client-" + std::to_string(c));
+      clientNames_.push_back(spec_.runTag + "client-" + std::to_string(c));
   }
   if (spec_.resilience.onRedisError == FailurePolicy::Local && spec_.backend != Backend::Memory)
     for (int r = 0; r < std::max(spec_.replicas, 1); ++r) fallbacks_.push_back(std::make_unique<MemoryStore>());

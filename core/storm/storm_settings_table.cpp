@@ -213,8 +213,8 @@ std::vector<StormSetting> buildTable() {
                   [](auto& s, auto v, auto&, auto&) -> Result<void> { s.prefix = std::string(v); return {}; },
                   [](auto& s) -> std::optional<Json> { return s.prefix; }));
   // A run's own key space, not part of the experiment: never written (the window tags each run itself).
-  t.push_back(row("key_tag", "any text, prepended to the client names",
-                  [](auto& s, auto v, auto&, auto&) -> Result<void> { s.keyTag = std::string(v); return {}; }, nullptr));
+  t.push_back(row("run_tag", "any text, prepended to the client names",
+                  [](auto& s, auto v, auto&, auto&) -> Result<void> { s.runTag = std::string(v); return {}; }, nullptr));
   // Resilience: what a store error decides, WAIT, replica reads, failovers and faults.
   t.push_back(row("on_redis_error", failurePolicyChoices(),
                   [](auto& s, auto v, auto& as, auto& me) { return setEnum(s.resilience.onRedisError, parseFailurePolicy(v), v, as, me); },

@@ -94,7 +94,7 @@ struct StormSpec {
   Backend backend = Backend::Memory;                          ///< where state lives
   std::string redisUrl;              ///< redis://[user:password@]host:port[/db]; empty = embedded default
   std::string prefix = "ratelab:";   ///< key prefix
-  std::string keyTag;                ///< prepended to client names ("<tag>client-<i>"): a fresh key space per run
+  std::string runTag;                ///< prepended to client names ("<tag>client-<i>"): a fresh key space per run
   Quota quota;                       ///< limit, window, optional refill rate (at the start)
   std::vector<QuotaChange> quotaChanges;  ///< --quota-change: the quota changes during the run, time order
   std::int64_t cost = 1;             ///< weight of each request

@@ -54,7 +54,7 @@ struct ThreadTally {
 std::vector<std::string> keyNames(const BenchSpec& s, int thread) {
   std::vector<std::string> keys;
   keys.reserve(static_cast<std::size_t>(s.keysPerThread));
-  for (int i = 0; i < s.keysPerThread; ++i) keys.push_back(s.keyTag + std::to_string(thread) + "-" + std::to_string(i));
+  for (int i = 0; i < s.keysPerThread; ++i) keys.push_back(s.runTag + std::to_string(thread) + "-" + std::to_string(i));
   return keys;
 }
 

@@ -46,7 +46,7 @@ struct BenchSpec {
   Quota quota = Quota::perSecond(100);  ///< the limit checked
   bool serverClock = true;      ///< Redis: the script reads TIME; false = the client's clock (argument)
   std::string prefix = "ratelab:";  ///< key prefix (Redis)
-  std::string keyTag = "bench-";    ///< key names: <tag><thread>-<i>
+  std::string runTag = "bench-";    ///< key names: <tag><thread>-<i>
   bool storePath = false;           ///< redis-lua: the store path even on one server (`--path store`)
   ScriptSettings script;            ///< redis-script: the team's own limiter
 };

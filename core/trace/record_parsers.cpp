@@ -16,7 +16,7 @@ Result<std::unique_ptr<LineParser>> makeTextLogParser(std::string_view formatTex
 namespace {
 
 std::int64_t unitUs(TimeUnit u) {
-  return u == TimeUnit::Seconds ? 1'000'000 : u == TimeUnit::Millis ? 1'000 : 1;
+  return u == TimeUnit::Seconds ? 1'000'000 : u == TimeUnit::Milliseconds ? 1'000 : 1;
 }
 
 // A time as text: decimal in `unit`, or ISO 8601.

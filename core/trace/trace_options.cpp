@@ -71,8 +71,8 @@ Result<void> parseTraceTime(std::string_view t, TraceOptions& o) {
     const std::string_view u = t.substr(colon + 1);
     field = t.substr(0, colon);
     if (u == "s") unit = TimeUnit::Seconds;
-    else if (u == "ms") unit = TimeUnit::Millis;
-    else if (u == "us") unit = TimeUnit::Micros;
+    else if (u == "ms") unit = TimeUnit::Milliseconds;
+    else if (u == "us") unit = TimeUnit::Microseconds;
     else field = {};
   }
   if (!validName(field))
@@ -87,8 +87,8 @@ Result<void> parseTraceTime(std::string_view t, TraceOptions& o) {
 std::string traceTimeText(const TraceOptions& o) {
   switch (o.timeUnit) {
     case TimeUnit::Seconds: return o.timeField;
-    case TimeUnit::Millis: return o.timeField + ":ms";
-    case TimeUnit::Micros: return o.timeField + ":us";
+    case TimeUnit::Milliseconds: return o.timeField + ":ms";
+    case TimeUnit::Microseconds: return o.timeField + ":us";
   }
   return o.timeField;
 }

@@ -45,7 +45,7 @@ struct TraceKey {
 inline constexpr std::int64_t kDefaultMaxTraceRequests = 20'000'000;
 
 /// Units of a numeric JSONL time field (`--trace-time FIELD[:s|ms|us]`).
-enum class TimeUnit { Seconds, Millis, Micros };
+enum class TimeUnit { Seconds, Milliseconds, Microseconds };
 
 /// Everything that says how a trace file is read.
 struct TraceOptions {

@@ -165,7 +165,7 @@ void RatelabCliTest::quotaChangeScenario() {
   // The same change as a flag, on redis-lua: the same numbers.
   const Cli f = cli({"run", "--backend", "redis-lua", "--redis", redisUrl(), "--algorithm", "token_bucket,gcra",
                      "--limit", "20", "--refill-rate", "1", "--pattern", "constant", "--rate", "40", "--duration-ms",
-                     "8000", "--clock", "virtual", "--key-tag", "qc-", "--quota-change", "4000:refill_rate=10", "--json"});
+                     "8000", "--clock", "virtual", "--run-tag", "qc-", "--quota-change", "4000:refill_rate=10", "--json"});
   QVERIFY2(f.exitCode == 0, f.err.constData());
   QCOMPARE(runOf(f, "token_bucket")["admitted"].toInt(), 23 + 40);
   QCOMPARE(runOf(f, "gcra")["admitted"].toInt(), 23);

@@ -10,7 +10,7 @@
 #include "http/http_client.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/storm_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 namespace rl::test {
 
@@ -27,11 +27,11 @@ inline StormSpec servedBucket(Backend backend) {
 }
 
 /// Clicks "Serve over HTTP" with `front` (builtin, nginx, none); the front URL, "" when it did not start.
-inline QString serveFromWindow(ui::MainWindow& window, ui::StormController& controller, const QString& front) {
+inline QString serveFromWindow(ui::MainWindow& window, ui::WorkerController& controller, const QString& front) {
   auto* box = window.stormPanel()->findChild<QComboBox*>(QStringLiteral("serveFront"));
   if (!box) return {};
   box->setCurrentText(front);
-  QSignalSpy serving(&controller, &ui::StormController::servingChanged);
+  QSignalSpy serving(&controller, &ui::WorkerController::servingChanged);
   QTest::mouseClick(window.stormPanel()->serveButton(), Qt::LeftButton);
   if (!serving.wait(10'000) || !serving.front().at(0).toBool()) return {};
   return serving.front().at(1).toString();

@@ -26,7 +26,7 @@
 #include "ui/panels/config_quota_box.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/tune_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -163,7 +163,7 @@ void DialectsUiTest::copyAsPutsTheRecommendationOnTheClipboard() {
 void DialectsUiTest::screenshots() {
   const QString out = qEnvironmentVariable("RATELAB_SHOT_DIR");
   if (out.isEmpty()) QSKIP("set RATELAB_SHOT_DIR to write the screenshots");
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
   window.show();
   ConfigQuotaBox* box = window.stormPanel()->configBox();

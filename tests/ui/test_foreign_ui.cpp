@@ -25,7 +25,7 @@
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 
 using namespace rl;
@@ -46,12 +46,12 @@ void ForeignUiTest::inspectorNamesTheLibraryAndExplains() {
   QVERIFY(conn);
   QVERIFY(conn->command({"SET", "rlflx:alice", "7", "PX", "40000"}));
   QVERIFY(conn->command({"SET", "rlflx:note", "hello", "PX", "40000"}));
-  StormController controller;
+  WorkerController controller;
   controller.connectRedis(QString("redis://127.0.0.1:%1").arg(redis.endpoint().port));
   KeyInspectorPanel panel;
-  connect(&panel, &KeyInspectorPanel::scanRequested, &controller, &StormController::scanKeys);
-  connect(&controller, &StormController::keysReady, &panel, &KeyInspectorPanel::showPage);
-  QSignalSpy pages(&controller, &StormController::keysReady);
+  connect(&panel, &KeyInspectorPanel::scanRequested, &controller, &WorkerController::scanKeys);
+  connect(&controller, &WorkerController::keysReady, &panel, &KeyInspectorPanel::showPage);
+  QSignalSpy pages(&controller, &WorkerController::keysReady);
   panel.setPrefix("rlflx:");
   panel.assume()->setText("limit=10");
   panel.refresh();
@@ -110,13 +110,13 @@ void ForeignUiTest::scriptStandsBesideTheBuiltIns() {
   // and the summary. Both admit 109 of 200 (the CLI's figure for this file).
   test::RedisTestServer redis;
   RL_REQUIRE_REDIS(redis);
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
   window.resize(1366, 768);
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
   const QString url = QStringLiteral("redis://127.0.0.1:%1").arg(redis.endpoint().port);
-  QSignalSpy status(&controller, &StormController::redisStatus);
+  QSignalSpy status(&controller, &WorkerController::redisStatus);
   window.connectionPanel()->setUrl(url);
   controller.connectRedis(url);
   QVERIFY(status.wait(10'000));

@@ -21,7 +21,7 @@
 #include "ui/charts/tune_heatmap.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/tune_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 
 using namespace rl;
@@ -78,7 +78,7 @@ void TunePanelTest::distributionLineSaysWhatItCuts() {
 }
 
 void TunePanelTest::sweepMarksTheRecommendationAndCellsReplay() {
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
   window.resize(1400, 900);
   window.show();

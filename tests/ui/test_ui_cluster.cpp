@@ -29,7 +29,7 @@
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -88,7 +88,7 @@ class UiClusterTest : public QObject {
   void scan();
   /// DBSIZE of every master (host:port -> keys).
   std::map<std::string, std::int64_t> dbsizes();
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
   QString url_;                                    ///< the private cluster's seed URL
   std::vector<std::int64_t> memoryAdmitted_;       ///< per algorithm, the in-memory run
@@ -96,7 +96,7 @@ class UiClusterTest : public QObject {
 
 void UiClusterTest::initTestCase() {
   QStandardPaths::setTestModeEnabled(true);
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1400, 900);
   window_->show();
@@ -105,8 +105,8 @@ void UiClusterTest::initTestCase() {
 }
 
 void UiClusterTest::clusterWordStartsAPrivateCluster() {
-  QSignalSpy status(controller_.get(), &StormController::redisStatus);
-  QSignalSpy server(controller_.get(), &StormController::serverChanged);
+  QSignalSpy status(controller_.get(), &WorkerController::redisStatus);
+  QSignalSpy server(controller_.get(), &WorkerController::serverChanged);
   ConnectionPanel* panel = window_->connectionPanel();
   QVERIFY(panel->findChild<QLineEdit*>(QStringLiteral("redisUrl"))->toolTip().contains(QStringLiteral("cluster:")));
   panel->setUrl(QStringLiteral("cluster"));
@@ -131,7 +131,7 @@ void UiClusterTest::clusterWordStartsAPrivateCluster() {
 void UiClusterTest::runStorm(Backend backend) {
   window_->stormPanel()->setSpec(clusterStorm(backend));
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
-  QSignalSpy errors(controller_.get(), &StormController::errorOccurred);
+  QSignalSpy errors(controller_.get(), &WorkerController::errorOccurred);
   QVERIFY2(window_->startStorm(), qPrintable(window_->stormPanel()->errorText()));
   QVERIFY(done.wait(kWaitMs));
   QVERIFY2(errors.isEmpty(), qPrintable(errors.isEmpty() ? QString() : errors.front().front().toString()));
@@ -167,7 +167,7 @@ void UiClusterTest::stormOnTheClusterAdmitsWhatMemoryAdmits() {
 }
 
 void UiClusterTest::scan() {
-  QSignalSpy keys(controller_.get(), &StormController::keysReady);
+  QSignalSpy keys(controller_.get(), &WorkerController::keysReady);
   window_->keyInspectorPanel()->refresh();
   QVERIFY(keys.wait(10'000));
 }
@@ -201,7 +201,7 @@ void UiClusterTest::inspectorShowsEveryKeyOnItsMaster() {
   QVERIFY(ep.ok());
   auto map = fetchSlotMap(*ep);
   QVERIFY(map.ok());
-  const std::string tag = controller_->spec().keyTag;
+  const std::string tag = controller_->spec().runTag;
   std::map<std::string, std::int64_t> listed;
   for (int i = 0; i < tree->topLevelItemCount(); ++i) {
     QTreeWidgetItem* item = tree->topLevelItem(i);
@@ -230,8 +230,8 @@ void UiClusterTest::inspectorShowsEveryKeyOnItsMaster() {
 void UiClusterTest::deletePrefixEmptiesEveryMaster() {
   KeyInspectorPanel* inspector = window_->keyInspectorPanel();
   QVERIFY(inspector->keyCount() > 0);
-  QSignalSpy deleted(controller_.get(), &StormController::keysDeleted);
-  QSignalSpy keys(controller_.get(), &StormController::keysReady);
+  QSignalSpy deleted(controller_.get(), &WorkerController::keysDeleted);
+  QSignalSpy keys(controller_.get(), &WorkerController::keysReady);
   inspector->findChild<QPushButton*>(QStringLiteral("deletePrefix"))->click();
   QVERIFY(deleted.wait(10'000));
   QCOMPARE(deleted.front().front().toLongLong(), 3 * kClients);
@@ -277,21 +277,21 @@ void UiClusterTest::servingOverHttpSharesTheLimitOnTheCluster() {
     }
     QCOMPARE(ok, 5);
   }
-  QSignalSpy serving(controller_.get(), &StormController::servingChanged);
+  QSignalSpy serving(controller_.get(), &WorkerController::servingChanged);
   QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);  // stop
   QVERIFY(serving.wait(10'000));
 }
 
 void UiClusterTest::unreachableClusterIsOneSentenceAndTheWordReusesTheRunningOne() {
   ConnectionPanel* panel = window_->connectionPanel();
-  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  QSignalSpy status(controller_.get(), &WorkerController::redisStatus);
   controller_->connectRedis(QStringLiteral("redis+cluster://127.0.0.1:1"));
   QVERIFY(status.wait(10'000));
   QVERIFY2(panel->statusText().startsWith(QStringLiteral("not connected: ")), qPrintable(panel->statusText()));
   QVERIFY2(panel->statusText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(panel->statusText()));
   // The word again: the running cluster, at once (no "starting" status), same seed URL.
   status.clear();
-  QSignalSpy server(controller_.get(), &StormController::serverChanged);
+  QSignalSpy server(controller_.get(), &WorkerController::serverChanged);
   controller_->connectRedis(QStringLiteral("cluster"));
   QVERIFY(status.wait(10'000));
   QCOMPARE(status.size(), 1);

@@ -24,7 +24,7 @@
 #include "ui/main_window.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/presets.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -37,7 +37,7 @@ class UiFailoverTest : public QObject {
 };
 
 void UiFailoverTest::presetShowsLostWritesBesideWait() {
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
   window.show();
   const Preset* preset = findPreset(QStringLiteral("failover"));
@@ -46,7 +46,7 @@ void UiFailoverTest::presetShowsLostWritesBesideWait() {
   // The preset fails closed in its own runs; the Connection panel's choice stays for later storms.
   QCOMPARE(window.connectionPanel()->policy(), FailurePolicy::Open);
   QSignalSpy done(&window, &MainWindow::stormDone);
-  QSignalSpy messages(&controller, &StormController::message);
+  QSignalSpy messages(&controller, &WorkerController::message);
   QVERIFY(window.startStorm());  // no Redis in the Connection panel: the failover makes its own clusters
   QCOMPARE(controller.spec().resilience.onRedisError, FailurePolicy::Closed);
   // While run 1 sends, the second lane says it waits for it (not "admitted 0 denied 0").

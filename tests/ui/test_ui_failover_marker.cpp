@@ -17,7 +17,7 @@
 #include "ui/panels/connection_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/presets.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -30,7 +30,7 @@ class UiFailoverMarkerTest : public QObject {
 
 void UiFailoverMarkerTest::sentinelPresetDrawsTheTimeWithoutAMaster() {
   QStandardPaths::setTestModeEnabled(true);
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   w.resize(1024, 700);
   w.show();

@@ -24,7 +24,7 @@
 #include "ui/panels/summary_panel.hpp"
 #include "ui/presets.hpp"
 #include "ui/run_history.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -72,13 +72,13 @@ void UiHistoryTest::runStorm(MainWindow& window) {
 }
 
 void UiHistoryTest::replicaLeakOnMemoryBesideRedis() {
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
   window.resize(1400, 900);
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
   const QString url = QStringLiteral("redis://127.0.0.1:%1").arg(redis_->endpoint().port);
-  QSignalSpy status(&controller, &StormController::redisStatus);
+  QSignalSpy status(&controller, &WorkerController::redisStatus);
   window.connectionPanel()->setUrl(url);
   controller.connectRedis(url);
   QVERIFY(status.wait(10'000));

@@ -22,7 +22,7 @@
 #include "ui/panels/summary_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/http_audit_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -36,14 +36,14 @@ class UiHttpAuditTest : public QObject {
   void stopKeepsWhatWasFound();
 
  private:
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
   QTemporaryDir dir_;
 };
 
 void UiHttpAuditTest::initTestCase() {
   QStandardPaths::setTestModeEnabled(true);
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1400, 900);
   window_->show();
@@ -72,9 +72,9 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
   panel->setTarget(nginx.url(), QStringLiteral("x-api-key"), 600, 30);
   QStringList events;  // checks and the end, in the order they reached the window
   QObject listening;   // the connections end with this test (they hold `events` by reference)
-  connect(controller_.get(), &StormController::httpAuditCheck, &listening,
+  connect(controller_.get(), &WorkerController::httpAuditCheck, &listening,
           [&](const AuditCheck& c) { events << QString::fromStdString(c.name); });
-  connect(controller_.get(), &StormController::httpAuditFinished, &listening, [&] { events << QStringLiteral("end"); });
+  connect(controller_.get(), &WorkerController::httpAuditFinished, &listening, [&] { events << QStringLiteral("end"); });
   QTest::mouseClick(panel->findChild<QPushButton*>("auditRun"), Qt::LeftButton);
   QVERIFY(controller_->httpAuditRunning());
   // Live: the first probe's row is filled while the audit still runs.
@@ -152,7 +152,7 @@ void UiHttpAuditTest::stopKeepsWhatWasFound() {
   QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
   HttpAuditPanel* panel = window_->httpAuditPanel();
   panel->setTarget(nginx.url(), QStringLiteral("x-api-key"), 100'000, 600);
-  QSignalSpy finished(controller_.get(), &StormController::httpAuditFinished);
+  QSignalSpy finished(controller_.get(), &WorkerController::httpAuditFinished);
   auto* run = panel->findChild<QPushButton*>("auditRun");
   QTest::mouseClick(run, Qt::LeftButton);
   QCOMPARE(run->text(), QStringLiteral("Stop"));

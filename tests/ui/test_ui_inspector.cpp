@@ -20,7 +20,7 @@
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -67,14 +67,14 @@ class UiInspectorTest : public QObject {
   void scan(const QString& prefix);
   KeyInspectorPanel* inspector() const { return window_->keyInspectorPanel(); }
   std::unique_ptr<test::RedisTestServer> redis_;
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
 };
 
 void UiInspectorTest::init() {
   redis_ = std::make_unique<test::RedisTestServer>();
   RL_REQUIRE_REDIS(*redis_);
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1400, 900);
   window_->show();
@@ -88,7 +88,7 @@ void UiInspectorTest::cleanup() {
 }
 
 void UiInspectorTest::connectTo(const QString& url) {
-  QSignalSpy pages(controller_.get(), &StormController::keysReady);
+  QSignalSpy pages(controller_.get(), &WorkerController::keysReady);
   window_->connectionPanel()->setUrl(url);
   QTest::mouseClick(window_->connectionPanel()->findChild<QPushButton*>(QStringLiteral("connectRedis")), Qt::LeftButton);
   QVERIFY(pages.wait(10'000));  // the inspector rescans on its own
@@ -97,7 +97,7 @@ void UiInspectorTest::connectTo(const QString& url) {
 }
 
 void UiInspectorTest::scan(const QString& prefix) {
-  QSignalSpy pages(controller_.get(), &StormController::keysReady);
+  QSignalSpy pages(controller_.get(), &WorkerController::keysReady);
   inspector()->setPrefix(prefix);
   inspector()->refresh();
   QVERIFY(pages.wait(10'000));
@@ -111,7 +111,7 @@ void UiInspectorTest::rescansOnConnect() {
   connectTo(urlOf(*redis_));
   QCOMPARE(names(inspector()), QStringList{"ratelab:{fixed_window:first}"});
   QCOMPARE(inspector()->statusText(), QStringLiteral("1 key under ratelab:"));
-  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  QSignalSpy status(controller_.get(), &WorkerController::redisStatus);
   connectTo(urlOf(other));
   QCOMPARE(names(inspector()), QStringList{"ratelab:{fixed_window:second}"});  // no key of the first server left
 }
@@ -127,7 +127,7 @@ void UiInspectorTest::keepsTheWatchedKeyAcrossRefreshes() {
   QVERIFY2(detail.startsWith(QStringLiteral("RateLab · fixed_window\n4 used in this window; the key expires in ")),
            qPrintable(detail));
   command(*redis_, {"INCR", "ratelab:{fixed_window:watched}"});
-  QSignalSpy pages(controller_.get(), &StormController::keysReady);
+  QSignalSpy pages(controller_.get(), &WorkerController::keysReady);
   inspector()->autoRefresh()->setChecked(true);
   QVERIFY(pages.wait(5'000));
   QVERIFY(pages.wait(5'000));  // two auto-refreshes: the selection and its explanation stay, up to date
@@ -181,7 +181,7 @@ void UiInspectorTest::ownStormKeysReadWithTheirQuota() {
   spec.clock = ClockMode::Server;
   window_->stormPanel()->setSpec(spec);
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
-  QSignalSpy pages(controller_.get(), &StormController::keysReady);
+  QSignalSpy pages(controller_.get(), &WorkerController::keysReady);
   QVERIFY(window_->startStorm());
   QVERIFY(done.wait(30'000));
   QTRY_VERIFY_WITH_TIMEOUT(!pages.isEmpty(), 10'000);  // the inspector rescans after a storm on Redis
@@ -258,7 +258,7 @@ void UiInspectorTest::emptyPrefixBrowsesEveryKeyInPagesUpToTheCap() {
   auto* next = inspector()->findChild<QPushButton*>(QStringLiteral("nextPage"));
   QVERIFY(next && next->isEnabled());
   for (int pages = 0; next->isEnabled() && pages < 100; ++pages) {
-    QSignalSpy page(controller_.get(), &StormController::keysReady);
+    QSignalSpy page(controller_.get(), &WorkerController::keysReady);
     QTest::mouseClick(next, Qt::LeftButton);
     QVERIFY(page.wait(10'000));
   }

@@ -26,7 +26,7 @@
 #include "ui/panels/key_audit_view.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/key_live_view.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -66,7 +66,7 @@ class UiKeyAuditTest : public QObject {
   KeyInspectorPanel* inspector() const { return window_->keyInspectorPanel(); }
   std::unique_ptr<test::RedisTestServer> redis_;
   std::optional<RedisConnection> conn_;
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
 };
 
@@ -76,7 +76,7 @@ void UiKeyAuditTest::init() {
   auto c = redis_->connect();
   QVERIFY(c);
   conn_.emplace(std::move(c).value());
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1400, 900);
   window_->show();
@@ -97,7 +97,7 @@ void UiKeyAuditTest::redisDo(const std::vector<std::string>& argv) {
 }
 
 void UiKeyAuditTest::connectWindow(const QString& url) {
-  QSignalSpy pages(controller_.get(), &StormController::keysReady);
+  QSignalSpy pages(controller_.get(), &WorkerController::keysReady);
   window_->connectionPanel()->setUrl(url.isEmpty() ? QStringLiteral("redis://127.0.0.1:%1").arg(redis_->endpoint().port) : url);
   QTest::mouseClick(window_->connectionPanel()->findChild<QPushButton*>(QStringLiteral("connectRedis")), Qt::LeftButton);
   QVERIFY(pages.wait(10'000));

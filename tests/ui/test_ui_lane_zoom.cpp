@@ -19,7 +19,7 @@
 #include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/presets.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -54,14 +54,14 @@ class UiLaneZoomTest : public QObject {
   void wheelOffThePlotDoesNotZoom();
 
  private:
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
   QJsonObject fixed_, sliding_;  // the run document's entries
 };
 
 void UiLaneZoomTest::initTestCase() {
   QStandardPaths::setTestModeEnabled(true);
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1024, 700);
   window_->show();

@@ -33,7 +33,7 @@
 #include "ui/panels/tune_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/presets.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -75,14 +75,14 @@ class UiLayoutTest : public QObject {
   void tunePanelReadsAtEverySize();
 
  private:
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
 };
 
 void UiLayoutTest::init() {
   QStandardPaths::setTestModeEnabled(true);
   QSettings().clear();  // the default dock layout
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
 }
 

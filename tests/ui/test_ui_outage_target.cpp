@@ -15,7 +15,7 @@
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -27,11 +27,11 @@ class UiOutageTargetTest : public QObject {
   void outageOnTheUsersRedisIsRefused();
 
  private:
-  void waitStatus(StormController& c);
+  void waitStatus(WorkerController& c);
 };
 
-void UiOutageTargetTest::waitStatus(StormController& c) {
-  QSignalSpy status(&c, &StormController::redisStatus);
+void UiOutageTargetTest::waitStatus(WorkerController& c) {
+  QSignalSpy status(&c, &WorkerController::redisStatus);
   QVERIFY(status.wait(15'000));
 }
 
@@ -39,13 +39,13 @@ void UiOutageTargetTest::outageOnTheUsersRedisIsRefused() {
   test::RedisTestServer own;  // "the user's own Redis": the window did not start it
   RL_REQUIRE_REDIS(own);
   const QString ownUrl = QStringLiteral("redis://127.0.0.1:%1").arg(own.endpoint().port);
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
   window.resize(1400, 900);
   window.show();
   QVERIFY(QTest::qWaitForWindowExposed(&window));
   ConnectionPanel* connection = window.connectionPanel();
-  QSignalSpy server(&controller, &StormController::serverChanged);
+  QSignalSpy server(&controller, &WorkerController::serverChanged);
   controller.startServer();  // the managed server runs ...
   waitStatus(controller);
   const QString managedUrl = connection->url();
@@ -79,7 +79,7 @@ void UiOutageTargetTest::outageOnTheUsersRedisIsRefused() {
   QVERIFY2(connection->statusText().startsWith(QStringLiteral("connected to %1, ").arg(managedUrl)),
            qPrintable(connection->statusText()));
   QSignalSpy done(&window, &MainWindow::stormDone);
-  QSignalSpy message(&controller, &StormController::message);
+  QSignalSpy message(&controller, &WorkerController::message);
   QVERIFY(window.startStorm());
   QVERIFY(done.wait(60'000));
   // The experiment's fault schedule killed and restarted the managed server, as ratelab-cli run --scenario does.

@@ -17,7 +17,7 @@
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/presets.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -48,13 +48,13 @@ class UiOverLimitTest : public QObject {
 
  private:
   void runStorm();
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
 };
 
 void UiOverLimitTest::init() {
   QStandardPaths::setTestModeEnabled(true);
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1400, 900);
   window_->show();

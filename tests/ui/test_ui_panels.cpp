@@ -31,7 +31,7 @@
 #include "ui/panels/race_lab_panel.hpp"
 #include "ui/panels/run_toolbar.hpp"
 #include "ui/workers/redis_types.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/charts/ttl_chart.hpp"
@@ -92,7 +92,7 @@ void UiPanelsTest::initTestCase() {
 }
 
 void UiPanelsTest::everyPanelBuilds() {
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   w.show();
   QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -163,12 +163,12 @@ void UiPanelsTest::stormFormRefusesInvalidInput() {
 }
 
 void UiPanelsTest::windowStartsNothingOnInvalidInput() {
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   w.show();
   QVERIFY(QTest::qWaitForWindowExposed(&w));
   w.stormPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("limit"))->setValue(0);
-  QSignalSpy started(&controller, &StormController::stormStarted);
+  QSignalSpy started(&controller, &WorkerController::stormStarted);
   QTest::keyClick(&w, Qt::Key_Space);  // the Start/Stop shortcut
   QCOMPARE(started.count(), 0);
   QVERIFY(!controller.stormRunning());
@@ -177,7 +177,7 @@ void UiPanelsTest::windowStartsNothingOnInvalidInput() {
 }
 
 void UiPanelsTest::redisBackendWithoutServerIsRefused() {
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   StormSpec spec;
   spec.backend = Backend::RedisLua;
@@ -198,7 +198,7 @@ void UiPanelsTest::presetsFillAValidForm() {
   const Preset* p = findPreset(id);
   QVERIFY(p);
   QVERIFY(!p->explanation.isEmpty());
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   w.applyPreset(*p);
   auto spec = w.stormPanel()->spec();
@@ -255,7 +255,7 @@ void UiPanelsTest::presetsAreTheScenarioFiles() {
 }
 
 void UiPanelsTest::firstRunShowsWhereToStart() {
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   w.show();
   auto* bar = w.findChild<RunToolBar*>(QStringLiteral("runToolBar"));
@@ -303,7 +303,7 @@ void UiPanelsTest::settingsRoundTrip() {
   const QString path = dir_.filePath(QStringLiteral("settings.ini"));
   std::string saved;
   {
-    StormController controller;
+    WorkerController controller;
     MainWindow w(controller);
     w.applyPreset(*findPreset(QStringLiteral("clock_skew")));
     w.stormPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("limit"))->setValue(77);
@@ -315,7 +315,7 @@ void UiPanelsTest::settingsRoundTrip() {
     w.saveSettings(settings);
     saved = json(*w.stormPanel()->spec());
   }
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   QSettings settings(path, QSettings::IniFormat);
   w.restoreSettings(settings);
@@ -331,7 +331,7 @@ void UiPanelsTest::settingsRoundTrip() {
 void UiPanelsTest::settingsNeverHoldAPassword() {
   const QString path = dir_.filePath(QStringLiteral("pw-settings.ini"));
   {
-    StormController controller;
+    WorkerController controller;
     MainWindow w(controller);
     w.connectionPanel()->setUrl(QStringLiteral("redis://alice:Sup3rSecret@127.0.0.1:6400/2"));
     QSettings settings(path, QSettings::IniFormat);
@@ -341,7 +341,7 @@ void UiPanelsTest::settingsNeverHoldAPassword() {
   QVERIFY(raw.open(QIODevice::ReadOnly));
   const QByteArray text = raw.readAll();
   QVERIFY2(!text.contains("Sup3rSecret"), text.constData());  // not in any key, not the scenario either
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   QSettings settings(path, QSettings::IniFormat);
   w.restoreSettings(settings);
@@ -364,7 +364,7 @@ void UiPanelsTest::connectionPanelOffersThreePolicies() {
 
 void UiPanelsTest::scenarioRoundTrip() {
   const QString path = dir_.filePath(QStringLiteral("burst.json"));
-  StormController controller;
+  WorkerController controller;
   MainWindow a(controller);
   a.applyPreset(*findPreset(QStringLiteral("burst_tolerance")));
   QVERIFY(a.saveScenario(path).ok());
@@ -380,7 +380,7 @@ void UiPanelsTest::badScenarioNamesTheKey() {
   QVERIFY(f.open(QIODevice::WriteOnly));
   f.write(R"({"algorithm": "fixed_window", "limitt": 5})");
   f.close();
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   const std::string before = json(*w.stormPanel()->spec());
   auto ok = w.loadScenario(path);
@@ -398,7 +398,7 @@ void UiPanelsTest::faultScenarioIsNotRunWithoutItsFaults() {
   f.write(R"({"backend": "redis-lua", "clock": "client", "pattern": "constant", "rate": 100, "requests": 300,
               "fault": "pause@100:200"})");
   f.close();
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   QVERIFY(w.loadScenario(path).ok());
   w.connectionPanel()->setUrl(QStringLiteral("redis://127.0.0.1:1"));
@@ -411,7 +411,7 @@ void UiPanelsTest::faultScenarioIsNotRunWithoutItsFaults() {
 
 void UiPanelsTest::memoryPresetStormFillsLanesAndSummary() {
   // Replica leak (resources/scenarios/replica_leak.json): 4 memory replicas, 100 per minute each: all 400 pass (4x).
-  StormController controller;
+  WorkerController controller;
   MainWindow w(controller);
   w.show();
   w.applyPreset(*findPreset(QStringLiteral("replica_leak")));
@@ -499,7 +499,7 @@ void UiPanelsTest::refreshBacksOffWhenItIsExpensive_data() {
 void UiPanelsTest::refreshBacksOffWhenItIsExpensive() {
   QFETCH(double, costMs);
   QFETCH(int, intervalMs);
-  StormController controller;
+  WorkerController controller;
   controller.noteRefreshCost(costMs);
   QCOMPARE(controller.refreshIntervalMs(), intervalMs);
 }

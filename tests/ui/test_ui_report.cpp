@@ -22,7 +22,7 @@
 #include "ui/main_window.hpp"
 #include "ui/panels/save_path.hpp"
 #include "ui/presets.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -39,14 +39,14 @@ class UiReportTest : public QObject {
   void saveDialogSuggestsADatedNameAndAddsTheExtension();
 
  private:
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
   QTemporaryDir dir_;
 };
 
 void UiReportTest::init() {
   QStandardPaths::setTestModeEnabled(true);
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1024, 700);
   window_->show();

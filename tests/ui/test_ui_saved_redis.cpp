@@ -9,7 +9,7 @@
 #include "../support/redis_test_server.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/connection_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -31,9 +31,9 @@ void UiSavedRedisTest::savedUrlThatAnswersIsUsed() {
   test::RedisTestServer redis;
   RL_REQUIRE_REDIS(redis);
   const QString url = QStringLiteral("redis://127.0.0.1:%1").arg(redis.endpoint().port);
-  StormController controller;
-  QSignalSpy status(&controller, &StormController::redisStatus);
-  QSignalSpy server(&controller, &StormController::serverChanged);
+  WorkerController controller;
+  QSignalSpy status(&controller, &WorkerController::redisStatus);
+  QSignalSpy server(&controller, &WorkerController::serverChanged);
   controller.useSavedRedis(url, 0);  // probe port 0: never :6379
   QVERIFY(status.wait(10'000));
   const auto st = status.last().at(0).value<RedisStatus>();
@@ -43,9 +43,9 @@ void UiSavedRedisTest::savedUrlThatAnswersIsUsed() {
 }
 
 void UiSavedRedisTest::savedUrlThatIsDownFallsBackAndSaysSo() {
-  StormController controller;
-  QSignalSpy server(&controller, &StormController::serverChanged);
-  QSignalSpy status(&controller, &StormController::redisStatus);
+  WorkerController controller;
+  QSignalSpy server(&controller, &WorkerController::serverChanged);
+  QSignalSpy status(&controller, &WorkerController::redisStatus);
   controller.useSavedRedis(QStringLiteral("redis://127.0.0.1:1"), 0);  // nobody listens on port 1
   QTRY_VERIFY_WITH_TIMEOUT(server.size() >= 2, 20'000);
   QVERIFY2(server.at(0).at(0).value<ServerState>().message.contains(QStringLiteral("the saved Redis redis://127.0.0.1:1 does not answer")),
@@ -56,9 +56,9 @@ void UiSavedRedisTest::savedUrlThatIsDownFallsBackAndSaysSo() {
 }
 
 void UiSavedRedisTest::managedServerUrlIsNotSaved() {
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
-  QSignalSpy status(&controller, &StormController::redisStatus);
+  QSignalSpy status(&controller, &WorkerController::redisStatus);
   controller.startServer();
   QVERIFY(status.wait(20'000));
   QTRY_VERIFY_WITH_TIMEOUT(controller.isManagedServerUrl(window.connectionPanel()->url()), 10'000);

@@ -17,7 +17,7 @@
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -30,11 +30,11 @@ class UiSentinelTest : public QObject {
 
 void UiSentinelTest::sentinelWordStartsAPrivateSetAndClosingRemovesIt() {
   QStandardPaths::setTestModeEnabled(true);
-  auto controller = std::make_unique<StormController>();
+  auto controller = std::make_unique<WorkerController>();
   auto window = std::make_unique<MainWindow>(*controller);
   window->show();
   QVERIFY(QTest::qWaitForWindowExposed(window.get()));
-  QSignalSpy status(controller.get(), &StormController::redisStatus);
+  QSignalSpy status(controller.get(), &WorkerController::redisStatus);
   ConnectionPanel* panel = window->connectionPanel();
   QVERIFY(panel->findChild<QLineEdit*>(QStringLiteral("redisUrl"))->toolTip().contains(QStringLiteral("sentinel:")));
   panel->setUrl(QStringLiteral("sentinel"));

@@ -30,7 +30,7 @@
 #include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
 #include "ui/panels/race_lab_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/charts/ttl_chart.hpp"
@@ -82,7 +82,7 @@ class UiStormsTest : public QObject {
   void connectTo(const QString& url);
   void runBoundaryPreset();
   std::unique_ptr<test::RedisTestServer> redis_;
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
   QString url_;
 };
@@ -95,7 +95,7 @@ void UiStormsTest::initTestCase() {
 }
 
 void UiStormsTest::init() {
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1400, 900);
   window_->show();
@@ -108,7 +108,7 @@ void UiStormsTest::cleanup() {
 }
 
 void UiStormsTest::connectTo(const QString& url) {
-  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  QSignalSpy status(controller_.get(), &WorkerController::redisStatus);
   window_->connectionPanel()->setUrl(url);
   controller_->connectRedis(url);
   QVERIFY(status.wait(10'000));
@@ -161,8 +161,8 @@ void UiStormsTest::boundaryPresetFillsLanesAndSummary() {
 void UiStormsTest::inspectorListsTheStormKeysWithPttl() {
   runBoundaryPreset();
   if (QTest::currentTestFailed()) return;
-  const std::string tag = controller_->spec().keyTag;
-  QSignalSpy keys(controller_.get(), &StormController::keysReady);
+  const std::string tag = controller_->spec().runTag;
+  QSignalSpy keys(controller_.get(), &WorkerController::keysReady);
   window_->keyInspectorPanel()->setPrefix(QStringLiteral("ratelab:"));
   window_->keyInspectorPanel()->refresh();
   QVERIFY(keys.wait(10'000));
@@ -199,12 +199,12 @@ void UiStormsTest::inspectorDeletesWithinThePrefixOnly() {
     return true;
   });
   inspector->setPrefix(QStringLiteral("gui-del:"));
-  QSignalSpy keys(controller_.get(), &StormController::keysReady);
+  QSignalSpy keys(controller_.get(), &WorkerController::keysReady);
   inspector->refresh();
   QTRY_COMPARE_WITH_TIMEOUT(inspector->keyCount(), 2, 10'000);  // (the scan on connect listed ratelab: first)
   // Delete one selected key, then the whole prefix; each asks first.
   inspector->tree()->topLevelItem(0)->setSelected(true);
-  QSignalSpy deleted(controller_.get(), &StormController::keysDeleted);
+  QSignalSpy deleted(controller_.get(), &WorkerController::keysDeleted);
   inspector->findChild<QPushButton*>(QStringLiteral("deleteKey"))->click();
   QVERIFY(deleted.wait(10'000));
   QCOMPARE(deleted.takeFirst().at(0).toLongLong(), 1);
@@ -241,7 +241,7 @@ void UiStormsTest::csvExportWritesEveryDecision() {
 void UiStormsTest::exportsQueuedAtCloseStillFinish() {
   // Exports run on the controller's files thread, in order; closing (the destructor) waits for all of
   // them, the running one and the ones queued behind it, and none reaches a receiver that is gone.
-  auto controller = std::make_unique<StormController>();
+  auto controller = std::make_unique<WorkerController>();
   auto receiver = std::make_unique<QObject>();
   std::atomic<int> ran{0};
   QStringList told;
@@ -364,15 +364,15 @@ void UiStormsTest::liveTuningAppliesToNextDecisionsAndIsMarked() {
 void UiStormsTest::outagePresetComparesThePoliciesSideBySide() {
   // outage.json: the managed server stops at 1 s and restarts at 2 s while the same storm
   // runs once per policy (open, closed, local), each with its own keys: one lane each.
-  QSignalSpy server(controller_.get(), &StormController::serverChanged);
-  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  QSignalSpy server(controller_.get(), &WorkerController::serverChanged);
+  QSignalSpy status(controller_.get(), &WorkerController::redisStatus);
   controller_->startServer();  // the window's own managed server: the preset stops and restarts it
   QVERIFY(status.wait(15'000));
   QVERIFY(!server.isEmpty());
   QVERIFY(window_->connectionPanel()->url().startsWith(QStringLiteral("redis://127.0.0.1:")));
   window_->applyPreset(*findPreset(QStringLiteral("outage")));
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
-  QSignalSpy message(controller_.get(), &StormController::message);
+  QSignalSpy message(controller_.get(), &WorkerController::message);
   QVERIFY(window_->startStorm());
   QVERIFY(done.wait(kStormTimeoutMs));
   // The experiment's fault schedule (kill@1000,restart@2000) was done to the managed server.
@@ -460,7 +460,7 @@ void UiStormsTest::servingOverHttpFeedsTheLanes() {
   QTRY_COMPARE_WITH_TIMEOUT(controller_->model().size(), std::size_t{14}, 10'000);
   QTRY_VERIFY_WITH_TIMEOUT(window_->lanesPanel()->lanes().front()->admittedPoints() > 0, 10'000);
   QCOMPARE(window_->lanesPanel()->lanes().size(), 1);
-  QSignalSpy serving(controller_.get(), &StormController::servingChanged);
+  QSignalSpy serving(controller_.get(), &WorkerController::servingChanged);
   QTest::mouseClick(window_->stormPanel()->serveButton(), Qt::LeftButton);  // stop
   QVERIFY(serving.wait(10'000));
   QVERIFY(!serving.takeFirst().at(0).toBool());
@@ -472,7 +472,7 @@ void UiStormsTest::faultScheduleRunsOnTheManagedServer() {
   // window's managed server, 200 requests/s for 1.5 s, fail-closed. Every write
   // in the window fails with OOM and is denied by the policy; before and after,
   // Redis decides (the limit is far away: all admitted).
-  QSignalSpy status(controller_.get(), &StormController::redisStatus);
+  QSignalSpy status(controller_.get(), &WorkerController::redisStatus);
   controller_->startServer();
   QVERIFY(status.wait(15'000));
   StormSpec spec;
@@ -489,7 +489,7 @@ void UiStormsTest::faultScheduleRunsOnTheManagedServer() {
   window_->stormPanel()->setSpec(spec);
   window_->connectionPanel()->setPolicy(FailurePolicy::Closed);
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
-  QSignalSpy message(controller_.get(), &StormController::message);
+  QSignalSpy message(controller_.get(), &WorkerController::message);
   QVERIFY(window_->startStorm());
   QVERIFY(done.wait(kStormTimeoutMs));
   QTableWidget* t = window_->summaryPanel()->table();

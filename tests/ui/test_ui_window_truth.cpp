@@ -27,7 +27,7 @@
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/presets.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -60,14 +60,14 @@ class UiWindowTruthTest : public QObject {
   void liveTuningIsSavedInTheScenario();
 
  private:
-  std::unique_ptr<StormController> controller_;
+  std::unique_ptr<WorkerController> controller_;
   std::unique_ptr<MainWindow> window_;
 };
 
 void UiWindowTruthTest::init() {
   QStandardPaths::setTestModeEnabled(true);
   QSettings().clear();  // the default layout: Summary, Race lab, inspector and Tune tabbed
-  controller_ = std::make_unique<StormController>();
+  controller_ = std::make_unique<WorkerController>();
   window_ = std::make_unique<MainWindow>(*controller_);
   window_->resize(1400, 900);
   window_->show();
@@ -164,7 +164,7 @@ void UiWindowTruthTest::liveTuningIsSavedInTheScenario() {
   auto* limit = qobject_cast<LabeledSlider*>(limitBox->parentWidget());
   QVERIFY(limit);
   QSignalSpy done(window_.get(), &MainWindow::stormDone);
-  QSignalSpy tuned(controller_.get(), &StormController::quotaTuned);
+  QSignalSpy tuned(controller_.get(), &WorkerController::quotaTuned);
   QVERIFY(window_->startStorm());
   QTableWidget* t = window_->summaryPanel()->table();
   QTRY_VERIFY_WITH_TIMEOUT(t->rowCount() == 1 && t->item(0, 1) && t->item(0, 1)->text().toInt() > 100, 10'000);

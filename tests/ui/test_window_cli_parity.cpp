@@ -19,7 +19,7 @@
 #include "ui/panels/connection_panel.hpp"
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -104,9 +104,9 @@ QString WindowCliParityTest::preparedScenario(const QString& name, bool* exact) 
 }
 
 QByteArray WindowCliParityTest::runInWindow(const QString& scenario, QString* summary) {
-  StormController controller;
+  WorkerController controller;
   MainWindow window(controller);
-  QSignalSpy status(&controller, &StormController::redisStatus);
+  QSignalSpy status(&controller, &WorkerController::redisStatus);
   window.connectionPanel()->setUrl(url_);
   controller.connectRedis(url_);
   if (!status.wait(10'000)) return {};

@@ -12,7 +12,7 @@
 
 #include "audit/audit_experiment.hpp"
 #include "report/html_report.hpp"
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 #include "ui/panels/save_path.hpp"
 #include "ui/qt_text.hpp"
 
@@ -151,7 +151,7 @@ Result<AuditSpec> HttpAuditPanel::spec() const {
   s.keyHeader = key_->text().trimmed().toStdString();
   s.budgetRequests = budgetRequests_->value();
   s.budget = budgetSeconds_->value() * kSecond;
-  s.keyTag = freshKeyTag("audit");
+  s.runTag = freshRunTag("audit");
   if (auto ok = validateAuditSpec(s); !ok) return ok.error();
   return s;
 }

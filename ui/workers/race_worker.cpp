@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "redis/redis_url.hpp"
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 
 namespace rl::ui {
 
@@ -26,7 +26,7 @@ void RaceWorker::run(const RaceRequest& request) {
                      round, admitted);
     };
     RaceSpec spec = request.spec;
-    spec.keyTag = freshKeyTag("race");  // a second race must not meet the first one's full windows
+    spec.runTag = freshRunTag("race");  // a second race must not meet the first one's full windows
     auto variants = runRace(spec, *endpoint, &cancel_, onRound);
     if (!variants) {
       if (variants.error().code != ErrorCode::Cancelled) emit errorOccurred(qs(variants.error().message));

@@ -58,7 +58,7 @@ struct InspectedKey {
 /// A storm this window ran: RateLab's keys with its tag are read with its quota.
 struct RunKeys {
   QString prefix;    ///< the storm's key prefix ("ratelab:")
-  QString keyTag;    ///< its fresh key tag (every client name of the run starts with it)
+  QString runTag;    ///< its fresh run tag (every client name of the run starts with it)
   rl::Quota quota;   ///< the quota its keys were last written under (quota changes and live tuning applied)
 };
 

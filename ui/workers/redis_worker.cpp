@@ -33,7 +33,7 @@ const RunKeys* runOf(const std::string& name, const QList<RunKeys>& runs) {
   const auto colon = open == std::string::npos ? std::string::npos : name.find(':', open);
   if (colon == std::string::npos) return nullptr;
   for (const RunKeys& r : runs) {
-    const std::string prefix = r.prefix.toStdString(), tag = r.keyTag.toStdString();
+    const std::string prefix = r.prefix.toStdString(), tag = r.runTag.toStdString();
     if (!tag.empty() && open == prefix.size() && name.starts_with(prefix) && name.compare(colon + 1, tag.size(), tag) == 0)
       return &r;
   }

@@ -195,7 +195,7 @@ void RedisClusterTest::sameCountsAsOneNode() {
   s.replicas = 2;
   s.clients = 6;
   s.concurrency = 3;
-  s.keyTag = "parity-" + std::to_string(algorithm) + "-" + std::to_string(backend) + "-";
+  s.runTag = "parity-" + std::to_string(algorithm) + "-" + std::to_string(backend) + "-";
   auto one = runStorm(s, redisStoreFactory(s, single_->storeOptions("").endpoint), {}, storeRetries);
   auto many = runStorm(s, redisStoreFactory(s, cluster_->endpoint()), {}, storeRetries);
   QVERIFY(one && !one->failure);
@@ -403,7 +403,7 @@ void RedisClusterTest::serverClockCountsAsOneNode() {
     s.clients = 6;
     s.replicas = 2;
     s.concurrency = 3;
-    s.keyTag = "server-" + std::string(algorithmName(a)) + "-";
+    s.runTag = "server-" + std::string(algorithmName(a)) + "-";
     auto one = runStorm(s, redisStoreFactory(s, single_->storeOptions("").endpoint), {}, storeRetries);
     auto many = runStorm(s, redisStoreFactory(s, cluster_->endpoint()), {}, storeRetries);
     QVERIFY(one && !one->failure);

@@ -47,7 +47,7 @@ RedisEndpoint ClusterFaultsTest::endpoint(Micros timeout) const {
   return ep;
 }
 
-// A key tag whose storm key lands on a master with a replica that no earlier test used.
+// A run tag whose storm key lands on a master with a replica that no earlier test used.
 std::string ClusterFaultsTest::clientOnFreshMaster(const std::string& prefix, Algorithm a) {
   auto map = fetchSlotMap(cluster_->endpoint());
   if (!map) qFatal("%s", map.error().message.c_str());
@@ -108,7 +108,7 @@ FailoverRun ClusterFaultsTest::failover(int waitReplicas) {
   s.concurrency = 4;
   s.resilience.onRedisError = FailurePolicy::Closed;
   s.prefix = "fail" + std::to_string(waitReplicas) + ":";
-  s.keyTag = clientOnFreshMaster(s.prefix, Algorithm::SlidingLog);
+  s.runTag = clientOnFreshMaster(s.prefix, Algorithm::SlidingLog);
   s.resilience.waitReplicas = waitReplicas;
   s.resilience.waitTimeout = Micros{20'000};
   // With WAIT the old master rejoins as the new master's replica: WAIT 1 needs one.

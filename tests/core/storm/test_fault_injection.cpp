@@ -43,7 +43,7 @@ StormSpec faultSpec(FailurePolicy policy, const std::string& faults) {
 }
 
 FaultedRun runWithFaults(StormSpec s, ManagedRedisServer& server, const std::string& tag) {
-  s.keyTag = tag;
+  s.runTag = tag;
   RedisEndpoint ep = server.endpoint();
   ep.commandTimeout = kTimeout;
   FaultInjector injector(server, s.faults);

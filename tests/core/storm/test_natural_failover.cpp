@@ -29,7 +29,7 @@ StormSpec stormSpec(const std::string& prefix, FailoverPlan::Kind kind) {
   s.concurrency = 4;
   s.resilience.onRedisError = FailurePolicy::Closed;
   s.prefix = prefix;
-  s.keyTag = "nf-";
+  s.runTag = "nf-";
   s.failover = FailoverPlan{};
   s.failover->kind = kind;
   s.failover->killAt = Micros{1'500'000};

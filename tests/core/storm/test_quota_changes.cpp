@@ -28,7 +28,7 @@ StormSpec tuningSpec(Algorithm a, Backend b, const char* change) {
   s.rate = 40;
   s.duration = 8 * kSecond;
   s.quota = Quota::perSecond(1).withBurst(20);
-  s.keyTag = std::string(backendName(b)) + "-" + std::string(algorithmName(a)) + "-";
+  s.runTag = std::string(backendName(b)) + "-" + std::string(algorithmName(a)) + "-";
   if (auto ok = applyStormSetting(s, "quota_change", change, "--quota-change"); !ok)
     qFatal("%s", ok.error().message.c_str());
   return s;

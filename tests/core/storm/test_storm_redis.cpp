@@ -74,7 +74,7 @@ void StormRedisTest::replicaLeakClosesOnRedisLua() {
   s.requests = 400;
   s.replicas = 4;
   s.concurrency = 4;
-  s.keyTag = "leak-";
+  s.runTag = "leak-";
   const StormOutcome o = runOn(s);
   const auto m = computeMetrics(s, o.records, o.wallDuration);
   QCOMPARE(m[0].offered, 400);
@@ -104,7 +104,7 @@ void StormRedisTest::classicTokenBucketCheck() {
   s.requests = 20;
   s.replicas = 4;
   s.concurrency = 20;
-  s.keyTag = "classic-" + std::to_string(backend) + "-" + std::to_string(clock) + "-";
+  s.runTag = "classic-" + std::to_string(backend) + "-" + std::to_string(clock) + "-";
   const StormOutcome o = runOn(s);
   QCOMPARE(o.counters[0].admitted, 10);
   QCOMPARE(o.counters[0].denied, 10);
@@ -116,7 +116,7 @@ void StormRedisTest::raceLab() {
   r.rounds = 200;
   r.capacity = 10;
   r.concurrency = 20;
-  r.keyTag = "lab-";
+  r.runTag = "lab-";
   const auto results = runRace(r, redis_->endpoint());
   QVERIFY2(results.ok(), results.ok() ? "" : results.error().message.c_str());
   QCOMPARE(results->size(), std::size_t{3});

@@ -7,7 +7,7 @@
 #include <functional>
 #include <set>
 
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 #include "storm/storm_settings.hpp"
 #include "storm/storm_runner.hpp"
 #include "storm/traffic_plan.hpp"
@@ -34,7 +34,7 @@ class StormSpecTest : public QObject {
   void constantAndRampTimes();
   void poissonIsSeeded();
   void roundRobinReplicasAndClients();
-  void keyTagsNeverRepeat();
+  void runTagsNeverRepeat();
 };
 
 void StormSpecTest::validateNamesTheFlag_data() {
@@ -296,13 +296,13 @@ void StormSpecTest::roundRobinReplicasAndClients() {
   }
 }
 
-void StormSpecTest::keyTagsNeverRepeat() {
+void StormSpecTest::runTagsNeverRepeat() {
   // Runs started in the same millisecond (two windows, or a test's back-to-back
   // storms) must not share keys: a full fixed window would deny the second run.
   std::set<std::string> tags;
-  for (int i = 0; i < 1000; ++i) tags.insert(freshKeyTag("r"));
+  for (int i = 0; i < 1000; ++i) tags.insert(freshRunTag("r"));
   QCOMPARE(tags.size(), std::size_t{1000});
-  QVERIFY(freshKeyTag("race").starts_with("race"));
+  QVERIFY(freshRunTag("race").starts_with("race"));
 }
 
 QTEST_GUILESS_MAIN(StormSpecTest)

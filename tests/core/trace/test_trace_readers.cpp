@@ -222,7 +222,7 @@ void TestTraceReaders::optionsNameTheirFlag() {
   TraceOptions o;
   QVERIFY(!parseTraceTime("ts:hours", o).ok());
   QVERIFY(parseTraceTime("ts:ms", o).ok());
-  QCOMPARE(o.timeUnit, TimeUnit::Millis);
+  QCOMPARE(o.timeUnit, TimeUnit::Milliseconds);
 }
 
 void TestTraceReaders::lineLongerThanTheBufferIsOneBadLine() {

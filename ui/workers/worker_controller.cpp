@@ -1,4 +1,4 @@
-#include "ui/workers/storm_controller.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 #include <QPointer>
 
@@ -9,7 +9,7 @@
 #include "storm/compared_runs.hpp"
 #include "storm/experiment.hpp"
 #include "storm/fault_schedule.hpp"
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 #include "storm/quota_schedule.hpp"
 #include "ui/qt_text.hpp"
 #include "ui/workers/http_audit_worker.hpp"
@@ -36,7 +36,7 @@ void registerTypes() {
 }
 }  // namespace
 
-StormController::StormController(QObject* parent)
+WorkerController::WorkerController(QObject* parent)
     : QObject(parent),
       storm_(new StormWorker(model_)),
       redis_(new RedisWorker),
@@ -69,7 +69,7 @@ StormController::StormController(QObject* parent)
   filesThread_.start();
 }
 
-StormController::~StormController() {
+WorkerController::~WorkerController() {
   storm_->requestCancel();
   race_->requestCancel();
   audit_->cancel();
@@ -87,7 +87,7 @@ StormController::~StormController() {
   delete files_;
 }
 
-void StormController::inBackground(std::function<QString()> work, QObject* receiver,
+void WorkerController::inBackground(std::function<QString()> work, QObject* receiver,
                                    std::function<void(const QString&)> done) {
   QMetaObject::invokeMethod(files_, [work = std::move(work), to = QPointer<QObject>(receiver), done = std::move(done)] {
     const QString text = work();
@@ -95,16 +95,16 @@ void StormController::inBackground(std::function<QString()> work, QObject* recei
   });
 }
 
-void StormController::wireWorkers() {
+void WorkerController::wireWorkers() {
   connect(storm_, &StormWorker::dataReady, this, [this] {
     if (!refresh_.isActive()) refresh_.start();
   });
-  connect(&refresh_, &QTimer::timeout, this, &StormController::refreshDue);
+  connect(&refresh_, &QTimer::timeout, this, &WorkerController::refreshDue);
   connect(storm_, &StormWorker::started, this, [this](qint64 span) { spanUs_ = span; });
-  connect(storm_, &StormWorker::failoverRunBegins, this, &StormController::onFailoverRunBegins);
-  connect(storm_, &StormWorker::progressed, this, &StormController::stormProgress);
-  connect(storm_, &StormWorker::finished, this, &StormController::onStormFinished);
-  connect(audit_, &HttpAuditWorker::checkDone, this, &StormController::httpAuditCheck);
+  connect(storm_, &StormWorker::failoverRunBegins, this, &WorkerController::onFailoverRunBegins);
+  connect(storm_, &StormWorker::progressed, this, &WorkerController::stormProgress);
+  connect(storm_, &StormWorker::finished, this, &WorkerController::onStormFinished);
+  connect(audit_, &HttpAuditWorker::checkDone, this, &WorkerController::httpAuditCheck);
   connect(audit_, &HttpAuditWorker::finished, this, [this](const AuditReport& r) {
     auditRunning_ = false;
     emit httpAuditFinished(r, QString());
@@ -113,22 +113,22 @@ void StormController::wireWorkers() {
     auditRunning_ = false;
     emit httpAuditFinished(AuditReport{}, error);
   });
-  connect(storm_, &StormWorker::errorOccurred, this, &StormController::errorOccurred);
-  connect(storm_, &StormWorker::notice, this, &StormController::message);
-  connect(race_, &RaceWorker::roundDone, this, &StormController::raceRound);
+  connect(storm_, &StormWorker::errorOccurred, this, &WorkerController::errorOccurred);
+  connect(storm_, &StormWorker::notice, this, &WorkerController::message);
+  connect(race_, &RaceWorker::roundDone, this, &WorkerController::raceRound);
   connect(race_, &RaceWorker::finished, this, [this](const RaceResult& r) {
     raceRunning_ = false;
     emit raceFinished(r);
   });
-  connect(race_, &RaceWorker::errorOccurred, this, &StormController::errorOccurred);
-  connect(redis_, &RedisWorker::statusReady, this, &StormController::redisStatus);
-  connect(redis_, &RedisWorker::serverChanged, this, &StormController::serverChanged);
+  connect(race_, &RaceWorker::errorOccurred, this, &WorkerController::errorOccurred);
+  connect(redis_, &RedisWorker::statusReady, this, &WorkerController::redisStatus);
+  connect(redis_, &RedisWorker::serverChanged, this, &WorkerController::serverChanged);
   connect(redis_, &RedisWorker::serverChanged, this, [this](const ServerState& s) { managedPort_ = s.running ? s.port : 0; });
-  connect(redis_, &RedisWorker::keysReady, this, &StormController::keysReady);
-  connect(redis_, &RedisWorker::keysDeleted, this, &StormController::keysDeleted);
-  connect(redis_, &RedisWorker::errorOccurred, this, &StormController::errorOccurred);
-  connect(redis_, &RedisWorker::ttlSampled, this, &StormController::onTtlSampled);
-  connect(&ttl_, &QTimer::timeout, this, &StormController::sampleTtl);
+  connect(redis_, &RedisWorker::keysReady, this, &WorkerController::keysReady);
+  connect(redis_, &RedisWorker::keysDeleted, this, &WorkerController::keysDeleted);
+  connect(redis_, &RedisWorker::errorOccurred, this, &WorkerController::errorOccurred);
+  connect(redis_, &RedisWorker::ttlSampled, this, &WorkerController::onTtlSampled);
+  connect(&ttl_, &QTimer::timeout, this, &WorkerController::sampleTtl);
   connect(http_, &HttpServeWorker::dataReady, this, [this] {
     if (!refresh_.isActive()) refresh_.start();
   });
@@ -140,8 +140,8 @@ void StormController::wireWorkers() {
     serving_ = false;
     emit servingChanged(false, {}, {});
   });
-  connect(http_, &HttpServeWorker::tally, this, &StormController::servingTally);
-  connect(http_, &HttpServeWorker::errorOccurred, this, &StormController::errorOccurred);
+  connect(http_, &HttpServeWorker::tally, this, &WorkerController::servingTally);
+  connect(http_, &HttpServeWorker::errorOccurred, this, &WorkerController::errorOccurred);
 }
 
 namespace {
@@ -153,11 +153,11 @@ bool namesManagedServer(const std::string& url, int port) {
 }
 }  // namespace
 
-bool StormController::isManagedServerUrl(const QString& url) const {
+bool WorkerController::isManagedServerUrl(const QString& url) const {
   return namesManagedServer(url.toStdString(), managedPort_);
 }
 
-QString StormController::faultRefusal(const StormSpec& spec) const {
+QString WorkerController::faultRefusal(const StormSpec& spec) const {
   if (spec.faults.empty()) return {};
   const QString what = tr("This scenario has a fault schedule (%1): it is done to the window's managed "
                           "redis-server only")
@@ -176,11 +176,11 @@ QString StormController::faultRefusal(const StormSpec& spec) const {
   return {};
 }
 
-void StormController::noteRefreshCost(double ms) {
+void WorkerController::noteRefreshCost(double ms) {
   refresh_.setInterval(std::clamp(static_cast<int>(3 * ms), kRefreshMs, 1000));
 }
 
-void StormController::startStorm(const StormSpec& spec) {
+void WorkerController::startStorm(const StormSpec& spec) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(stormRunning_ ? tr("A storm is already running: stop it first")
                                      : tr("The lanes show the HTTP replicas: stop serving first"));
@@ -199,7 +199,7 @@ void StormController::startStorm(const StormSpec& spec) {
   }
   spec_ = spec;
   // A fresh key space per run, so a storm never meets the previous run's keys.
-  spec_.keyTag = freshKeyTag("r");
+  spec_.runTag = freshRunTag("r");
   spanUs_ = 0;
   runWallUs_ = -1;
   stormRunning_ = true;
@@ -211,7 +211,7 @@ void StormController::startStorm(const StormSpec& spec) {
   const std::string client = spec_.traceData ? spec_.traceData->keys.front() : "client-0";
   if (isRedisBackend(spec_.backend))  // a failover's runs: each on its own set, sampled there
     for (const StormSpec& run : experimentRuns(spec_))
-      for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.keyTag + client));
+      for (Algorithm a : run.algorithms) ttlKeys_ << qs(limiterKey(run.prefix, a, run.runTag + client));
   ttlUrl_.clear();
   emit runServerChanged(QString(), false);
   runOriginUs_ = 0;
@@ -225,9 +225,9 @@ void StormController::startStorm(const StormSpec& spec) {
   QMetaObject::invokeMethod(storm_, [w = storm_, spec = spec_, server] { w->run(spec, server); }, Qt::QueuedConnection);
 }
 
-void StormController::stopStorm() { storm_->requestCancel(); }
+void WorkerController::stopStorm() { storm_->requestCancel(); }
 
-bool StormController::startHttpAudit(const AuditSpec& spec) {
+bool WorkerController::startHttpAudit(const AuditSpec& spec) {
   if (auditRunning_) {
     emit errorOccurred(tr("An audit is already running: stop it first"));
     return false;
@@ -238,9 +238,9 @@ bool StormController::startHttpAudit(const AuditSpec& spec) {
   return true;
 }
 
-void StormController::stopHttpAudit() { audit_->cancel(); }
+void WorkerController::stopHttpAudit() { audit_->cancel(); }
 
-void StormController::tuneQuota(const Quota& quota) {
+void WorkerController::tuneQuota(const Quota& quota) {
   if (!stormRunning_) return;
   if (auto ok = storm_->setQuota(quota); !ok) {
     emit errorOccurred(qs(ok.error().message));
@@ -251,15 +251,15 @@ void StormController::tuneQuota(const Quota& quota) {
   emit message(tr("Quota tuned to %1").arg(qs(quota.toString())));
 }
 
-void StormController::rememberRunKeys() {
+void WorkerController::rememberRunKeys() {
   if (spec_.backend == Backend::Memory || spec_.backend == Backend::Http) return;
   Quota last = spec_.quota;
   for (const QuotaChange& c : spec_.quotaChanges) last = appliedTo(c, last);
-  runs_.append({qs(spec_.prefix), qs(spec_.keyTag), last});
+  runs_.append({qs(spec_.prefix), qs(spec_.runTag), last});
   while (runs_.size() > kRunsRemembered) runs_.removeFirst();
 }
 
-void StormController::onStormFinished(const StormResult& result) {
+void WorkerController::onStormFinished(const StormResult& result) {
   stormRunning_ = false;
   runWallUs_ = runClockUs();
   if (!spec_.faults.empty()) QMetaObject::invokeMethod(redis_, [w = redis_] { w->faultsEnded(); }, Qt::QueuedConnection);
@@ -279,7 +279,7 @@ void StormController::onStormFinished(const StormResult& result) {
   emit stormFinished(result);
 }
 
-void StormController::sampleTtl() {
+void WorkerController::sampleTtl() {
   if (!stormRunning_ && runClockUs() > runWallUs_ + kTtlTailMaxMs * std::int64_t{1000})
     return stopTtlSampling();  // the tail is over (checked here too: a lost sample must not keep it going)
   if (ttlKeys_.isEmpty() || ttlPending_) return;  // one sample in flight at most (outages)
@@ -290,9 +290,9 @@ void StormController::sampleTtl() {
                             Qt::QueuedConnection);
 }
 
-std::int64_t StormController::runClockUs() const { return clock_.nsecsElapsed() / 1000 - runOriginUs_; }
+std::int64_t WorkerController::runClockUs() const { return clock_.nsecsElapsed() / 1000 - runOriginUs_; }
 
-void StormController::onFailoverRunBegins(int /*run*/, const QString& url) {
+void WorkerController::onFailoverRunBegins(int /*run*/, const QString& url) {
   if (!stormRunning_) return;
   ttlUrl_ = url;  // the run's own cluster: its keys are there
   emit runServerChanged(url, true);
@@ -302,7 +302,7 @@ void StormController::onFailoverRunBegins(int /*run*/, const QString& url) {
   if (!ttlKeys_.isEmpty() && !ttl_.isActive()) ttl_.start();
 }
 
-void StormController::onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs) {
+void WorkerController::onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs) {
   if (atUs != ttlAskedAt_) return;  // asked for by an earlier storm's tail: not this chart's
   ttlPending_ = false;
   if (!ttl_.isActive()) return;  // a late answer after sampling stopped
@@ -311,13 +311,13 @@ void StormController::onTtlSampled(qint64 atUs, const QList<qint64>& pttlMs) {
   if (!stormRunning_ && allExpired) stopTtlSampling();
 }
 
-void StormController::stopTtlSampling() {
+void WorkerController::stopTtlSampling() {
   if (!ttl_.isActive()) return;
   ttl_.stop();
   emit ttlSamplingStopped();
 }
 
-bool StormController::startRace(const RaceRequest& request) {
+bool WorkerController::startRace(const RaceRequest& request) {
   if (raceRunning_) return false;
   if (request.redisUrl.isEmpty()) {
     emit errorOccurred(tr("The race lab needs Redis: start the managed server or enter a redis:// URL"));
@@ -332,7 +332,7 @@ bool StormController::startRace(const RaceRequest& request) {
   return true;
 }
 
-void StormController::startServing(const StormSpec& spec, const QString& front) {
+void WorkerController::startServing(const StormSpec& spec, const QString& front) {
   if (stormRunning_ || serving_) {
     emit errorOccurred(tr("Stop the storm (or the serving) first: the lanes show one source at a time"));
     return;
@@ -346,50 +346,50 @@ void StormController::startServing(const StormSpec& spec, const QString& front) 
   QMetaObject::invokeMethod(http_, [w = http_, s = spec_, front] { w->start(s, front); }, Qt::QueuedConnection);
 }
 
-void StormController::stopServing() {
+void WorkerController::stopServing() {
   QMetaObject::invokeMethod(http_, [w = http_] { w->stop(); }, Qt::QueuedConnection);
 }
 
-void StormController::connectRedis(const QString& url) {
+void WorkerController::connectRedis(const QString& url) {
   QMetaObject::invokeMethod(redis_, [w = redis_, url] { w->setUrl(url); }, Qt::QueuedConnection);
 }
 
-void StormController::startServer() {
+void WorkerController::startServer() {
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->startServer(); }, Qt::QueuedConnection);
 }
 
-void StormController::useEmbeddedRedis(int probePort) {
+void WorkerController::useEmbeddedRedis(int probePort) {
   QMetaObject::invokeMethod(redis_, [w = redis_, probePort] { w->useEmbeddedDefault(probePort); }, Qt::QueuedConnection);
 }
 
-void StormController::useSavedRedis(const QString& savedUrl, int probePort) {
+void WorkerController::useSavedRedis(const QString& savedUrl, int probePort) {
   QMetaObject::invokeMethod(redis_, [w = redis_, savedUrl, probePort] { w->useSavedOrEmbedded(savedUrl, probePort); },
                             Qt::QueuedConnection);
 }
 
-void StormController::restartServer() {
+void WorkerController::restartServer() {
   if (stormRunning_ && !spec_.faults.empty())
     return emit errorOccurred(tr("The storm's fault schedule acts on the managed redis-server: stop the storm first"));
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->restartServer(); }, Qt::QueuedConnection);
 }
 
-void StormController::stopServer() {
+void WorkerController::stopServer() {
   if (stormRunning_ && !spec_.faults.empty())
     return emit errorOccurred(tr("The storm's fault schedule acts on the managed redis-server: stop the storm first"));
   QMetaObject::invokeMethod(redis_, [w = redis_] { w->stopServer(); }, Qt::QueuedConnection);
 }
 
-void StormController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
+void WorkerController::scanKeys(const QString& prefix, const QString& pattern, quint64 cursor, int count,
                                const QString& assume) {
   QMetaObject::invokeMethod(redis_, [=, w = redis_, runs = runs_] { w->scanKeys(prefix, pattern, cursor, count, assume, runs); },
                             Qt::QueuedConnection);
 }
 
-void StormController::deleteKeys(const QString& prefix, const QStringList& keys) {
+void WorkerController::deleteKeys(const QString& prefix, const QStringList& keys) {
   QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->deleteKeys(prefix, keys); }, Qt::QueuedConnection);
 }
 
-void StormController::deletePrefix(const QString& prefix) {
+void WorkerController::deletePrefix(const QString& prefix) {
   QMetaObject::invokeMethod(redis_, [=, w = redis_] { w->deletePrefix(prefix); }, Qt::QueuedConnection);
 }
 

@@ -10,6 +10,6 @@ namespace rl {
 
 /// "<word><unix ms>-<n>-": n counts the tags this process made, so two runs
 /// started in the same millisecond (or by two windows) still differ.
-std::string freshKeyTag(std::string_view word);
+std::string freshRunTag(std::string_view word);
 
 }  // namespace rl

@@ -1,11 +1,11 @@
-#include "storm/key_tag.hpp"
+#include "storm/run_tag.hpp"
 
 #include <atomic>
 #include <chrono>
 
 namespace rl {
 
-std::string freshKeyTag(std::string_view word) {
+std::string freshRunTag(std::string_view word) {
   static std::atomic<unsigned> made{0};
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       std::chrono::system_clock::now().time_since_epoch()).count();

@@ -1,5 +1,5 @@
 #pragma once
-// StormController: owns the worker threads of the window and everything
+// WorkerController: owns the worker threads of the window and everything
 // that runs on them.
 //
 // Threads: a storm thread (StormWorker: runs rl::StormRunner, which has its
@@ -42,7 +42,7 @@ class HttpServeWorker;
 class HttpAuditWorker;
 
 /// Owns the worker threads; see the file comment.
-class StormController : public QObject {
+class WorkerController : public QObject {
   Q_OBJECT
  public:
   /// Chart refresh period: one refresh at most every 33 ms (30 Hz).
@@ -54,9 +54,9 @@ class StormController : public QObject {
   /// The inspector reads the keys of this many of the latest storms with their own quota.
   static constexpr int kRunsRemembered = 32;
 
-  explicit StormController(QObject* parent = nullptr);
+  explicit WorkerController(QObject* parent = nullptr);
   /// Cancels what runs and joins the threads.
-  ~StormController() override;
+  ~WorkerController() override;
 
   /// The decisions of the current (or last) storm.
   LaneModel& model() { return model_; }
