@@ -16,6 +16,7 @@ secs=${1:-5}
 rounds=${2:-3}
 conns=${3:-50}
 . scripts/lib/bench-common.sh
+. scripts/lib/nginx.sh
 bench_cli bench-http-client
 bench_require bench-http-client "scripts/install-deps.sh" wrk nginx node npm python3
 if [[ ! -x scripts/peers/node_modules/.bin/autocannon ]]; then
@@ -25,35 +26,15 @@ fi
 autocannon=scripts/peers/node_modules/.bin/autocannon
 
 dir=$(mktemp -d)
-nginx_pid=
 cleanup() {
-  [[ -n "$nginx_pid" ]] && { kill "$nginx_pid" 2>/dev/null || true; wait "$nginx_pid" 2>/dev/null || true; }
+  nginx_stop
   rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
 
-port=$(bench_free_port)
-cat >"$dir/nginx.conf" <<CONF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  client_body_temp_path $dir/body; proxy_temp_path $dir/proxy; fastcgi_temp_path $dir/fastcgi;
-  uwsgi_temp_path $dir/uwsgi; scgi_temp_path $dir/scgi;
-  server { listen 127.0.0.1:$port; location / { return 200 "ok\n"; } }
-}
-CONF
-nginx_user=()
-if [[ $(id -u) -eq 0 ]]; then chmod 777 "$dir"; nginx_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups); fi
-"${nginx_user[@]}" /usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" &
-nginx_pid=$!
-url="http://127.0.0.1:$port/"
-for _ in $(seq 50); do curl -s -o /dev/null "$url" && break; sleep 0.1; done
+# No limiter here (the client is measured, not nginx), so `return` may answer.
+nginx_start "$dir" "" 'return 200 "ok\n";'
+url=$nginx_url
 
 ratelab() {  # req/s of one RateLab storm lasting about $secs seconds
   local n=$(( ${last_ratelab:-30000} * secs ))
@@ -92,4 +73,4 @@ printf '%-11s best %7d  median %7d req/s\n' ratelab "$rb" "$rm" wrk "$wb" "$wm" 
 python3 -c "print(f'ratio ratelab/wrk {$rm/$wm:.2f}x  ratelab/autocannon {$rm/$am:.2f}x (medians; goal >= 0.8x wrk)')"
 echo "versions: $("$cli" --help >/dev/null 2>&1; git rev-parse --short HEAD 2>/dev/null || echo '?') ratelab," \
   "$(wrk --version 2>&1 | head -1 | awk '{print $1, $2}'), autocannon $("$autocannon" --version 2>&1 | head -1 | awk '{print $2}')," \
-  "$(/usr/sbin/nginx -v 2>&1), node $(node --version), $(nproc) cores, $conns connections, ${secs}s x $rounds rounds"
+  "nginx $(nginx_version), node $(node --version), $(nproc) cores, $conns connections, ${secs}s x $rounds rounds"

@@ -7,7 +7,7 @@
 #   nginx front         serve --front nginx,   4 replicas, redis-lua
 #   memory, builtin     serve --front builtin, 4 replicas, memory backend
 #   memory, nginx       serve --front nginx,   4 replicas, memory backend
-#   nginx limit_req     nginx, one worker, limit_req (in-memory), return 200
+#   nginx limit_req     nginx, one worker, limit_req (in-memory) in front of a static file
 # Every target is measured with `wrk -t2 -c50 -d<seconds>s -H 'x-api-key: k1'
 # --latency`, with a limit so high that every request is admitted. The machine
 # is shared: each path is measured `rounds` times, the paths alternating, and
@@ -22,6 +22,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-5}
 rounds=${2:-3}
 . scripts/lib/bench-common.sh
+. scripts/lib/nginx.sh
 bench_cli bench-http
 bench_require bench-http "scripts/install-deps.sh" redis-server redis-cli wrk nginx node npm
 if [[ ! -d scripts/peers/node_modules/rate-limiter-flexible || ! -d scripts/peers/node_modules/ioredis ]]; then
@@ -29,7 +30,6 @@ if [[ ! -d scripts/peers/node_modules/rate-limiter-flexible || ! -d scripts/peer
   (cd scripts/peers && npm ci --no-audit --no-fund >/dev/null)
 fi
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 dir=$(mktemp -d)
 pids=()
 cleanup() {
@@ -39,7 +39,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-redis_port=$(free_port)
+redis_port=$(bench_free_port)
 redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" --daemonize no \
   --logfile "$dir/redis.log" &
 pids+=($!)
@@ -63,41 +63,19 @@ serve nginx --backend redis-lua --redis "$redis" --replicas 4 --front nginx
 serve mem-builtin --backend memory --replicas 4 --front builtin
 serve mem-nginx --backend memory --replicas 4 --front nginx
 
-node_port=$(free_port)
+node_port=$(bench_free_port)
 node scripts/peers/node-limiter.js "$node_port" "$redis_port" 1000000000 1 >"$dir/node.out" 2>&1 &
 pids+=($!)
 spid[node]=$!
 url[node]="http://127.0.0.1:$node_port"
 
-limit_port=$(free_port)
 mkdir -p "$dir/limit_req"
-cat >"$dir/limit_req/nginx.conf" <<CONF
-daemon off;
-worker_processes 1;
-pid $dir/limit_req/nginx.pid;
-error_log $dir/limit_req/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $dir/limit_req/body; proxy_temp_path $dir/limit_req/proxy;
-  fastcgi_temp_path $dir/limit_req/fastcgi; uwsgi_temp_path $dir/limit_req/uwsgi; scgi_temp_path $dir/limit_req/scgi;
-  keepalive_requests 1000000;
-  limit_req_zone \$http_x_api_key zone=clients:10m rate=1000000r/s;
-  server {
-    listen 127.0.0.1:$limit_port;
-    location / {
-      limit_req zone=clients burst=1000000 nodelay;
-      limit_req_status 429;
-      default_type application/json;
-      return 200 '{"status":"ok"}\n';
-    }
-  }
-}
-CONF
-nginx -p "$dir/limit_req" -c "$dir/limit_req/nginx.conf" -e "$dir/limit_req/error.log" &
-pids+=($!)
-spid[limit_req]=$!
-url[limit_req]="http://127.0.0.1:$limit_port"
+nginx_start "$dir/limit_req" 'limit_req_zone $http_x_api_key zone=clients:10m rate=1000000r/s;' \
+  'limit_req zone=clients burst=1000000 nodelay; limit_req_status 429; default_type application/json;'
+echo '{"status":"ok"}' >"$dir/limit_req/www/ping"  # the static file limit_req guards (a `return` would skip it)
+pids+=("$nginx_pid")
+spid[limit_req]=$nginx_pid
+url[limit_req]="http://127.0.0.1:$nginx_port"
 
 for name in node limit_req; do
   for _ in $(seq 100); do curl -s -o /dev/null "${url[$name]}/ping" && break; sleep 0.1; done
@@ -173,7 +151,7 @@ echo "CPU per request, nginx limit_req / builtin front memory: $(ratio "${cpumed
   " (node peer / replica direct: $(ratio "${cpumed[node]}" "${cpumed[direct]}"))"
 echo "builtin front redis-lua p50: $(to_ms "${p50[builtin]}") ms, nginx front redis-lua p50: $(to_ms "${p50[nginx]}") ms  (goal < 5 ms)"
 echo
-echo "versions: ratelab $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nginx -v 2>&1), node $(node --version)," \
+echo "versions: ratelab $(git rev-parse --short HEAD 2>/dev/null || echo '?'), nginx $(nginx_version), node $(node --version)," \
   "rate-limiter-flexible $(node -p "require('./scripts/peers/node_modules/rate-limiter-flexible/package.json').version")," \
   "ioredis $(node -p "require('./scripts/peers/node_modules/ioredis/package.json').version")," \
   "$(redis-server --version | awk '{print $1, $2, $3}'), $(wrk --version 2>&1 | head -1 | awk '{print $1, $2}')"

@@ -1,6 +1,7 @@
 #pragma once
 // NginxLimitReq: Debian's nginx (/usr/sbin/nginx) as a real limit_req target for
-// tests: an unprivileged child (one process, `master_process off`; as nobody via
+// tests, from the config template the scripts use (resources/nginx/nginx.conf.in):
+// an unprivileged child (one process, `master_process off`; as nobody via
 // setpriv when the test runs as root) on a free
 // loopback port, with its config, pid, error log and temp paths in a temp dir.
 // `location /` serves a static file behind
@@ -70,19 +71,21 @@ class NginxLimitReq {
       QFile::setPermissions(d + "/key.pem", QFile::ReadOwner | QFile::WriteOwner | QFile::ReadOther);  // nginx may run as nobody
       listenExtra = QString(" ssl;\n    ssl_certificate %1;\n    ssl_certificate_key %2/key.pem").arg(certFile(), d);
     }
+    QFile templ(RATELAB_SOURCE_DIR "/resources/nginx/nginx.conf.in");  // the scripts' config too
+    if (!templ.open(QIODevice::ReadOnly)) {
+      error_ = "cannot read " + templ.fileName();
+      port_ = 0;
+      return;
+    }
+    QString text = QString::fromUtf8(templ.readAll());
+    text.replace("@DIR@", d)
+        .replace("@PORT@", QString::number(port_))
+        .replace("@LISTEN@", listenExtra)
+        .replace("@HTTP@", directives.http)
+        .replace("@LOCATION@", directives.location);
     QFile conf(d + "/nginx.conf");
     conf.open(QIODevice::WriteOnly);
-    conf.write(QString("worker_processes 1;\nmaster_process off;\ndaemon off;\npid %1/nginx.pid;\n"
-                       "error_log %1/error.log warn;\nevents { worker_connections 256; }\n"
-                       "http {\n  access_log off;\n  client_body_temp_path %1/body;\n  proxy_temp_path %1/proxy;\n"
-                       "  fastcgi_temp_path %1/fastcgi;\n  uwsgi_temp_path %1/uwsgi;\n  scgi_temp_path %1/scgi;\n"
-                       "  %2\n"
-                       "  server {\n    listen 127.0.0.1:%3%4;\n"
-                       "    location / {\n      %5\n      root %1/www;\n    }\n  }\n}\n")
-                   .arg(d, directives.http)
-                   .arg(port_)
-                   .arg(listenExtra, directives.location)
-                   .toUtf8());
+    conf.write(text.toUtf8());
     conf.close();
     const QStringList args{"-p", d, "-c", d + "/nginx.conf", "-e", d + "/error.log"};
     if (::geteuid() == 0) {  // as root: run nginx as nobody (the dir must be theirs)
