@@ -3,6 +3,8 @@
 # each preset runs to completion against a private redis-server (never :6379)
 # and the window is saved after the run. Uses xvfb-run when it exists (real X
 # rendering), else Qt's offscreen platform. Builds ratelab first if needed.
+# Then the key inspector, the script beside token_bucket, the Tune panel, and
+# the HTTP audit of a private nginx (scripts/lib/nginx.sh) at two sizes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${RATELAB_BUILD_DIR:-build}
@@ -48,4 +50,16 @@ python3 scripts/gen-access-log.py 100000 "$log" --clients 400 --seconds 600 --se
 run "$bin" --trace "$log" --autostart --show tune --theme "${THEME:-light}" \
   --size 1500x950 --screenshot "$out/tune.png" --exit-after-ms 120000
 rm -f "$log"
-echo "screenshots: wrote $((${#presets[@]} + 4)) images to $out/"
+echo "screenshots: the HTTP audit of a real nginx limit_req (rate=10r/s burst=5), its lanes beside the fingerprint's model"
+. scripts/lib/bench-common.sh
+. scripts/lib/nginx.sh
+nginx_dir=$(mktemp -d)
+trap 'nginx_stop; rm -rf "$nginx_dir"' EXIT
+nginx_start "$nginx_dir" 'limit_req_zone $binary_remote_addr zone=z:1m rate=10r/s;' \
+  'limit_req zone=z burst=5 nodelay; limit_req_status 429;'
+for shot in 1600x1000:audit-lanes 1024x700:audit-lanes-1024; do  # each audit uses fresh keys and source addresses
+  run "$bin" --audit "$nginx_url" --autostart --theme "${THEME:-light}" --size "${shot%%:*}" \
+    --screenshot "$out/${shot#*:}.png" --exit-after-ms 120000
+done
+nginx_stop
+echo "screenshots: wrote $((${#presets[@]} + 6)) images to $out/"

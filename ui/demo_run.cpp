@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QTextStream>
 
+#include "ui/panels/http_audit_panel.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/lanes_panel.hpp"
 #include "ui/main_window.hpp"
@@ -38,6 +39,7 @@ DemoRun::DemoRun(MainWindow& window, WorkerController& controller, DemoRunOption
 void DemoRun::start() {
   if (options_.exitAfterMs > 0) deadline_.start(options_.exitAfterMs);
   if (!options_.trace.isEmpty()) return startTrace();
+  if (!options_.audit.isEmpty()) return startAudit();
   if (!options_.autostart) return;
   auto spec = window_.stormPanel()->spec();
   if (spec && spec->backend == Backend::Memory && !options_.race) startStorm();
@@ -62,6 +64,31 @@ void DemoRun::startTrace() {
   });
   connect(&controller_, &WorkerController::errorOccurred, this, [this] { failed_ = true; });
   tune->openTrace(options_.trace);
+}
+
+// Fill the audit panel's target; with autostart, audit it and take the picture when the report is in.
+void DemoRun::startAudit() {
+  HttpAuditPanel* panel = window_.httpAuditPanel();
+  started_ = true;  // no storm: the audit is the run
+  panel->setUrls(options_.audit);
+  window_.raiseDock(QStringLiteral("auditDock"));
+  if (!options_.autostart) {
+    stormDone_ = true;
+    return maybeFinish();
+  }
+  connect(&controller_, &WorkerController::httpAuditFinished, this, [this](const AuditReport& report, const QString& error) {
+    if (!error.isEmpty()) say(QStringLiteral("--audit: %1").arg(error));
+    else say(QStringLiteral("audit: %1").arg(qs(report.summary)));
+    failed_ = failed_ || !error.isEmpty();
+    stormDone_ = true;
+    maybeFinish();
+  });
+  if (!panel->startAudit()) {
+    say(QStringLiteral("--audit: %1").arg(panel->statusText()));
+    failed_ = true;
+    stormDone_ = true;
+    maybeFinish();
+  }
 }
 
 void DemoRun::onRedisStatus(const RedisStatus& status) {
@@ -101,7 +128,7 @@ void DemoRun::finish(bool timedOut) {
   if (finished_) return;
   finished_ = true;
   if (timedOut && options_.autostart && !stormDone_) say(QStringLiteral("--exit-after-ms reached before the storm ended"));
-  window_.lanesPanel()->refresh(controller_.model(), controller_.spanUs());
+  if (options_.audit.isEmpty()) window_.lanesPanel()->refresh(controller_.model(), controller_.spanUs());  // an audit's are drawn
   if (options_.race) window_.raiseDock(QStringLiteral("raceDock"));
   if (!options_.dock.isEmpty()) window_.raiseDock(options_.dock + QStringLiteral("Dock"));
   if (auto* tune = window_.findChild<QDockWidget*>(QStringLiteral("tuneDock")); tune && options_.dock == QLatin1String("tune"))

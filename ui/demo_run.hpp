@@ -1,7 +1,8 @@
 #pragma once
 // DemoRun: the unattended run behind `ratelab --autostart --screenshot PATH
 // --exit-after-ms N` (with --trace FILE: open, sweep, replay the recommended
-// quota, then the picture): waits until Redis answers (when the storm needs it),
+// quota, then the picture; with --audit URL: audit that HTTP limiter, the lanes
+// filling probe by probe, then the picture of its decisions beside the model): waits until Redis answers (when the storm needs it),
 // starts the storm (and the race lab for the race preset), waits for the end,
 // lets the TTL chart follow the keys to expiry (at most
 // WorkerController::kTtlTailMaxMs), refreshes the lanes, saves the window as PNG
@@ -28,6 +29,7 @@ struct DemoRunOptions {
   QString trace;           ///< open in the Tune panel and sweep; with autostart, replay the recommendation
   QString jsonOut;         ///< the run document's path ("" = none), written when the run ends
   QString reportOut;       ///< the HTML report's path ("" = none), written when the run ends
+  QString audit;           ///< the HTTP audit panel's target; with autostart, audit it instead of a storm
 };
 
 /// One unattended run; see the file comment.
@@ -46,6 +48,7 @@ class DemoRun : public QObject {
   void onRedisStatus(const RedisStatus& status);
   void startStorm();
   void startTrace();
+  void startAudit();
   void maybeFinish();
   void finish(bool timedOut);
 

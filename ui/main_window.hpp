@@ -143,6 +143,8 @@ class MainWindow : public QMainWindow {
   void exportRaceReportAs();
   /// Draws a finished audit's arrivals (audit_experiment.hpp) in the lanes, as a run of the History.
   void showAudit(const std::shared_ptr<const ExperimentResult>& experiment, const QString& target);
+  /// Draws a running audit's arrivals so far (and the model that explains them so far), not kept in the History.
+  void showAuditSoFar(const std::shared_ptr<const ExperimentResult>& experiment);
   /// Runs `work` (a file export) on its own thread; its sentence then shows in the status line.
   void inBackground(std::function<QString()> work);
   /// On the GUI thread: what the report of the last storm needs, as work any thread may run.

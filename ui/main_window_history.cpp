@@ -71,6 +71,20 @@ void MainWindow::showAudit(const std::shared_ptr<const ExperimentResult>& experi
   showRun(kept.number);
 }
 
+void MainWindow::showAuditSoFar(const std::shared_ptr<const ExperimentResult>& experiment) {
+  if (!experiment || experiment->runs.empty() || controller_.stormRunning()) return;  // a storm keeps its lanes
+  pastModel_.load(laneRunsOf(*experiment));
+  const auto spanUs = std::max<std::int64_t>(1, experiment->runs.front().outcome.wallDuration.count());
+  drawRun(experimentLanes(experiment->spec), TtlSource::NoKeys, {}, -1, pastModel_, spanUs);
+  summary_->setResult(summarize(experiment));
+  shownRun_ = -1;  // exports still write the latest storm
+  const auto& target = experiment->runs.front().outcome;
+  history_->setShowing(tr("The lanes show the audit so far: %1 requests, probe by probe; the model beside them "
+                          "is the best fit so far.")
+                           .arg(target.records.size()),
+                       -1);
+}
+
 const StormResult& MainWindow::shownResult() const {
   if (shownRun_ > 0)
     if (const PastRun* run = runs_.find(shownRun_)) return run->result;

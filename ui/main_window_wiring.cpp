@@ -48,6 +48,7 @@ void MainWindow::wireHttpAudit() {
   connect(&controller_, &WorkerController::httpAuditCheck, audit_, &HttpAuditPanel::showCheck);
   connect(&controller_, &WorkerController::httpAuditFinished, audit_, &HttpAuditPanel::showFinished);
   connect(audit_, &HttpAuditPanel::lanesRequested, this, &MainWindow::showAudit);
+  connect(&controller_, &WorkerController::httpAuditLanes, this, &MainWindow::showAuditSoFar);
 }
 
 void MainWindow::wireStorm() {

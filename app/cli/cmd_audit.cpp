@@ -137,13 +137,12 @@ int cmdAudit(const Args& args) {
   if (int rc = checkReportFlag("audit", *flags); rc != kExitOk) return rc;  // before the first request
   const bool json = flags->has("json");
   catchInterrupt();  // Ctrl-C: stop sending, print and write what was found, exit 130
-  auto report = runAudit(
-      *spec,
-      [json](const AuditCheck& c) {
-        if (!json) return;
-        std::fprintf(stderr, "audit: %s %s\n", c.name.c_str(), std::string(verdictName(c.verdict)).c_str());
-      },
-      &interruptFlag());
+  AuditObserver progress;
+  progress.onCheck = [json](const AuditCheck& c) {
+    if (!json) return;
+    std::fprintf(stderr, "audit: %s %s\n", c.name.c_str(), std::string(verdictName(c.verdict)).c_str());
+  };
+  auto report = runAudit(*spec, progress, &interruptFlag());
   if (!report) {
     if (report.error().code == ErrorCode::InvalidArgument) return badInput("audit", report.error());
     std::fprintf(stderr, "ratelab-cli audit: cannot reach the HTTP target: %s\n",

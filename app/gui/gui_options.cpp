@@ -26,6 +26,7 @@ struct Flags {
   QCommandLineOption theme{QStringLiteral("theme"), QStringLiteral("Colour theme: light or dark."), QStringLiteral("THEME")};
   QCommandLineOption show{QStringLiteral("show"), QStringLiteral("Raise summary, race, inspector, tune, audit or history before the screenshot."), QStringLiteral("PANEL")};
   QCommandLineOption trace{QStringLiteral("trace"), QStringLiteral("Open an access log in the Tune panel and sweep it; with --autostart, replay the recommended quota in the lanes."), QStringLiteral("FILE")};
+  QCommandLineOption audit{QStringLiteral("audit"), QStringLiteral("Open the HTTP audit on a foreign limiter's URL (its replicas' URLs, comma-separated); with --autostart, audit it: the lanes show its decisions beside the fingerprint's model."), QStringLiteral("URL")};
   QCommandLineOption size{QStringLiteral("size"), QStringLiteral("Window size for unattended runs (default 1500x950)."), QStringLiteral("WxH")};
   QCommandLineOption measure{QStringLiteral("measure"), QStringLiteral("Print the GUI heartbeat and lane refresh figures, then exit.")};
 
@@ -34,7 +35,7 @@ struct Flags {
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.addHelpOption();
     p.addVersionOption();
-    p.addOptions({preset, scenario, autostart, screenshot, jsonOut, reportOut, exitAfter, redis, passwordFile, clusterAnyNode, maxFileMb, managed, theme, show, trace, size, measure});
+    p.addOptions({preset, scenario, autostart, screenshot, jsonOut, reportOut, exitAfter, redis, passwordFile, clusterAnyNode, maxFileMb, managed, theme, show, trace, audit, size, measure});
   }
 };
 
@@ -80,6 +81,7 @@ bool readValues(const QCommandLineParser& p, const Flags& f, GuiOptions& o, QStr
   o.theme = p.value(f.theme);
   o.dock = p.value(f.show);
   o.trace = p.value(f.trace);
+  o.audit = p.value(f.audit);
   o.redisPasswordFile = p.value(f.passwordFile);
   o.maxFileMb = p.value(f.maxFileMb);
   if (p.isSet(f.exitAfter) && !parseInt(QStringLiteral("--exit-after-ms"), p.value(f.exitAfter), 1, 86'400'000, o.exitAfterMs, error))
@@ -128,6 +130,10 @@ ParsedOptions parseGuiOptions(const QStringList& args) {
   if (!readValues(p, f, o, out.error)) return out;
   if (!o.scenario.isEmpty() && !o.preset.isEmpty()) {
     out.error = QStringLiteral("--scenario and --preset both given: allowed one of them");
+    return out;
+  }
+  if (!o.audit.isEmpty() && !o.trace.isEmpty()) {
+    out.error = QStringLiteral("--audit and --trace both given: allowed one of them");
     return out;
   }
   if (!o.redisUrl.isEmpty() && o.managedRedis) {

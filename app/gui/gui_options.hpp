@@ -26,6 +26,7 @@ struct GuiOptions {
   QString theme;             ///< --theme light|dark
   QString dock;              ///< --show summary|race|inspector|tune: raise that panel for the screenshot
   QString trace;             ///< --trace FILE: open in the Tune panel and sweep; --autostart replays the recommendation
+  QString audit;             ///< --audit URL[,URL...]: the HTTP audit panel's target; --autostart audits it
   bool measure = false;      ///< --measure: heartbeat and refresh figures, printed, then exit
   int width = 1500;          ///< --size WxH
   int height = 950;          ///< --size WxH

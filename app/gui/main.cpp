@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
 
   rl::ui::WorkerController controller;
   rl::ui::MainWindow window(controller);
-  const bool unattended = o.autostart || !o.screenshot.isEmpty() || !o.jsonOut.isEmpty() || !o.reportOut.isEmpty() || o.exitAfterMs > 0 || o.measure || !o.trace.isEmpty();
+  const bool unattended = o.autostart || !o.screenshot.isEmpty() || !o.jsonOut.isEmpty() || !o.reportOut.isEmpty() || o.exitAfterMs > 0 || o.measure || !o.trace.isEmpty() || !o.audit.isEmpty();
   if (!unattended) window.restoreSettings(QSettings());
   if (!o.theme.isEmpty() || unattended) window.setTheme(rl::ui::parseTheme(o.theme));
   if (unattended) window.resize(o.width, o.height);
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
     return QApplication::exec();
   }
   if (unattended) {
-    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs, o.dock, o.trace, o.jsonOut, o.reportOut};
+    rl::ui::DemoRunOptions d{o.autostart, preset && preset->runRace, o.screenshot, o.exitAfterMs, o.dock, o.trace, o.jsonOut, o.reportOut, o.audit};
     auto* run = new rl::ui::DemoRun(window, controller, d, &app);
     QObject::connect(run, &rl::ui::DemoRun::done, &app, [](int code) { QApplication::exit(code); });
     run->start();

@@ -33,6 +33,12 @@ AuditCheck fingerprintCheck(const AuditContext& c, const std::vector<Arrival>& a
   return check;
 }
 
+// The arrivals the fingerprint replays (and the lanes draw).
+std::size_t replayable(const std::vector<Arrival>& arrivals) {
+  return static_cast<std::size_t>(
+      std::count_if(arrivals.begin(), arrivals.end(), [](const Arrival& a) { return a.fingerprinted && !a.error; }));
+}
+
 bool required(const AuditSpec& s, const std::string& name) {
   return s.require.empty() || std::find(s.require.begin(), s.require.end(), name) != s.require.end();
 }
@@ -58,8 +64,7 @@ void judge(const AuditSpec& spec, AuditReport& r) {
 
 }  // namespace
 
-Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(const AuditCheck&)>& onCheck,
-                             const std::atomic<bool>* cancel) {
+Result<AuditReport> runAudit(const AuditSpec& spec, const AuditObserver& observer, const std::atomic<bool>* cancel) {
   if (auto ok = validateAuditSpec(spec); !ok) return ok.error();
   Prober prober(spec);
   prober.setCancel(cancel);
@@ -76,10 +81,16 @@ Result<AuditReport> runAudit(const AuditSpec& spec, const std::function<void(con
     report.checks.push_back(chosen ? p.run(ctx) : makeCheck(std::string(p.name), Verdict::Skip, "not chosen (--only)"));
     if (prober.cancelled() && report.checks.back().verdict == Verdict::Skip)  // its "no budget" was the interrupt
       report.checks.back().summary = "interrupted (Ctrl-C) before it could be judged";
-    if (onCheck) onCheck(report.checks.back());
+    if (observer.onCheck) observer.onCheck(report.checks.back());
+    if (observer.onProgress && replayable(prober.arrivals()) > replayable(report.arrivals)) {
+      report.arrivals = prober.arrivals();
+      report.declared = ctx.declared;
+      report.fingerprint = fingerprintArrivals(report.arrivals, {ctx.limit, ctx.windowMs});
+      observer.onProgress(report);
+    }
   }
   report.checks.push_back(fingerprintCheck(ctx, prober.arrivals(), report.fingerprint));
-  if (onCheck) onCheck(report.checks.back());
+  if (observer.onCheck) observer.onCheck(report.checks.back());
   report.arrivals = prober.arrivals();
   report.declared = ctx.declared;
   report.requests = prober.sent();

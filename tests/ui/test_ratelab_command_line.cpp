@@ -1,5 +1,6 @@
 // The `ratelab` executable: bad flags give one line and exit 2; a preset run
-// with --autostart --screenshot renders the window after the run and exits 0.
+// with --autostart --screenshot renders the window after the run and exits 0;
+// --audit URL --autostart audits a real nginx limit_req and saves its lanes.
 
 #include <QtTest>
 
@@ -11,6 +12,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include "support/nginx_limit_req.hpp"
+
 class RatelabCommandLineTest : public QObject {
   Q_OBJECT
  private slots:
@@ -18,6 +21,7 @@ class RatelabCommandLineTest : public QObject {
   void badFlagsExitTwo_data();
   void badFlagsExitTwo();
   void presetScreenshotRendersAfterTheRun();
+  void auditOfNginxRendersItsLanes();
   void helpAndVersionNeedNoDisplay();
 
  private:
@@ -42,6 +46,8 @@ void RatelabCommandLineTest::badFlagsExitTwo_data() {
   QTest::newRow("flag=value form") << QStringList{"--theme=purple"} << "--theme 'purple' is unknown: allowed light, dark";
   QTest::newRow("stray argument") << QStringList{"boundary"} << "unexpected argument 'boundary'";
   QTest::newRow("both sources") << QStringList{"--preset", "race", "--scenario", "x.json"} << "--scenario and --preset both given";
+  QTest::newRow("audit and trace") << QStringList{"--audit", "http://127.0.0.1:1/", "--trace", "x.log"}
+                                   << "--audit and --trace both given: allowed one of them";
   QTest::newRow("missing scenario") << QStringList{"--scenario", "/nonexistent/x.json"} << "--scenario:";
 }
 
@@ -78,6 +84,31 @@ void RatelabCommandLineTest::presetScreenshotRendersAfterTheRun() {
   QCOMPARE(fixed[QStringLiteral("algorithm")].toString(), QStringLiteral("fixed_window"));
   QCOMPARE(fixed[QStringLiteral("clock")].toString(), QStringLiteral("virtual"));
   QCOMPARE(fixed[QStringLiteral("max_admitted_in_window")].toInt(), 2 * fixed[QStringLiteral("limit")].toInt());  // the boundary's 2x
+}
+
+void RatelabCommandLineTest::auditOfNginxRendersItsLanes() {
+  rl::test::NginxLimitReq nginx("10r/s", 5);
+  QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
+  const QString png = dir_.filePath(QStringLiteral("audit.png"));
+  const QString json = dir_.filePath(QStringLiteral("audit.json"));
+  QProcess p;
+  p.start(bin_, {"--audit", nginx.url(), "--autostart", "--screenshot", png, "--json-out", json, "--exit-after-ms",
+                 "120000", "--size", "1200x800"});
+  QVERIFY(p.waitForFinished(150'000));
+  const QString err = QString::fromUtf8(p.readAllStandardError());
+  QVERIFY2(p.exitCode() == 0, qPrintable(err));
+  // The verdict line names a rate model 6 at 10/s (burst=5: six at once), named or listed beside a window model.
+  QVERIFY2(err.contains(QRegularExpression("audit: (pass|warn|fail): .*(leaky_bucket|token_bucket|gcra) 6 at 10/s")), qPrintable(err));
+  QCOMPARE(QImage(png).size(), QSize(1200, 800));
+  // --json-out writes the run the lanes show: nginx's decisions, then the fingerprint's model on them.
+  QFile f(json);
+  QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(err));
+  const QJsonArray runs = QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("runs")].toArray();
+  QCOMPARE(runs.size(), 2);
+  const int offered = runs[0].toObject()[QStringLiteral("offered")].toInt();
+  QVERIFY2(offered >= 50, qPrintable(err));  // discover, burst, headers, boundary and sustained's requests
+  QCOMPARE(runs[1].toObject()[QStringLiteral("decisions_compared_with_target")].toInt(), offered);
+  QVERIFY2(runs[1].toObject()[QStringLiteral("decisions_differing_from_target")].toInt() <= offered / 50, qPrintable(err));
 }
 
 void RatelabCommandLineTest::helpAndVersionNeedNoDisplay() {

@@ -75,12 +75,32 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
   connect(controller_.get(), &WorkerController::httpAuditCheck, &listening,
           [&](const AuditCheck& c) { events << QString::fromStdString(c.name); });
   connect(controller_.get(), &WorkerController::httpAuditFinished, &listening, [&] { events << QStringLiteral("end"); });
+  // Live lanes: after each probe that sent requests, what the lanes drew (the window's slot runs first).
+  std::vector<std::size_t> drawn;
+  QStringList headings;
+  connect(controller_.get(), &WorkerController::httpAuditLanes, &listening,
+          [&](const std::shared_ptr<const ExperimentResult>& e) {
+            events << QStringLiteral("lanes");
+            drawn.push_back(e->runs.front().outcome.records.size());
+            QStringList now;
+            for (const auto* lane : window_->lanesPanel()->lanes()) now << lane->heading();
+            headings << now.join('|');
+          });
   QTest::mouseClick(panel->findChild<QPushButton*>("auditRun"), Qt::LeftButton);
   QVERIFY(controller_->httpAuditRunning());
   // Live: the first probe's row is filled while the audit still runs.
   QTRY_VERIFY_WITH_TIMEOUT(panel->table()->item(0, 1)->text() != QStringLiteral("\u2026"), 30'000);
   QTRY_VERIFY_WITH_TIMEOUT(events.contains(QStringLiteral("end")), 90'000);
   QVERIFY2(events.first() == QStringLiteral("discover") && events.indexOf(QStringLiteral("end")) > 1, qPrintable(events.join(',')));
+  // The lanes filled probe by probe: drawn right after discover's check, again after later probes, each time
+  // with more of nginx's decisions, and the target's lane beside the model that fits them so far.
+  QVERIFY2(events.size() > 2 && events[1] == QStringLiteral("lanes"), qPrintable(events.join(',')));
+  QVERIFY2(drawn.size() >= 4 && events.lastIndexOf(QStringLiteral("lanes")) < events.indexOf(QStringLiteral("end")),
+           qPrintable(events.join(',')));
+  for (std::size_t i = 1; i < drawn.size(); ++i) QVERIFY2(drawn[i] > drawn[i - 1], qPrintable(events.join(',')));
+  for (const QString& h : headings)
+    QVERIFY2(h.startsWith(QStringLiteral("target \u00b7 http|")) && h.endsWith(QStringLiteral(" \u00b7 model on the target's arrivals")),
+             qPrintable(h));
   QVERIFY(!controller_->httpAuditRunning());
   QVERIFY(panel->report().has_value());
   const AuditReport& r = *panel->report();
@@ -120,6 +140,7 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
   QCOMPARE(lanes[0]->heading(), QStringLiteral("target \u00b7 http"));
   QCOMPARE(lanes[1]->heading(), QString::fromStdString(r.fingerprint.algorithm) + QStringLiteral(" \u00b7 model on the target's arrivals"));
   const int replayed = r.fingerprint.decisions, differing = r.fingerprint.decisions - r.fingerprint.explained;
+  QCOMPARE(int(drawn.back()), replayed);  // the last probe's lanes held every decision the fingerprint replayed
   const QString caption = window_->summaryPanel()->caption()->text();
   qInfo("%s; lanes: %s", r.fingerprint.summary.c_str(), qPrintable(caption.section('\n', -1)));
   QVERIFY2(caption.contains(QStringLiteral("%1 on the target's arrivals: %2 of %3 decisions differ from the target's.")

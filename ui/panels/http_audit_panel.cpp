@@ -117,20 +117,8 @@ HttpAuditPanel::HttpAuditPanel(QWidget* parent)
   layout->addWidget(table_, 1);
 
   connect(run_, &QPushButton::clicked, this, [this] {
-    if (running_) return void(emit stopRequested());
-    auto s = spec();
-    if (!s) return showStatus(qs(s.error().message), true);
-    resetTable();
-    report_.reset();
-    export_->setEnabled(false);
-    lanes_->setEnabled(false);
-    for (QLabel* l : {declared_, fingerprint_, verdict_}) l->clear();
-    showStatus(tr("Auditing %1: at most %2 requests in %3 s...")
-                   .arg(urls_->text().trimmed())
-                   .arg(budgetRequests_->value())
-                   .arg(budgetSeconds_->value()));
-    setRunning(true);
-    emit runRequested(*s);
+    if (running_) emit stopRequested();
+    else startAudit();
   });
   connect(lanes_, &QPushButton::clicked, this, [this] {
     if (auto experiment = lanesExperiment()) emit lanesRequested(experiment, qs(report_->target()));
@@ -155,6 +143,29 @@ Result<AuditSpec> HttpAuditPanel::spec() const {
   if (auto ok = validateAuditSpec(s); !ok) return ok.error();
   return s;
 }
+
+bool HttpAuditPanel::startAudit() {
+  if (running_) return false;
+  auto s = spec();
+  if (!s) {
+    showStatus(qs(s.error().message), true);
+    return false;
+  }
+  resetTable();
+  report_.reset();
+  export_->setEnabled(false);
+  lanes_->setEnabled(false);
+  for (QLabel* l : {declared_, fingerprint_, verdict_}) l->clear();
+  showStatus(tr("Auditing %1: at most %2 requests in %3 s...")
+                 .arg(urls_->text().trimmed())
+                 .arg(budgetRequests_->value())
+                 .arg(budgetSeconds_->value()));
+  setRunning(true);
+  emit runRequested(*s);
+  return true;
+}
+
+void HttpAuditPanel::setUrls(const QString& urls) { urls_->setText(urls); }
 
 void HttpAuditPanel::setTarget(const QString& urls, const QString& keyHeader, int budgetRequests, int budgetSeconds) {
   urls_->setText(urls);

@@ -31,6 +31,11 @@ class HttpAuditPanel : public QWidget {
 
   /// The audit the form describes (fresh client keys), or one error naming the field and what is allowed.
   Result<AuditSpec> spec() const;
+  /// Sets the target field alone (`ratelab --audit URL`).
+  void setUrls(const QString& urls);
+  /// What Run audit does: starts the audit of the form's target; false (the status says why) when the
+  /// form is invalid or an audit already runs.
+  bool startAudit();
   /// Fills the form (tests, scripts).
   void setTarget(const QString& urls, const QString& keyHeader, int budgetRequests, int budgetSeconds);
   /// The table of probes, one row per probe of kAuditProbes (tests).

@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "audit/audit_experiment.hpp"
 #include "audit/audit_run.hpp"
 #include "ui/qt_text.hpp"
 
@@ -9,7 +10,13 @@ namespace rl::ui {
 
 void HttpAuditWorker::run(const AuditSpec& spec) {
   try {
-    auto report = runAudit(spec, [this](const AuditCheck& c) { emit checkDone(c); }, &cancel_);
+    AuditObserver observer;
+    observer.onCheck = [this](const AuditCheck& c) { emit checkDone(c); };
+    observer.onProgress = [this](const AuditReport& soFar) {
+      auto experiment = std::make_shared<const ExperimentResult>(auditExperiment(soFar));
+      if (!experiment->runs.empty()) emit lanesSoFar(experiment);
+    };
+    auto report = runAudit(spec, observer, &cancel_);
     if (!report) {
       emit failed(report.error().code == ErrorCode::InvalidArgument
                       ? qs(report.error().message)

@@ -1,15 +1,19 @@
 #pragma once
 // HttpAuditWorker: core's runAudit (audit/audit_run.hpp) on a worker thread of
 // the controller, for the window's HTTP audit panel. Each probe's outcome is
-// handed over as it is judged (checkDone), then the report. cancel() may be
+// handed over as it is judged (checkDone), with the audit's arrivals so far as
+// lanes (lanesSoFar: auditExperiment, built here, off the GUI thread), then the
+// report. cancel() may be
 // called from any thread: nothing more is sent, and the report says which
 // probes did not run.
 
 #include <QObject>
 #include <QString>
 #include <atomic>
+#include <memory>
 
 #include "audit/audit_spec.hpp"
+#include "storm/experiment.hpp"
 
 namespace rl::ui {
 
@@ -29,6 +33,8 @@ class HttpAuditWorker : public QObject {
  signals:
   /// One probe's verdict, as soon as it is known.
   void checkDone(const rl::AuditCheck& check);
+  /// After each probe that added replayed decisions: the target's decisions so far and the model that explains them so far.
+  void lanesSoFar(const std::shared_ptr<const rl::ExperimentResult>& experiment);
   /// The whole report (also when stopped: `interrupted`).
   void finished(const rl::AuditReport& report);
   /// The audit could not start (a bad spec, or the target does not answer): one sentence.

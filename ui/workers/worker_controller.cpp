@@ -33,6 +33,7 @@ void registerTypes() {
   qRegisterMetaType<rl::AuditSpec>("rl::AuditSpec");
   qRegisterMetaType<rl::AuditCheck>("rl::AuditCheck");
   qRegisterMetaType<rl::AuditReport>("rl::AuditReport");
+  qRegisterMetaType<std::shared_ptr<const rl::ExperimentResult>>();
 }
 }  // namespace
 
@@ -105,6 +106,7 @@ void WorkerController::wireWorkers() {
   connect(storm_, &StormWorker::progressed, this, &WorkerController::stormProgress);
   connect(storm_, &StormWorker::finished, this, &WorkerController::onStormFinished);
   connect(audit_, &HttpAuditWorker::checkDone, this, &WorkerController::httpAuditCheck);
+  connect(audit_, &HttpAuditWorker::lanesSoFar, this, &WorkerController::httpAuditLanes);
   connect(audit_, &HttpAuditWorker::finished, this, [this](const AuditReport& r) {
     auditRunning_ = false;
     emit httpAuditFinished(r, QString());

@@ -157,6 +157,8 @@ class WorkerController : public QObject {
   void raceFinished(const rl::ui::RaceResult& result);
   /// One probe of the HTTP audit was judged.
   void httpAuditCheck(const rl::AuditCheck& check);
+  /// The running HTTP audit's arrivals so far as lanes (after each probe).
+  void httpAuditLanes(const std::shared_ptr<const rl::ExperimentResult>& experiment);
   /// The HTTP audit is over (its report), or could not start (`error`, report empty).
   void httpAuditFinished(const rl::AuditReport& report, const QString& error);
   /// Redis status checked.
