@@ -11,7 +11,6 @@ cli=${RATELAB_CLI:-build/app/cli/ratelab-cli}
 . scripts/lib/nginx.sh
 dir=$(mktemp -d)
 trap 'nginx_stop; rm -rf "$dir"' EXIT
-nginx_start "$dir" 'limit_req_zone $binary_remote_addr zone=z:1m rate=10r/s;' \
-  'limit_req zone=z burst=5 nodelay; limit_req_status 429;'
+nginx_start "$dir" "$nginx_demo_http" "$nginx_demo_location"
 echo "nginx $(nginx_version) on 127.0.0.1:$nginx_port: limit_req rate=10r/s burst=5 nodelay" >&2
 "$cli" run --scenario resources/scenarios/nginx_limit_req.json --http-target "$nginx_url" "$@"

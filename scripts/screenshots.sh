@@ -55,8 +55,7 @@ echo "screenshots: the HTTP audit of a real nginx limit_req (rate=10r/s burst=5)
 . scripts/lib/nginx.sh
 nginx_dir=$(mktemp -d)
 trap 'nginx_stop; rm -rf "$nginx_dir"' EXIT
-nginx_start "$nginx_dir" 'limit_req_zone $binary_remote_addr zone=z:1m rate=10r/s;' \
-  'limit_req zone=z burst=5 nodelay; limit_req_status 429;'
+nginx_start "$nginx_dir" "$nginx_demo_http" "$nginx_demo_location"
 for shot in 1600x1000:audit-lanes 1024x700:audit-lanes-1024; do  # each audit uses fresh keys and source addresses
   run "$bin" --audit "$nginx_url" --autostart --theme "${THEME:-light}" --size "${shot%%:*}" \
     --screenshot "$out/${shot#*:}.png" --exit-after-ms 120000

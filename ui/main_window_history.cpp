@@ -17,6 +17,13 @@
 
 namespace rl::ui {
 
+namespace {
+// An audit drawn as a run spans its target run's arrivals (at least 1 µs).
+std::int64_t auditSpanUs(const ExperimentResult& e) {
+  return std::max<std::int64_t>(1, e.runs.front().outcome.wallDuration.count());
+}
+}  // namespace
+
 void MainWindow::wireHistory() {
   connect(history_, &HistoryPanel::showRequested, this, &MainWindow::showRun);
   connect(history_, &HistoryPanel::compareRequested, this, &MainWindow::compareWithLatest);
@@ -64,7 +71,7 @@ void MainWindow::showAudit(const std::shared_ptr<const ExperimentResult>& experi
   run.result = summarize(experiment);
   run.ttl = TtlSource::NoKeys;
   run.ttlSamples = std::make_shared<std::vector<TtlSample>>();
-  run.spanUs = std::max<std::int64_t>(1, experiment->runs.front().outcome.wallDuration.count());
+  run.spanUs = auditSpanUs(*experiment);
   run.live = false;
   const PastRun& kept = runs_.add(std::move(run));
   history_->setRuns(runs_);
@@ -74,8 +81,7 @@ void MainWindow::showAudit(const std::shared_ptr<const ExperimentResult>& experi
 void MainWindow::showAuditSoFar(const std::shared_ptr<const ExperimentResult>& experiment) {
   if (!experiment || experiment->runs.empty() || controller_.stormRunning()) return;  // a storm keeps its lanes
   pastModel_.load(laneRunsOf(*experiment));
-  const auto spanUs = std::max<std::int64_t>(1, experiment->runs.front().outcome.wallDuration.count());
-  drawRun(experimentLanes(experiment->spec), TtlSource::NoKeys, {}, -1, pastModel_, spanUs);
+  drawRun(experimentLanes(experiment->spec), TtlSource::NoKeys, {}, -1, pastModel_, auditSpanUs(*experiment));
   summary_->setResult(summarize(experiment));
   shownRun_ = -1;  // exports still write the latest storm
   const auto& target = experiment->runs.front().outcome;

@@ -20,8 +20,7 @@ constexpr ProbeEntry kProbes[] = {{"discover", probeDiscover},   {"burst", probe
                                   {"boundary", probeBoundary},   {"sustained", probeSustained},
                                   {"replicas", probeReplicas},   {"identity", probeIdentity}};
 
-AuditCheck fingerprintCheck(const AuditContext& c, const std::vector<Arrival>& arrivals, Fingerprint& out) {
-  out = fingerprintArrivals(arrivals, {c.limit, c.windowMs});
+AuditCheck fingerprintCheck(const AuditContext& c, const Fingerprint& out) {
   if (out.decisions == 0) return makeCheck("fingerprint", Verdict::Skip, "no decisions to replay");
   const bool explained = out.explained * 100 >= out.decisions * 95;
   AuditCheck check = makeCheck("fingerprint", explained ? Verdict::Pass : Verdict::Warn, out.summary);
@@ -36,7 +35,7 @@ AuditCheck fingerprintCheck(const AuditContext& c, const std::vector<Arrival>& a
 // The arrivals the fingerprint replays (and the lanes draw).
 std::size_t replayable(const std::vector<Arrival>& arrivals) {
   return static_cast<std::size_t>(
-      std::count_if(arrivals.begin(), arrivals.end(), [](const Arrival& a) { return a.fingerprinted && !a.error; }));
+      std::count_if(arrivals.begin(), arrivals.end(), [](const Arrival& a) { return replayed(a); }));
 }
 
 bool required(const AuditSpec& s, const std::string& name) {
@@ -72,6 +71,7 @@ Result<AuditReport> runAudit(const AuditSpec& spec, const AuditObserver& observe
   AuditContext ctx{spec, prober};
   AuditReport report;
   report.urls = spec.urls;
+  FingerprintHints progressHints;  // what the last onProgress fingerprinted with
   for (const ProbeEntry& p : kProbes) {
     const bool chosen = spec.only.empty() || std::find(spec.only.begin(), spec.only.end(), p.name) != spec.only.end();
     if (prober.cancelled()) {
@@ -85,11 +85,16 @@ Result<AuditReport> runAudit(const AuditSpec& spec, const AuditObserver& observe
     if (observer.onProgress && replayable(prober.arrivals()) > replayable(report.arrivals)) {
       report.arrivals = prober.arrivals();
       report.declared = ctx.declared;
-      report.fingerprint = fingerprintArrivals(report.arrivals, {ctx.limit, ctx.windowMs});
+      progressHints = {ctx.limit, ctx.windowMs};
+      report.fingerprint = fingerprintArrivals(report.arrivals, progressHints);
       observer.onProgress(report);
     }
   }
-  report.checks.push_back(fingerprintCheck(ctx, prober.arrivals(), report.fingerprint));
+  // The last progress may have fingerprinted these very arrivals with these hints already.
+  const bool fingerprinted = observer.onProgress && report.arrivals.size() == prober.arrivals().size() &&
+                             progressHints.limit == ctx.limit && progressHints.windowMs == ctx.windowMs;
+  if (!fingerprinted) report.fingerprint = fingerprintArrivals(prober.arrivals(), {ctx.limit, ctx.windowMs});
+  report.checks.push_back(fingerprintCheck(ctx, report.fingerprint));
   if (observer.onCheck) observer.onCheck(report.checks.back());
   report.arrivals = prober.arrivals();
   report.declared = ctx.declared;

@@ -157,7 +157,7 @@ std::vector<Sequence> sequencesOf(const std::vector<Arrival>& arrivals) {
   std::map<std::string, Sequence> byKey;
   for (std::size_t i = 0; i < arrivals.size(); ++i) {
     const Arrival& a = arrivals[i];
-    if (a.fingerprinted && !a.error) byKey[a.key].push_back({seenAtUs(a), a.allowed, a.group, i});
+    if (replayed(a)) byKey[a.key].push_back({seenAtUs(a), a.allowed, a.group, i});
   }
   std::vector<Sequence> seqs;
   for (auto& [k, s] : byKey) {
@@ -217,7 +217,7 @@ Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const Fing
   std::map<int, std::int64_t> roundAdmits;
   int decisions = 0;
   for (const Arrival& a : arrivals) {
-    if (!a.fingerprinted || a.error) continue;
+    if (!replayed(a)) continue;
     if (a.group >= 0) roundAdmits[a.group] += a.allowed;
     ++decisions;
   }

@@ -34,6 +34,9 @@ struct FingerprintHints {
 /// The best model of `arrivals` (fingerprinted, without errors); see the file comment.
 Fingerprint fingerprintArrivals(const std::vector<Arrival>& arrivals, const FingerprintHints& hints);
 
+/// True when the fingerprint replays `a` (and the lanes draw it): fingerprinted, and no error.
+inline bool replayed(const Arrival& a) { return a.fingerprinted && !a.error; }
+
 /// When the target saw `a`: its send plus half the round trip (unix µs), the time the fingerprint replays.
 std::int64_t seenAtUs(const Arrival& a);
 

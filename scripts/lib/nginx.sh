@@ -3,6 +3,10 @@
 # resources/nginx/nginx.conf.in, as an unprivileged child on a free loopback
 # port. Needs scripts/lib/bench-common.sh (bench_free_port) sourced first.
 
+# The limit_req of the demo and the screenshots: per source address, rate=10r/s burst=5 nodelay.
+nginx_demo_http='limit_req_zone $binary_remote_addr zone=z:1m rate=10r/s;'
+nginx_demo_location='limit_req zone=z burst=5 nodelay; limit_req_status 429;'
+
 # nginx_start DIR HTTP_DIRECTIVES LOCATION_DIRECTIVES: writes DIR/nginx.conf and
 # DIR/www/index.html, starts nginx (as nobody when run as root) and returns once
 # it accepts connections. Sets $nginx_port, $nginx_pid and $nginx_url; exits 3
