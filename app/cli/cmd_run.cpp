@@ -70,7 +70,7 @@ constexpr const char* kRunHelp =
     "                       2xx admitted, --http-deny-status (default 429) denied, anything else an error\n"
     "  --http-method M --http-header 'Name: value' (repeatable) --http-body TEXT\n"
     "  --http-key header:NAME|source-addr   the client as a header (default header:x-api-key) or as\n"
-    "                       the source address 127.0.0.2+i (per-IP limits, e.g. nginx $binary_remote_addr)\n"
+    "                       its own 127.x.y.z, fresh per run (per-IP limits, e.g. nginx $binary_remote_addr)\n"
     "  --http-deny-status S[,S..]  e.g. 429,503 (nginx's default limit_req_status is 503)\n"
     "  --http-timeout-ms N  bound of each connect / send / answer (default 2000, 1 to 60000). A request\n"
     "                       without an answer is an outage for --on-redis-error; after 3 in a row the\n"

@@ -9,6 +9,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <sys/time.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <charconv>
@@ -31,6 +34,15 @@ bool waitFor(int fd, short events, SteadyClock::time_point deadline) {
     if (n > 0) return true;
     if (n < 0 && errno != EINTR) return true;  // let the following call report the error
   }
+}
+
+// A blocking call may overrun its deadline by this much before its socket
+// timeout is shortened: so the usual one-segment answer costs no setsockopt.
+constexpr Micros kTimeoutSlack{1'000};
+
+timeval asTimeval(Micros t) {
+  const auto us = std::max<std::int64_t>(t.count(), 1);  // 0 would mean "no timeout"
+  return timeval{static_cast<time_t>(us / 1'000'000), static_cast<suseconds_t>(us % 1'000'000)};
 }
 
 }  // namespace
@@ -136,6 +148,15 @@ Result<void> HttpClient::connect() {
     }
     const int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (!target_.tls) {
+      // Plain http blocks, bounded by the socket timeouts: a request costs one
+      // send and (usually) one recv, not send + recv + poll + recv.
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      const timeval tv = asTimeval(timeout_);
+      ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+      receiveBound_ = sendBound_ = timeout_;
+    }
     fd_ = fd;
   }
   ::freeaddrinfo(found);
@@ -170,11 +191,12 @@ Result<void> HttpClient::writeAll(std::string_view bytes) {
     return {};
   }
   while (!bytes.empty()) {
+    if (!bound(SO_SNDTIMEO, sendBound_, deadline)) return failure("timed out sending the request");
     const auto n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
     if (n > 0) {
       bytes.remove_prefix(static_cast<std::size_t>(n));
-    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (!waitFor(fd_, POLLOUT, deadline)) return failure("timed out sending the request");
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+      continue;  // the socket timeout passed (or a signal): the deadline decides
     } else {
       peerClosed_ = errno == EPIPE || errno == ECONNRESET;
       return failure(std::string("send failed: ") + std::strerror(errno));
@@ -187,15 +209,25 @@ Result<void> HttpClient::writeAll(std::string_view bytes) {
 long HttpClient::receive(char* buffer, std::size_t n, SteadyClock::time_point deadline, std::string& error) {
   if (tls_) return tls_->read(buffer, n, deadline, error);
   for (;;) {
+    if (!bound(SO_RCVTIMEO, receiveBound_, deadline)) return -2;
     const auto got = ::recv(fd_, buffer, n, 0);
     if (got > 0) return got;
     if (got == 0 || errno == ECONNRESET) return 0;
-    if (errno != EAGAIN && errno != EINTR) {
+    if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
       error = std::string("receive failed: ") + std::strerror(errno);
       return -1;
     }
-    if (!waitFor(fd_, POLLIN, deadline)) return -2;
   }
+}
+
+bool HttpClient::bound(int option, Micros& inForce, SteadyClock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<Micros>(deadline - SteadyClock::now());
+  if (left.count() <= 0) return false;
+  if (left + kTimeoutSlack >= inForce) return true;  // the timeout in force ends near enough the deadline
+  const timeval tv = asTimeval(left);
+  ::setsockopt(fd_, SOL_SOCKET, option, &tv, sizeof tv);
+  inForce = left;
+  return true;
 }
 
 Result<HttpResponse> HttpClient::readResponse(bool head, bool& gotBytes) {

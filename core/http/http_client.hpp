@@ -3,7 +3,8 @@
 // the HTTP client store, the audit and tests. One keep-alive connection, one
 // request at a time. It reads what real servers send (chunked, close-delimited,
 // HTTP/1.0, interim 1xx: client_response.hpp) and https through OpenSSL with
-// certificate checks (tls_session.hpp). Redirects are answers, never followed.
+// certificate checks (tls_session.hpp). A plain http socket blocks, bounded by
+// its socket timeouts (one send and one recv per usual request). Redirects are answers, never followed.
 // A hostile server is bounded: head 64 KiB, body 1 MiB, and the whole answer
 // must arrive within the timeout (a server dripping bytes does not extend it).
 // Not thread-safe: one per thread.
@@ -65,6 +66,9 @@ class HttpClient {
   Result<void> writeAll(std::string_view bytes);
   Result<HttpResponse> readResponse(bool head, bool& gotBytes);
   long receive(char* buffer, std::size_t n, std::chrono::steady_clock::time_point deadline, std::string& error);
+  /// Plain http: shortens the socket timeout `option` (SO_RCVTIMEO / SO_SNDTIMEO, now `inForce`) when
+  /// the next blocking call would otherwise overrun `deadline`; false once the deadline has passed.
+  bool bound(int option, Micros& inForce, std::chrono::steady_clock::time_point deadline);
   Error failure(const std::string& what) const;
 
   HttpTarget target_;     ///< the server
@@ -74,6 +78,8 @@ class HttpClient {
   std::string buffer_;    ///< received bytes not yet parsed
   HttpLimits limits_;     ///< response size limits
   bool peerClosed_ = false;  ///< the last attempt failed because the server closed the connection
+  Micros receiveBound_{0};   ///< plain http: the socket's SO_RCVTIMEO in force
+  Micros sendBound_{0};      ///< plain http: the socket's SO_SNDTIMEO in force
   TlsOptions tlsOptions_;    ///< certificate checks of an https target
   std::shared_ptr<ssl_ctx_st> tlsContext_;  ///< made at the first https connect
   std::unique_ptr<TlsSession> tls_;         ///< the open connection's TLS, null for http

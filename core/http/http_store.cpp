@@ -14,6 +14,10 @@ namespace {
 
 bool isRateLabBody(const HttpResponse& r) {
   if (r.status != 200 && r.status != 429) return false;
+  // Only an object can be a replica's answer: any other body ("ok", HTML) is
+  // told at its first character, without a parse (and its exception) per request.
+  const auto first = r.body.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || r.body[first] != '{') return false;
   const auto body = parseJson(r.body);
   return body && body->is_object() && body->contains("allowed");
 }
@@ -44,14 +48,12 @@ std::string excerpt(const std::string& body) {
 std::string sourceAddressFor(std::string_view client) {
   std::size_t digits = client.size();
   while (digits > 0 && client[digits - 1] >= '0' && client[digits - 1] <= '9') --digits;
-  std::uint64_t v = 0;
-  if (digits < client.size() && client.size() - digits <= 8) {
-    std::from_chars(client.data() + digits, client.data() + client.size(), v);
-  } else {
-    v = 1469598103934665603ULL;  // FNV-1a
-    for (char c : client) v = (v ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  }
-  const std::uint64_t a = (v % 0xFFFFFDULL) + 2;  // 127.0.0.2 .. 127.255.255.254
+  std::uint64_t number = 0;
+  if (client.size() - digits > 8) digits = client.size();  // too long to be an index: part of the name
+  std::from_chars(client.data() + digits, client.data() + client.size(), number);
+  std::uint64_t stem = 1469598103934665603ULL;  // FNV-1a of the name without its index
+  for (char c : client.substr(0, digits)) stem = (stem ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  const std::uint64_t a = (stem + number) % 0xFFFFFDULL + 2;  // 127.0.0.2 .. 127.255.255.254
   return "127." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255);
 }
 

@@ -5,8 +5,9 @@
 //
 // The request: `<method> <path>` with the configured headers and body; the
 // client key travels as a header (`header:x-api-key`, the default) or as the
-// source address (`source-addr`: client i binds 127.x.y.z = 127.0.0.2 + i, so
-// per-IP limits such as nginx's $binary_remote_addr see distinct clients).
+// source address (`source-addr`: each client binds its own 127.x.y.z, fresh
+// per run: sourceAddressFor; so per-IP limits such as nginx's
+// $binary_remote_addr see distinct clients).
 // With several lanes (algorithms) in one storm, each lane gets its own keys
 // (`keyPerLane`: "<client>.<algorithm>", and a hashed address for source-addr),
 // so the second lane never meets the first lane's consumption.
@@ -57,8 +58,11 @@ struct HttpStoreOptions {
   bool keyPerLane = false;                 ///< each algorithm (lane) its own keys: "<client>.<algorithm>"
 };
 
-/// 127.x.y.z for client key `client`: 127.0.0.2 + the trailing number of the
-/// name ("run1-client-5" -> 127.0.0.7), else a hash of the name.
+/// 127.x.y.z for client key `client`: a hash of the name without its trailing
+/// number, plus that number. So the clients of one run ("<tag>client-0",
+/// "<tag>client-1", ...) get consecutive, distinct addresses, and the next run
+/// (another tag) other ones: a per-IP limit never meets an earlier run's
+/// consumption. Never 127.0.0.1, whose allowance other programs may share.
 std::string sourceAddressFor(std::string_view client);
 
 /// See the file comment.

@@ -5,6 +5,8 @@
 
 #include <QtTest>
 
+#include <cstdio>
+
 #include "http/http_store.hpp"
 #include "http/limit_headers.hpp"
 #include "http/limit_response.hpp"
@@ -192,12 +194,34 @@ void LimitHeadersTest::serveHeadersReadBack() {
   QCOMPARE(h.retryAfterMsField, 2'500LL);
 }
 
+namespace {
+// 127.a.b.c as the number a.b.c (0 for anything else).
+std::uint32_t loopbackIndex(const std::string& address) {
+  unsigned a = 0, b = 0, c = 0;
+  char tail = 0;
+  if (std::sscanf(address.c_str(), "127.%u.%u.%u%c", &a, &b, &c, &tail) != 3 || a > 255 || b > 255 || c > 255) return 0;
+  return a << 16 | b << 8 | c;
+}
+}  // namespace
+
 void LimitHeadersTest::sourceAddresses() {
-  QCOMPARE(sourceAddressFor("run1-client-0"), std::string("127.0.0.2"));
-  QCOMPARE(sourceAddressFor("run1-client-5"), std::string("127.0.0.7"));
-  QCOMPARE(sourceAddressFor("run1-client-300"), std::string("127.0.1.46"));
+  // One run's clients: consecutive addresses, so as many distinct ones as clients.
+  const std::uint32_t first = loopbackIndex(sourceAddressFor("run1-client-0"));
+  QVERIFY(first >= 2);  // never 127.0.0.1 (nor 127.0.0.0)
+  for (int i = 1; i < 300; ++i) {
+    const std::uint32_t at = loopbackIndex(sourceAddressFor("run1-client-" + std::to_string(i)));
+    QVERIFY2(at >= 2 && at <= 0xFFFFFE, sourceAddressFor("run1-client-" + std::to_string(i)).c_str());
+    QCOMPARE(at, first + static_cast<std::uint32_t>(i) <= 0xFFFFFE ? first + i : first + i - 0xFFFFFD);
+  }
+  // The next run (another tag) gets other addresses: a per-IP limit never sees
+  // the first run's consumption.
+  QVERIFY(sourceAddressFor("run2-client-0") != sourceAddressFor("run1-client-0"));
+  QVERIFY(sourceAddressFor("run2-client-5") != sourceAddressFor("run1-client-5"));
+  // The same name, the same address; a name without an index is hashed whole.
+  QCOMPARE(sourceAddressFor("run1-client-5"), sourceAddressFor("run1-client-5"));
   const std::string hashed = sourceAddressFor("alice");
-  QVERIFY(hashed.starts_with("127.") && hashed != "127.0.0.1" && hashed == sourceAddressFor("alice"));
+  QVERIFY(loopbackIndex(hashed) >= 2 && hashed == sourceAddressFor("alice"));
+  QVERIFY(loopbackIndex(sourceAddressFor("client-123456789012")) >= 2);  // too long an index: hashed too
 }
 
 QTEST_GUILESS_MAIN(LimitHeadersTest)
