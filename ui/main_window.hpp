@@ -125,7 +125,7 @@ class MainWindow : public QMainWindow {
   /// The result the lanes show: a past run's when one is shown, else the latest.
   const StormResult& shownResult() const;
   void drawRun(const std::vector<StormLane>& lanes, TtlSource ttl, const std::vector<TtlSample>& samples,
-               std::int64_t wallUs, LaneModel& model, std::int64_t spanUs);
+               std::int64_t wallUs, LaneModel& model, std::int64_t spanUs, int client = kWorstClient);
   void startRace();
   void onStormFinished();
   /// The Summary while a storm runs: each lane's counts so far.

@@ -81,7 +81,7 @@ void MainWindow::showAudit(const std::shared_ptr<const ExperimentResult>& experi
 void MainWindow::showAuditSoFar(const std::shared_ptr<const ExperimentResult>& experiment) {
   if (!experiment || experiment->runs.empty() || controller_.stormRunning()) return;  // a storm keeps its lanes
   pastModel_.load(laneRunsOf(*experiment));
-  drawRun(experimentLanes(experiment->spec), TtlSource::NoKeys, {}, -1, pastModel_, auditSpanUs(*experiment));
+  drawRun(experimentLanes(experiment->spec), TtlSource::NoKeys, {}, -1, pastModel_, auditSpanUs(*experiment), kAllClients);
   summary_->setResult(summarize(experiment));
   shownRun_ = -1;  // exports still write the latest storm
   const auto& target = experiment->runs.front().outcome;
@@ -98,8 +98,8 @@ const StormResult& MainWindow::shownResult() const {
 }
 
 void MainWindow::drawRun(const std::vector<StormLane>& lanes, TtlSource ttl, const std::vector<TtlSample>& samples,
-                         std::int64_t wallUs, LaneModel& model, std::int64_t spanUs) {
-  lanes_->setLanes(lanes, ttl);
+                         std::int64_t wallUs, LaneModel& model, std::int64_t spanUs, int client) {
+  lanes_->setLanes(lanes, ttl, client);
   for (const TtlSample& s : samples) lanes_->addTtlSample(s.atUs, s.pttlMs);
   if (wallUs >= 0) lanes_->markRunEnd(wallUs);
   lanes_->refresh(model, spanUs);
@@ -117,7 +117,8 @@ void MainWindow::showRun(int number) {
     return;
   }
   pastModel_.load(laneRunsOf(*run->result.experiment));
-  drawRun(run->lanes, run->ttl, *run->ttlSamples, run->wallUs, pastModel_, run->spanUs);
+  drawRun(run->lanes, run->ttl, *run->ttlSamples, run->wallUs, pastModel_, run->spanUs,
+          run->live ? kWorstClient : kAllClients);  // an audit: every probe's keys
   summary_->setResult(run->result);
   shownRun_ = number;
   const QString text = tr("The lanes show run #%1 (%2, ended %3); exports write it. Latest goes back to #%4.")

@@ -6,12 +6,14 @@
 // sends nothing; Export report writes the HTML page.
 
 #include <QtTest>
+#include <set>
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -141,6 +143,26 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
   QCOMPARE(lanes[1]->heading(), QString::fromStdString(r.fingerprint.algorithm) + QStringLiteral(" \u00b7 model on the target's arrivals"));
   const int replayed = r.fingerprint.decisions, differing = r.fingerprint.decisions - r.fingerprint.explained;
   QCOMPARE(int(drawn.back()), replayed);  // the last probe's lanes held every decision the fingerprint replayed
+  // Every probe's decisions, not one key's: an audit's lanes start on all clients (each probe has its own keys).
+  int admitted = 0;
+  std::set<std::string> keys;
+  for (const Arrival& a : r.arrivals) {
+    if (!a.fingerprinted || a.error) continue;
+    admitted += a.allowed;
+    keys.insert(a.key);
+  }
+  QCOMPARE(window_->lanesPanel()->clientPicker()->value(), kAllClients);
+  QCOMPARE(window_->lanesPanel()->clientPicker()->text(), QStringLiteral("all"));
+  for (const auto* lane : lanes) {
+    QCOMPARE(int(lane->shownPoints().admitted + lane->shownPoints().denied), replayed);
+    QVERIFY(lane->shownPoints().allClients);
+    QVERIFY2(lane->title().contains(QStringLiteral(" \u2014 all %1 clients").arg(keys.size())), qPrintable(lane->title()));
+  }
+  QCOMPARE(int(lanes[0]->shownPoints().admitted), admitted);
+  // The counts are of every client, so the per-client limit is not drawn against them.
+  QVERIFY2(!window_->lanesPanel()->legend()->names().contains(QStringLiteral("limit")),
+           qPrintable(window_->lanesPanel()->legend()->names().join(',')));
+  QVERIFY(keys.size() > 1);
   const QString caption = window_->summaryPanel()->caption()->text();
   qInfo("%s; lanes: %s", r.fingerprint.summary.c_str(), qPrintable(caption.section('\n', -1)));
   QVERIFY2(caption.contains(QStringLiteral("%1 on the target's arrivals: %2 of %3 decisions differ from the target's.")
@@ -148,8 +170,6 @@ void UiHttpAuditTest::nginxAuditFillsTheTableAsTheCliReportsIt() {
                                 .arg(differing)
                                 .arg(replayed)),
            qPrintable(caption));
-  int admitted = 0;
-  for (const Arrival& a : r.arrivals) admitted += a.fingerprinted && !a.error && a.allowed;
   const QJsonArray runs = QJsonDocument::fromJson(window_->runDocumentText()).object()["runs"].toArray();
   QCOMPARE(runs.size(), 2);
   QCOMPARE(runs[0].toObject()["offered"].toInt(), replayed);

@@ -99,8 +99,8 @@ void LaneChart::setHeading(const QString& heading) {
 QList<LegendEntry> LaneChart::drawnEntries() const {
   using S = LegendEntry::Swatch;
   QList<LegendEntry> out{{admitted_->name(), Palette::admitted(), S::Line},
-                         {denied_->name(), Palette::denied(), S::Line},
-                         {limit_->name(), Palette::limit(), S::DashedLine}};
+                         {denied_->name(), Palette::denied(), S::Line}};
+  if (limit_->count() > 0) out.append({limit_->name(), Palette::limit(), S::DashedLine});
   if (spans_ > 0) out.append({over_->name(), Palette::overLimit(), S::Band});
   if (noMasterUpper_->count() > 0) out.append({noMaster_->name(), Palette::noMaster(), S::Band});
   if (openUpper_->count() > 0) out.append({openErrors_->name(), Palette::failOpen(), S::Band});
@@ -181,6 +181,7 @@ QString errorsText(const LanePoints& p, FailurePolicy policy) {
 }  // namespace
 
 QString LaneChart::clientText(const LanePoints& p) {
+  if (p.allClients) return tr(" \u2014 all %1 clients").arg(p.clients);
   if (p.clients <= 1 && !p.picked) return {};
   return p.picked ? tr(" \u2014 client %1 of %2").arg(p.client).arg(p.clients)
                   : tr(" \u2014 client %1 (worst of %2)").arg(p.client).arg(p.clients);
@@ -188,7 +189,7 @@ QString LaneChart::clientText(const LanePoints& p) {
 
 QString LaneChart::overText(const LanePoints& p) {
   if (p.overAdmittedAll == 0) return {};
-  if (p.clients <= 1) return tr("   over limit %1").arg(p.overAdmitted);
+  if (p.clients <= 1 || p.allClients) return tr("   over limit %1").arg(p.overAdmitted);
   return tr("   over limit %1 (all %2)").arg(p.overAdmitted).arg(p.overAdmittedAll);
 }
 
@@ -214,7 +215,8 @@ double peakOf(const QList<QPointF>& points, double floor = 0) {
 void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds, double xMinSeconds) {
   // Admitted against the limit on the left axis; denied on its own, so many denials never flatten the admitted line.
   // At least 0..4: counts keep whole-number ticks even before anything (or nothing) was denied.
-  const double top = std::max(4.0, peakOf(p.openErrorsInWindow, peakOf(p.limit, peakOf(p.admittedInWindow))) * 1.1);
+  const double limitPeak = p.allClients ? 0.0 : peakOf(p.limit);
+  const double top = std::max(4.0, peakOf(p.openErrorsInWindow, std::max(limitPeak, peakOf(p.admittedInWindow))) * 1.1);
   const double deniedTop = std::max(4.0, peakOf(p.deniedInWindow) * 1.1);
   const TimeScale scale = p.byDecision ? decisionScale() : timeScaleFor(xMaxSeconds);
   const double k = scale.perSecond;
@@ -240,7 +242,7 @@ void LaneChart::showPoints(const LanePoints& p, double xMaxSeconds, double xMinS
   overUpper_->replace(over);
   admitted_->replace(scaledX(p.admittedInWindow, k));
   denied_->replace(scaledX(p.deniedInWindow, k));
-  limit_->replace(scaledX(p.limit, k));
+  limit_->replace(p.allClients ? QList<QPointF>{} : scaledX(p.limit, k));  // the limit is per client, the counts are not
   marks_->replace(scaledX(p.marks, k));
   openUpper_->replace(scaledX(p.openErrorsInWindow, k));
   closedUpper_->replace(scaledX(p.closedErrorsInWindow, k));

@@ -288,10 +288,12 @@ LanePoints LaneModel::buildLane(int lane, int columns, std::int64_t span, int cl
   const auto marks = quotaMarks(lane);
   const Lane& l = lanes_.at(static_cast<std::size_t>(lane));
   const std::int64_t overAll = l.judge ? l.judge->overCount() : 0;
-  if (l.clients <= 1 && client < 0) {
-    LanePoints out = buildFrom(l, columns, span, marks, byDecision);
+  if (client == kAllClients || (l.clients <= 1 && client < 0)) {
+    const bool all = l.clients > 1;
+    LanePoints out = buildFrom(l, columns, span, marks, byDecision, all);
     out.client = worstClient(lane);
     out.clients = l.clients;
+    out.allClients = all;
     out.overAdmittedAll = overAll;
     return out;
   }
@@ -316,7 +318,7 @@ LanePoints LaneModel::buildLane(int lane, int columns, std::int64_t span, int cl
 }
 
 LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
-                                const std::vector<QuotaMark>& marks, bool byDecision) const {
+                                const std::vector<QuotaMark>& marks, bool byDecision, bool levelPerClient) const {
   LanePoints out;
   out.byDecision = byDecision;
   const auto& s = l.samples;
@@ -341,6 +343,7 @@ LanePoints LaneModel::buildFrom(const Lane& l, int columns, std::int64_t span,
       const std::int64_t column = admitted.columnOf(t);
       admitted.addInColumn(column, t, y.admittedInWindow);
       denied.addInColumn(column, t, y.deniedInWindow);
+      if (levelPerClient && i > 0 && s[i - 1].client != x.client) level.gap();  // one bucket's level per line
       if (x.error)
         level.gap();  // the store failed: no level to show
       else

@@ -64,6 +64,11 @@ struct Span {
   double to = 0;    ///< seconds
 };
 
+/// LaneModel::build's `client`: the lane's worst client (largest need / limit) ...
+inline constexpr int kWorstClient = -1;
+/// ... or every client's decisions together (an audit: each probe has its own keys).
+inline constexpr int kAllClients = -2;
+
 /// What one lane draws, already decimated: ready for one replace() per series.
 struct LanePoints {
   QList<QPointF> admittedInWindow;  ///< truth: admitted in the trailing window (fail-open errors included)
@@ -81,6 +86,9 @@ struct LanePoints {
   std::uint32_t client = 0;         ///< the client shown (the worst one unless one was picked)
   std::size_t clients = 0;          ///< clients in the lane (1: the lane is that client)
   bool picked = false;              ///< the client was picked, not the worst
+  /// Every client's decisions together (kAllClients): the counts are of all clients, so
+  /// there is no per-client limit line; the level breaks wherever the client changes.
+  bool allClients = false;
   std::int64_t overAdmitted = 0;    ///< the shown client's admissions over the limit
   std::int64_t overAdmittedAll = 0; ///< every client's
   std::int64_t admitted = 0;        ///< totals
@@ -126,9 +134,9 @@ class LaneModel {
   void load(std::vector<LaneRun> lanes);
 
   /// Builds the decimated points of `lane` for `columns` pixel columns over [0, span] us,
-  /// for client `client`, or the lane's worst client when negative. `byDecision`: x is the
+  /// for client `client`: kWorstClient the lane's worst, kAllClients every client's. `byDecision`: x is the
   /// decision's number and span a number of decisions (LanePoints::byDecision).
-  LanePoints build(int lane, int columns, std::int64_t span, int client = -1, bool byDecision = false) const;
+  LanePoints build(int lane, int columns, std::int64_t span, int client = kWorstClient, bool byDecision = false) const;
   /// True when the decisions came faster than one per microsecond of their clock (a virtual-clock
   /// burst): the lanes then draw them by decision number.
   bool fasterThanTime() const;
@@ -178,7 +186,7 @@ class LaneModel {
   void judge(Lane& lane, Algorithm algorithm, std::size_t from, const std::vector<QuotaMark>& marks,
              std::int64_t origin, bool rebuild);
   LanePoints buildFrom(const Lane& l, int columns, std::int64_t span, const std::vector<QuotaMark>& marks,
-                       bool byDecision) const;
+                       bool byDecision, bool levelPerClient = false) const;
 
   mutable std::mutex mutex_;              ///< guards pending_, marks_ and markedAt_
   std::vector<Pending> pending_;          ///< batches not yet absorbed

@@ -25,6 +25,37 @@
 
 namespace rl::ui {
 
+namespace {
+// The client picker: a client's number, or "the worst" (kWorstClient) or "all" (kAllClients) below 0.
+class ClientPicker final : public QSpinBox {
+ public:
+  ClientPicker() {
+    setRange(kAllClients, 0);
+    setToolTip(tr("Each lane draws one client's own decisions against the per-client limit: the client whose "
+                  "admission went furthest over it, one picked here, or all clients' decisions together "
+                  "(counted over every client, so without the per-client limit line)"));
+  }
+
+ protected:
+  QString textFromValue(int value) const override {
+    if (value == kAllClients) return tr("all");
+    if (value == kWorstClient) return tr("the worst");
+    return QSpinBox::textFromValue(value);
+  }
+  int valueFromText(const QString& text) const override {
+    if (text.trimmed() == tr("all")) return kAllClients;
+    if (text.trimmed() == tr("the worst")) return kWorstClient;
+    return QSpinBox::valueFromText(text);
+  }
+  QValidator::State validate(QString& text, int& pos) const override {
+    const QString t = text.trimmed();
+    for (const QString& word : {tr("all"), tr("the worst")})
+      if (word.startsWith(t, Qt::CaseInsensitive)) return t == word ? QValidator::Acceptable : QValidator::Intermediate;
+    return QSpinBox::validate(text, pos);
+  }
+};
+}  // namespace
+
 LanesPanel::LanesPanel(QWidget* parent)
     : QWidget(parent),
       lanesBox_(new QWidget),
@@ -67,17 +98,13 @@ LanesPanel::LanesPanel(QWidget* parent)
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 1);
   split->setSizes({750, 250});
-  // Several clients: which one the lanes show (the worst by default).
+  // Several clients: which one the lanes show (the worst by default, all of them for an audit).
   clientRow_ = new QWidget;
   auto* row = new QHBoxLayout(clientRow_);
   row->setContentsMargins(4, 0, 4, 0);
   row->addWidget(new QLabel(tr("Lanes show client:")));
-  client_ = new QSpinBox;
+  client_ = new ClientPicker;
   client_->setObjectName(QStringLiteral("laneClient"));
-  client_->setRange(-1, 0);
-  client_->setSpecialValueText(tr("the worst"));
-  client_->setToolTip(tr("Each lane draws one client's own decisions against the per-client limit: the "
-                         "client whose admission went furthest over it, or the one picked here"));
   row->addWidget(client_);
   row->addStretch(1);
   clientRow_->setVisible(false);
@@ -113,17 +140,17 @@ void LanesPanel::setHint(const QString& text) {
   for (LaneChart* lane : lanes_) lane->setVisible(!show);  // the hint stands in for the empty lane
 }
 
-void LanesPanel::setLanes(const std::vector<StormLane>& lanes, TtlSource ttl) {
+void LanesPanel::setLanes(const std::vector<StormLane>& lanes, TtlSource ttl, int client) {
   stormShown_ = true;  // the first storm replaces the hint for good
   hint_->hide();
-  resetLanes(lanes, ttl);
+  resetLanes(lanes, ttl, client);
 }
 
-void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl) {
-  model_ = nullptr;  // a new storm: the worst client again
+void LanesPanel::resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl, int client) {
+  model_ = nullptr;  // a new storm: the worst client again (an audit: all of them)
   {
     const QSignalBlocker quiet(client_);
-    client_->setValue(-1);
+    client_->setValue(client);
   }
   clientRow_->setVisible(false);
   for (LaneChart* lane : lanes_) delete lane;

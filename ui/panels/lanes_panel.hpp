@@ -51,8 +51,9 @@ class LanesPanel : public QWidget {
   explicit LanesPanel(QWidget* parent = nullptr);
   /// Rebuilds the lanes for a new storm (stormLanes(): one per algorithm of each
   /// run, a script beside the built-ins) and clears all charts; `ttl` says what
-  /// the TTL chart can show (no keys, real-time or virtual-clock storm).
-  void setLanes(const std::vector<StormLane>& lanes, TtlSource ttl = TtlSource::WallClock);
+  /// the TTL chart can show (no keys, real-time or virtual-clock storm). `client` is the
+  /// picker's start: kWorstClient for a storm, kAllClients for an audit (each probe its own keys).
+  void setLanes(const std::vector<StormLane>& lanes, TtlSource ttl = TtlSource::WallClock, int client = kWorstClient);
   /// Redraws everything from `model` over [0, max(spanUs, last decision)].
   void refresh(LaneModel& model, std::int64_t spanUs);
   /// Every lane (also those scrolled out of view), the legend above them and the level and TTL
@@ -76,7 +77,7 @@ class LanesPanel : public QWidget {
   SeriesChart* levelChart() const { return level_; }
   /// The TTL chart (tests).
   TtlChart* ttlChart() const { return ttl_; }
-  /// Which client the lanes show: -1 = the worst (tests set it as a user does).
+  /// Which client the lanes show: kWorstClient, kAllClients or a number (tests set it as a user does).
   QSpinBox* clientPicker() const { return client_; }
   /// The part of the run the lanes show when zoomed, seconds of the storm's timeline (none: all of it).
   std::optional<Span> zoomedTo() const { return view_; }
@@ -90,7 +91,7 @@ class LanesPanel : public QWidget {
   double lastRefreshMs() const { return lastRefreshMs_; }
 
  private:
-  void resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl);
+  void resetLanes(const std::vector<StormLane>& lanes, TtlSource ttl, int client = kWorstClient);
   /// Keeps the view inside the run and at least a thousandth of it wide, then redraws.
   void setView(double from, double to);
   /// The lanes' and the level chart's time axes.
@@ -100,7 +101,7 @@ class LanesPanel : public QWidget {
   QWidget* bottom_ = nullptr;  ///< the level and TTL charts under the lanes
   QLabel* hint_;  ///< shown until the first storm
   QWidget* clientRow_;  ///< the client picker, shown when a lane has several clients
-  QSpinBox* client_;    ///< -1 = the worst client
+  QSpinBox* client_;    ///< a client, kWorstClient or kAllClients
   LaneModel* model_ = nullptr;  ///< the model last drawn (a new pick redraws it)
   std::int64_t spanUs_ = 0;     ///< the span last drawn
   bool stormShown_ = false;  ///< a storm (or serving) has set the lanes
