@@ -1,13 +1,9 @@
 #include "http/nginx_front.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -15,10 +11,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include "http/replica_server.hpp"
-#include "redis/owned_child.hpp"
+#include "process/readiness.hpp"
+#include "process/loopback_port.hpp"
+#include "process/owned_child.hpp"
 
 namespace rl {
 namespace {
@@ -32,64 +29,9 @@ std::string hostPort(const std::string& address, int port) {
 
 std::int64_t seconds(Micros d) { return std::max<std::int64_t>(1, (d.count() + 999'999) / 1'000'000); }
 
-// A free port on `address` (bind port 0, read it, close): nginx cannot report a port it chose.
-Result<int> freePort(const std::string& address) {
-  const bool v6 = address.find(':') != std::string::npos;
-  const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return unavailable(std::string("cannot open a socket: ") + std::strerror(errno));
-  sockaddr_storage s{};
-  socklen_t len = 0;
-  if (v6) {
-    auto* a = reinterpret_cast<sockaddr_in6*>(&s);
-    a->sin6_family = AF_INET6;
-    ::inet_pton(AF_INET6, address.c_str(), &a->sin6_addr);
-    len = sizeof *a;
-  } else {
-    auto* a = reinterpret_cast<sockaddr_in*>(&s);
-    a->sin_family = AF_INET;
-    ::inet_pton(AF_INET, address.c_str(), &a->sin_addr);
-    len = sizeof *a;
-  }
-  int port = -1;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&s), len) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&s), &len) == 0)
-    port = ntohs(v6 ? reinterpret_cast<sockaddr_in6*>(&s)->sin6_port : reinterpret_cast<sockaddr_in*>(&s)->sin_port);
-  ::close(fd);
-  if (port < 0) return unavailable("cannot find a free port on " + address);
-  return port;
-}
-
-bool accepts(const std::string& address, int port) {
-  const bool v6 = address.find(':') != std::string::npos;
-  const int fd = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return false;
-  sockaddr_storage s{};
-  socklen_t len = 0;
-  const std::string target = address == "0.0.0.0" ? "127.0.0.1" : address == "::" ? "::1" : address;
-  if (v6) {
-    auto* a = reinterpret_cast<sockaddr_in6*>(&s);
-    a->sin6_family = AF_INET6;
-    a->sin6_port = htons(static_cast<std::uint16_t>(port));
-    ::inet_pton(AF_INET6, target.c_str(), &a->sin6_addr);
-    len = sizeof *a;
-  } else {
-    auto* a = reinterpret_cast<sockaddr_in*>(&s);
-    a->sin_family = AF_INET;
-    a->sin_port = htons(static_cast<std::uint16_t>(port));
-    ::inet_pton(AF_INET, target.c_str(), &a->sin_addr);
-    len = sizeof *a;
-  }
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&s), len) == 0;
-  ::close(fd);
-  return ok;
-}
-
-std::string tailOf(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  return last.empty() ? "(no error log)" : last;
+std::string errorLogOf(const std::string& dir) {
+  const std::string tail = tailOfFile(dir + "/error.log", 300);
+  return tail.empty() ? "(no error log)" : tail;
 }
 
 // Removes dirs of fronts whose owner was killed (the child died with it; nobody removed the dir).
@@ -212,39 +154,25 @@ Result<void> NginxFront::launch(const std::string& executable, const NginxFrontO
   if (pid < 0) return unavailable(std::string("cannot fork nginx: ") + std::strerror(-pid));
   pid_ = pid;
   registerOwnedChild(pid, dir_);  // a SIGINT/SIGTERM of the owner stops it and removes the dir
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (::waitpid(pid, nullptr, WNOHANG) == pid) {
-      unregisterOwnedChild(pid);
-      pid_ = 0;
-      return unavailable("nginx on " + hostPort(o.bindAddress, *port) + " exited at start: " + tailOf(dir_ + "/error.log"));
-    }
-    if (accepts(o.bindAddress, *port)) {
-      port_ = *port;
-      return {};
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const auto start = waitUntilReady(pid, [&] { return accepts(o.bindAddress, *port); }, Micros{5'000'000});
+  if (start == ChildStart::Ready) {
+    port_ = *port;
+    return {};
   }
-  ::kill(pid, SIGKILL);
-  ::waitpid(pid, nullptr, 0);
+  if (start == ChildStart::Exited) {
+    unregisterOwnedChild(pid);
+    pid_ = 0;
+    return unavailable("nginx on " + hostPort(o.bindAddress, *port) + " exited at start: " + errorLogOf(dir_));
+  }
+  stopChild(pid, SIGKILL, Micros{2'000'000});
   unregisterOwnedChild(pid);
   pid_ = 0;
-  return unavailable("nginx did not accept connections within 5 s: " + tailOf(dir_ + "/error.log"));
+  return unavailable("nginx did not accept connections within 5 s: " + errorLogOf(dir_));
 }
 
 NginxFront::~NginxFront() {
   if (pid_ > 0 && ownedChildRegistered(pid_)) {  // else stopAllManagedServers() killed and reaped it
-    ::kill(pid_, SIGQUIT);  // graceful: finish the requests in progress
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-    bool gone = false;
-    while (!gone && std::chrono::steady_clock::now() < deadline) {
-      gone = ::waitpid(pid_, nullptr, WNOHANG) == pid_;
-      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    if (!gone) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
+    stopChild(pid_, SIGQUIT, Micros{2'000'000});  // graceful: finish the requests in progress
     unregisterOwnedChild(pid_);
   }
   std::error_code ec;

@@ -17,39 +17,15 @@
 #include <sstream>
 #include <thread>
 
+#include "process/readiness.hpp"
+#include "process/loopback_port.hpp"
 #include "redis/redis_connection.hpp"
 
 namespace rl {
 
 
 
-Result<int> freeLoopbackPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return unavailable(std::string("cannot open a socket: ") + std::strerror(errno));
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  int port = -1;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  ::close(fd);
-  if (port <= 0) return unavailable("cannot find a free loopback port");
-  return port;
-}
-
 namespace {
-
-std::string tailOf(const std::string& file, std::size_t maxChars = 400) {
-  std::ifstream in(file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
-  if (s.size() > maxChars) s = "..." + s.substr(s.size() - maxChars);
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  return s;
-}
 
 // True when the server answers PING with PONG, or (with `authOk`) with an AUTH demand.
 bool answersPing(int port, Micros timeout, bool authOk = false) {
@@ -112,16 +88,6 @@ void sweepStaleDirs() {
   }
 }
 
-// Waits for `pid` to exit for up to `timeout`; true if it did (and was reaped).
-bool waitExit(int pid, std::chrono::milliseconds timeout) {
-  const auto end = std::chrono::steady_clock::now() + timeout;
-  do {
-    const int r = ::waitpid(pid, nullptr, WNOHANG);
-    if (r == pid || (r < 0 && errno == ECHILD)) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  } while (std::chrono::steady_clock::now() < end);
-  return false;
-}
 }  // namespace
 
 std::optional<std::string> findRedisServer() {
@@ -166,7 +132,7 @@ Result<ManagedRedisServer> ManagedRedisServer::start(const ManagedServerOptions&
     if (options.port != 0) {
       s.port_ = options.port;
     } else {
-      auto p = freeLoopbackPort();
+      auto p = freePort();
       if (!p) return p.error();
       s.port_ = *p;
     }
@@ -202,19 +168,17 @@ Result<void> ManagedRedisServer::spawn() {
   if (pid < 0) return unavailable(std::string("cannot fork redis-server: ") + std::strerror(-pid));
   pid_ = pid;
   registerOwnedChild(pid, dir_);
-  const auto deadline = std::chrono::steady_clock::now() + startTimeout_;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (::waitpid(pid, nullptr, WNOHANG) == pid) {
-      unregisterOwnedChild(pid);
-      pid_ = 0;
-      return unavailable("redis-server on 127.0.0.1:" + port + " exited at start: " + tailOf(log));
-    }
-    if (answersPing(port_, Micros{200'000}, true) && isOurServer(port_, pid)) return {};
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const auto start = waitUntilReady(pid, [&] { return answersPing(port_, Micros{200'000}, true) && isOurServer(port_, pid); },
+                                    startTimeout_);
+  if (start == ChildStart::Ready) return {};
+  if (start == ChildStart::Exited) {
+    unregisterOwnedChild(pid);
+    pid_ = 0;
+    return unavailable("redis-server on 127.0.0.1:" + port + " exited at start: " + tailOfFile(log));
   }
   (void)stop();
   return unavailable("redis-server on 127.0.0.1:" + port + " did not answer PING within " +
-                     std::to_string(startTimeout_.count() / 1000) + " ms: " + tailOf(log));
+                     std::to_string(startTimeout_.count() / 1000) + " ms: " + tailOfFile(log));
 }
 
 Result<void> ManagedRedisServer::stop() {
@@ -225,11 +189,7 @@ Result<void> ManagedRedisServer::stop() {
     return {};
   }
   ::kill(pid, SIGCONT);  // a paused server must run to handle SIGTERM
-  ::kill(pid, SIGTERM);
-  if (!waitExit(pid, std::chrono::milliseconds(2000))) {
-    ::kill(pid, SIGKILL);
-    waitExit(pid, std::chrono::milliseconds(2000));
-  }
+  stopChild(pid, SIGTERM, Micros{2'000'000});
   unregisterOwnedChild(pid);
   pid_ = 0;
   return {};
@@ -240,8 +200,7 @@ Result<void> ManagedRedisServer::kill() {
   const int pid = pid_;
   pid_ = 0;
   if (!ownedChildRegistered(pid)) return {};  // stopAllManagedServers() already killed and reaped it
-  ::kill(pid, SIGKILL);
-  waitExit(pid, std::chrono::milliseconds(2000));
+  stopChild(pid, SIGKILL, Micros{2'000'000});
   unregisterOwnedChild(pid);
   return {};
 }

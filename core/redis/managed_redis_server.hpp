@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/result.hpp"
-#include "redis/owned_child.hpp"
+#include "process/owned_child.hpp"
 #include "redis/redis_url.hpp"
 
 namespace rl {
@@ -81,9 +81,6 @@ class ManagedRedisServer {
   int port_ = 0;                ///< loopback port
   int pid_ = 0;                 ///< child pid, 0 when stopped
 };
-
-/// A loopback port nobody listens on right now (bind port 0, read what the kernel chose, close).
-Result<int> freeLoopbackPort();
 
 /// Finds redis-server in PATH, then /usr/bin; nullopt when not installed.
 std::optional<std::string> findRedisServer();

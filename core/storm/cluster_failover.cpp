@@ -3,8 +3,8 @@
 #include <signal.h>
 
 #include <chrono>
-#include <thread>
 
+#include "process/readiness.hpp"
 #include "redis/cluster/key_slot.hpp"
 #include "redis/cluster/slot_map.hpp"
 #include "redis/redis_connection.hpp"
@@ -38,13 +38,12 @@ std::int64_t admittedInState(const RedisEndpoint& replica, Algorithm a, const st
 
 // Polls INFO replication on `node` until it shows `fact` ("role:master"), for at most `timeout`.
 bool replicationShows(const RedisEndpoint& node, std::string_view fact, Micros timeout) {
-  const auto end = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < end) {
-    auto info = runOn(node, {"INFO", "replication"});
-    if (info && info->str().find(fact) != std::string_view::npos) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return false;
+  return pollUntil(
+      [&] {
+        auto info = runOn(node, {"INFO", "replication"});
+        return info && info->str().find(fact) != std::string_view::npos;
+      },
+      timeout, Micros{2'000});
 }
 
 // An admit counts as before the kill by when it was answered, not when it was sent: a send that

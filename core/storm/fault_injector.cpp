@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "process/loopback_port.hpp"
 #include "redis/redis_connection.hpp"
 
 namespace rl {
@@ -123,7 +124,7 @@ std::string FaultInjector::perform(const FaultEvent& e, bool begin) {
                           kAdminTimeout);
     case FaultKind::ReadOnly: {
       if (!begin) return adminCommand({"REPLICAOF", "NO", "ONE"}, kAdminTimeout);
-      auto port = freeLoopbackPort();  // a master nobody answers for: the link stays down, writes get READONLY
+      auto port = freePort();  // a master nobody answers for: the link stays down, writes get READONLY
       if (!port) return port.error().message;
       return adminCommand({"REPLICAOF", "127.0.0.1", std::to_string(port.value())}, kAdminTimeout);
     }

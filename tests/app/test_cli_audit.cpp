@@ -21,6 +21,7 @@
 #include "support/nginx_limit_req.hpp"
 #include "support/peer_libraries.hpp"
 #include "support/redis_test_server.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
@@ -229,7 +230,7 @@ void CliAuditTest::checkThenIncrementFailsBurst() {
   const QByteArray html = test::readReport(page);
   QCOMPARE(test::embeddedDocument(html), doc);
   QTemporaryDir profile;
-  const QByteArray dom = test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()});
+  RL_CHECKED(dom, test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()}));
   QVERIFY2(dom.contains("<h2>Verdict: fail</h2>"), dom.left(3000).constData());
   QVERIFY(dom.contains("<td>burst</td><td>fail</td>"));
   QCOMPARE(dom.count("<svg class=\"chart\""), 1);

@@ -19,6 +19,7 @@
 #include "support/redis_test_cluster.hpp"
 #include "support/redis_test_server.hpp"
 #include "support/report_page.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
@@ -126,7 +127,7 @@ void CliKeysAuditTest::auditNamesBadKeysAndEveryLibrary() {
   const QByteArray html = test::readReport(page);
   QCOMPARE(test::embeddedDocument(html), reported.json());
   QTemporaryDir profile;
-  const QByteArray dom = test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()});
+  RL_CHECKED(dom, test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()}));
   QVERIFY2(dom.contains("<h2>Verdict: fail</h2>"), dom.left(2000).constData());
   QVERIFY(dom.contains("Fails ttl: 1 limiter key(s) have no TTL."));
   QVERIFY(dom.contains("<td>LIMITER/stuck/10/1/minute</td><td>limits (Python)</td><td>no TTL: it never expires</td>"));

@@ -11,6 +11,7 @@
 
 #include "support/cli_process.hpp"
 #include "support/report_page.hpp"
+#include "support/checked.hpp"
 
 using rl::test::embeddedDocument;
 using rl::test::runCli;
@@ -97,13 +98,14 @@ void CliReportTest::chromiumDrawsEveryChartAndLoadsNothing() {
   QCOMPARE(html.count("://"), html.count("http://www.w3.org/2000/svg"));
   QVERIFY(html.contains("default-src 'none'"));  // and the page itself forbids fetching anything
   // The browser parses it: its DOM has the seven charts and every series path.
-  const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  RL_CHECKED(dom, rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()}));
   QCOMPARE(dom.count("<svg class=\"chart\""), 7);
   QCOMPARE(dom.count("class=\"series\""), html.count("class=\"series\""));
   QVERIFY(dom.contains("id=\"run-document\""));
   // And draws it: a full-page screenshot holds the admitted lines, the denied lines and the band.
   const QString png = dir_.filePath("boundary.png");
-  rl::test::headlessChromium(dir_, {"--window-size=1024,3200", "--screenshot=" + png, QUrl::fromLocalFile(path).toString()});
+  const auto shot = rl::test::headlessChromium(dir_, {"--window-size=1024,3200", "--screenshot=" + png, QUrl::fromLocalFile(path).toString()});
+  QVERIFY2(shot, shot ? "" : shot.error().message.c_str());
   const QImage img(png);
   QVERIFY2(!img.isNull(), "chromium wrote no screenshot");
   QCOMPARE(img.width(), 1024);
@@ -147,7 +149,7 @@ void CliReportTest::raceReportDrawsEachVariantAgainstTheCapacity() {
   // One chart per variant, each with its capacity line; the browser parses all three.
   QCOMPARE(html.count("<svg class=\"chart\""), 3);
   QCOMPARE(html.count("<title>capacity 10</title>"), 3);  // a drawn capacity path in each chart
-  const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  RL_CHECKED(dom, rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()}));
   QCOMPARE(dom.count("<svg class=\"chart\""), 3);
 }
 
@@ -186,7 +188,7 @@ void CliReportTest::tuneReportLeadsWithTheRecommendation() {
   QCOMPARE(html.count("class=\"contour\""), 1);  // one column: the target's line between burst 5 and burst 10
   QCOMPARE(html.count("class=\"scale\""), 48);  // the colour legend
   QVERIFY(html.contains(">0.1% target</text>"));
-  const QByteArray dom = rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  RL_CHECKED(dom, rl::test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()}));
   QCOMPARE(dom.count("<svg class=\"chart\""), 1);
   QCOMPARE(dom.count("<rect class=\"cell\""), 6);
   QCOMPARE(dom.count("<circle class=\"recommended\""), 1);

@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <csignal>
 
+#include "process/loopback_port.hpp"
+
 namespace {
 
 constexpr int kLight = 5;   // alpha from 127.0.0.2: 5 requests at 4/s
@@ -30,9 +32,8 @@ struct Cli {
 };
 
 quint16 freePort() {
-  QTcpServer s;
-  s.listen(QHostAddress::LocalHost, 0);
-  return s.serverPort();
+  const auto port = rl::freePort();
+  return port ? static_cast<quint16>(*port) : 0;
 }
 
 // The (time us, key) rows of the $msec log, parsed here independently of core/trace.

@@ -19,14 +19,16 @@
 #include "support/cli_process.hpp"
 #include "support/nginx_limit_req.hpp"
 #include "support/peer_libraries.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
 namespace {
 // The quota a dialect's text parses to (the round trip's second half).
-DialectQuota parsedBack(const char* dialect, const QByteArray& text) {
+Result<DialectQuota> parsedBack(const char* dialect, const QByteArray& text) {
   const auto r = parseDialect(dialect, text.toStdString());
-  if (!r) qFatal("%s does not parse its own emission: %s", dialect, r.error().message.c_str());
+  if (!r) return invalidArgument(std::string(dialect) + " does not parse its own emission: " + r.error().message);
+  if (r->empty()) return invalidArgument(std::string(dialect) + "'s emission parses to no quota");
   return r.value()[0];
 }
 
@@ -164,7 +166,7 @@ void DialectPeersTest::tuneEmitsTheRecommendation() {
     const QJsonObject emitted = c.json()["emitted"].toArray()[0].toObject();
     QCOMPARE(emitted["dialect"].toString(), QString(dialect));
     QCOMPARE(emitted["differences"].toArray().size(), 0);
-    const DialectQuota back = parsedBack(dialect, emitted["text"].toString().toUtf8());
+    RL_CHECKED(back, parsedBack(dialect, emitted["text"].toString().toUtf8()));
     QCOMPARE(back.quota.limit, rec["limit"].toInteger());
     QCOMPARE(back.quota.ratePerSecond(), rec["refill_rate"].toDouble());
   }
@@ -212,7 +214,7 @@ void DialectPeersTest::emittedNginxDecidesLikeTheModel() {
   directives.location += "access_log " + logDir.filePath("access.log") + " rl;";
   test::NginxLimitReq nginx(directives);
   QVERIFY2(nginx.ok(), qPrintable(nginx.error()));
-  const DialectQuota model = parsedBack("nginx", to.out);
+  RL_CHECKED(model, parsedBack("nginx", to.out));
   QCOMPARE(QString::fromStdString(std::string(algorithmName(model.algorithm))), algorithm);
   const auto run = test::runCli(QStringList{"run", "--backend", "http", "--http-target", nginx.url()} + quota +
                                 QStringList{"--pattern", "poisson", "--rate", offered, "--requests", QString::number(requests),
@@ -260,7 +262,7 @@ void DialectPeersTest::emittedNodeOptionsAdmitLikeTheModel() {
   QVERIFY2(out.error.isEmpty(), qPrintable(out.error));
   QCOMPARE(out.lines.size(), 2 * offsets.size());
   for (const char* library : {"express-rate-limit", "rate-limiter-flexible"}) {
-    const DialectQuota model = parsedBack(library, library[0] == 'e' ? express.out : flexible.out);
+    RL_CHECKED(model, parsedBack(library, library[0] == 'e' ? express.out : flexible.out));
     LimiterState state = freshState(model.algorithm);
     int admittedByLibrary = 0, admittedByModel = 0, differing = 0;
     for (const QJsonObject& line : out.lines) {

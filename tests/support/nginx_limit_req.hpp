@@ -18,11 +18,12 @@
 
 #include <QFile>
 #include <QProcess>
-#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTemporaryDir>
 
 #include <unistd.h>
+
+#include "process/loopback_port.hpp"
 
 namespace rl::test {
 
@@ -48,10 +49,12 @@ class NginxLimitReq {
       error_ = "nginx is not installed (Debian nginx-light, see scripts/install-deps.sh)";
       return;
     }
-    QTcpServer probe;  // a free port: bind 0, read it, release it
-    probe.listen(QHostAddress::LocalHost, 0);
-    port_ = probe.serverPort();
-    probe.close();
+    const auto free = rl::freePort();
+    if (!free) {
+      error_ = QString::fromStdString(free.error().message);
+      return;
+    }
+    port_ = *free;
     const QString d = dir_.path();
     QDir().mkpath(d + "/www");
     QFile index(d + "/www/index.html");

@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtGlobal>
 
+#include "common/result.hpp"
+
 namespace rl::test {
 
 /// The whole file (empty when it can't be read).
@@ -27,18 +29,18 @@ inline QJsonObject embeddedDocument(const QByteArray& html) {
   return QJsonDocument::fromJson(html.mid(from + open.size(), to - from - open.size())).object();
 }
 
-/// Runs Debian's headless `chromium` with `args` (its profile in `profile`); its stdout, empty when
-/// it did not finish within 90 s. Aborts the test when chromium is not installed.
-inline QByteArray headlessChromium(const QTemporaryDir& profile, const QStringList& args) {
+/// Runs Debian's headless `chromium` with `args` (its profile in `profile`): its stdout, or an error
+/// when chromium is not installed or did not finish within 90 s (check it with RL_CHECKED).
+inline Result<QByteArray> headlessChromium(const QTemporaryDir& profile, const QStringList& args) {
   const QString exe = QStandardPaths::findExecutable("chromium");
-  if (exe.isEmpty()) qFatal("chromium is not installed (scripts/install-deps.sh installs it)");
+  if (exe.isEmpty()) return unavailable("chromium is not installed (scripts/install-deps.sh installs it)");
   QProcess p;
   p.start(exe, QStringList{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
                            "--user-data-dir=" + profile.filePath("profile")} + args);
   if (!p.waitForFinished(90'000)) {
     p.kill();
     p.waitForFinished();
-    return {};
+    return unavailable("headless chromium did not finish within 90 s");
   }
   return p.readAllStandardOutput();
 }

@@ -23,6 +23,7 @@
 #include "ui/panels/tune_panel.hpp"
 #include "ui/workers/worker_controller.hpp"
 #include "ui/panels/storm_panel.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -205,7 +206,7 @@ void TunePanelTest::reportEqualsTheCli() {
   QCOMPARE(doc["trace"].toObject()["requests"], expected["trace"].toObject()["requests"]);
   QCOMPARE(doc["algorithms"].toArray()[0].toObject()["recommended"].toObject()["limit"].toInt(), 25);
   // A real browser draws it.
-  const QByteArray dom = test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  RL_CHECKED(dom, test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()}));
   QCOMPARE(dom.count("<rect class=\"cell\""), 60);
   QCOMPARE(dom.count("<svg class=\"chart\""), 2);  // the sweep's lines, one chart per algorithm
 }

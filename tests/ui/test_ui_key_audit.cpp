@@ -27,6 +27,7 @@
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/key_live_view.hpp"
 #include "ui/workers/worker_controller.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -164,7 +165,7 @@ void UiKeyAuditTest::auditTabNamesTheBadKeys() {
   QCOMPARE(embedded["audit"].toObject()["verdict"].toString(), QStringLiteral("fail"));
   QCOMPARE(embedded["keys"].toArray().size(), 2);  // the two bad keys, named
   QTemporaryDir profile;
-  const QByteArray dom = test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()});
+  RL_CHECKED(dom, test::headlessChromium(profile, {"--dump-dom", QUrl::fromLocalFile(page).toString()}));
   QVERIFY(dom.contains("<td>LIMITER/stuck/10/1/minute</td><td>limits (Python)</td><td>no TTL: it never expires</td>"));
   QCOMPARE(dom.count("<svg class=\"chart bars\""), 3);  // limits, rate-limit-redis, @fastify/rate-limit
 }

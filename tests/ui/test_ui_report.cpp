@@ -23,6 +23,7 @@
 #include "ui/panels/save_path.hpp"
 #include "ui/presets.hpp"
 #include "ui/workers/worker_controller.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -110,7 +111,7 @@ void UiReportTest::boundaryPresetReportEqualsTheCli() {
       QCOMPARE(runs[i].toObject()[field], expected[i].toObject()[field]);
   QCOMPARE(runs[0].toObject()["admitted"].toInt(), 200);  // fixed_window: 2x its limit
   // A real browser parses it.
-  const QByteArray dom = test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  RL_CHECKED(dom, test::headlessChromium(dir_, {"--dump-dom", QUrl::fromLocalFile(path).toString()}));
   QCOMPARE(dom.count("<svg class=\"chart\""), 7);
   QCOMPARE(dom.count("class=\"series\""), html.count("class=\"series\""));
 }

@@ -34,6 +34,7 @@
 #include "ui/panels/storm_panel.hpp"
 #include "ui/panels/summary_panel.hpp"
 #include "ui/charts/ttl_chart.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 using namespace rl::ui;
@@ -293,7 +294,7 @@ void UiStormsTest::raceLabShowsNaiveAboveTheLimitAndLuaAtIt() {
     QCOMPARE(QString::number(v[QStringLiteral("over_limit_rounds")].toInteger()), cell(t, row, 3));
   }
   QVERIFY(html.contains("Race lab: check-then-increment against its atomic fixes"));
-  const QByteArray dom = test::headlessChromium(dir, {"--dump-dom", QUrl::fromLocalFile(path).toString()});
+  RL_CHECKED(dom, test::headlessChromium(dir, {"--dump-dom", QUrl::fromLocalFile(path).toString()}));
   QVERIFY(html.count("<svg class=\"chart\"") > 0);
   QCOMPARE(dom.count("<svg class=\"chart\""), html.count("<svg class=\"chart\""));
   QVERIFY(!window_->exportRaceReport(dir.filePath(QStringLiteral("race.txt"))));  // not .html: refused

@@ -1,14 +1,11 @@
 #include "redis/cluster/managed_redis_cluster.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
+#include <algorithm>
 #include <chrono>
 #include <functional>
-#include <thread>
 
+#include "process/readiness.hpp"
+#include "process/loopback_port.hpp"
 #include "redis/cluster/slot_map.hpp"
 #include "redis/redis_connection.hpp"
 
@@ -29,34 +26,17 @@ Result<RedisReply> runOn(const ManagedRedisServer& node, std::vector<std::string
 
 // Polls `check` every 20 ms until it is true or `deadline` passes; `what` names the wait.
 Result<void> waitFor(Clock::time_point deadline, const std::string& what, const std::function<bool()>& check) {
-  while (!check()) {
-    if (Clock::now() > deadline) return unavailable("the managed cluster did not " + what + " in time");
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const auto left = std::max(std::chrono::duration_cast<Micros>(deadline - Clock::now()), Micros{0});
+  if (!pollUntil(check, left, Micros{20'000})) return unavailable("the managed cluster did not " + what + " in time");
   return {};
 }
 
 // A loopback port p that is free, with its cluster bus port p + 10000 free too
 // (so p <= 55535, as Redis requires). 0 when none was found.
 int freeClusterPort() {
-  auto bindable = [](int port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return -1;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = htons(static_cast<std::uint16_t>(port));
-    socklen_t len = sizeof a;
-    int got = -1;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-      got = ntohs(a.sin_port);
-    ::close(fd);
-    return got;
-  };
   for (int attempt = 0; attempt < 200; ++attempt) {
-    const int p = bindable(0);
-    if (p > 0 && p <= 55535 && bindable(p + 10000) == p + 10000) return p;
+    const auto p = freePort();
+    if (p && *p <= 55535 && portFree("127.0.0.1", *p + 10000)) return *p;
   }
   return 0;
 }

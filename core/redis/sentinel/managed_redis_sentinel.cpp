@@ -1,14 +1,11 @@
 #include "redis/sentinel/managed_redis_sentinel.hpp"
 
-#include <chrono>
-#include <thread>
-
+#include "process/readiness.hpp"
 #include "redis/redis_connection.hpp"
 
 namespace rl {
 
 namespace {
-using Clock = std::chrono::steady_clock;
 
 // One command on a fresh connection to `port` (a Sentinel or a node of the set).
 Result<RedisReply> askPort(int port, std::initializer_list<std::string_view> argv) {
@@ -60,7 +57,6 @@ Result<ManagedRedisSentinel> ManagedRedisSentinel::start(const ManagedSentinelOp
 }
 
 Result<void> ManagedRedisSentinel::waitUntilReady(const ManagedSentinelOptions& o) const {
-  const auto deadline = Clock::now() + o.startTimeout;
   const std::string service(kPrivateSentinelService);
   auto ready = [&] {
     for (const auto& s : sentinels_) {
@@ -74,13 +70,10 @@ Result<void> ManagedRedisSentinel::waitUntilReady(const ManagedSentinelOptions& 
     }
     return true;
   };
-  while (!ready()) {
-    if (Clock::now() > deadline)
-      return unavailable("the private Sentinel set did not become ready (every Sentinel knowing " +
-                         std::to_string(o.replicas) + " replicas and " + std::to_string(o.sentinels - 1) +
-                         " other Sentinels) within " + std::to_string(o.startTimeout.count() / 1000) + " ms");
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  if (!pollUntil(ready, o.startTimeout, Micros{50'000}))
+    return unavailable("the private Sentinel set did not become ready (every Sentinel knowing " +
+                       std::to_string(o.replicas) + " replicas and " + std::to_string(o.sentinels - 1) +
+                       " other Sentinels) within " + std::to_string(o.startTimeout.count() / 1000) + " ms");
   return {};
 }
 

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "support/loopback_server.hpp"
+#include "process/loopback_port.hpp"
 #include "redis/managed_redis_server.hpp"
 #include "redis/redis_connection.hpp"
 #include "redis/redis_store.hpp"
@@ -228,7 +229,7 @@ void RedisSentinelTest::replicaReadsSeeAStaleCount() {
   o.extraArgs = {"--replicaof", "127.0.0.1", std::to_string(master->port())};
   auto replica = ManagedRedisServer::start(o);
   QVERIFY2(replica, replica ? "" : replica.error().message.c_str());
-  auto dead = freeLoopbackPort();
+  auto dead = freePort();
   QVERIFY(dead);
   auto r = RedisConnection::connect(replica->endpoint());
   QVERIFY(r);

@@ -15,6 +15,7 @@
 #include "storm/cluster_failover.hpp"
 #include "storm/store_factory.hpp"
 #include "support/redis_test_cluster.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
@@ -29,8 +30,8 @@ class ClusterFaultsTest : public QObject {
 
  private:
   RedisEndpoint endpoint(Micros timeout) const;
-  std::string clientOnFreshMaster(const std::string& prefix, Algorithm a);
-  FailoverRun failover(int waitReplicas);
+  Result<std::string> clientOnFreshMaster(const std::string& prefix, Algorithm a);
+  Result<FailoverRun> failover(int waitReplicas);
   std::unique_ptr<test::RedisTestCluster> cluster_;
   std::set<int> usedMasters_;   ///< ports of masters a failover already killed or promoted
   int promotedPort_ = 0;        ///< a promoted master without a replica
@@ -48,16 +49,16 @@ RedisEndpoint ClusterFaultsTest::endpoint(Micros timeout) const {
 }
 
 // A run tag whose storm key lands on a master with a replica that no earlier test used.
-std::string ClusterFaultsTest::clientOnFreshMaster(const std::string& prefix, Algorithm a) {
+Result<std::string> ClusterFaultsTest::clientOnFreshMaster(const std::string& prefix, Algorithm a) {
   auto map = fetchSlotMap(cluster_->endpoint());
-  if (!map) qFatal("%s", map.error().message.c_str());
+  if (!map) return map.error();
   for (int i = 0; i < 10'000; ++i) {
     const std::string tag = "fo" + std::to_string(i) + "-";
     const int m = map->masterOf(keySlot(*clusterLimiterKey(prefix, a, tag + "client-0")));
     const auto& node = map->masters()[static_cast<std::size_t>(m)];
     if (!map->replicasOf(m).empty() && !usedMasters_.count(node.port)) return tag;
   }
-  qFatal("no master with a replica is left for a failover");
+  return unavailable("no master with a replica is left for a failover");
 }
 
 void ClusterFaultsTest::pausedMasterFailsItsSlotsOnly() {
@@ -96,7 +97,7 @@ void ClusterFaultsTest::pausedMasterFailsItsSlotsOnly() {
   (void)(*router)->master(pausedMaster).value()->command({"CLIENT", "UNPAUSE"});
 }
 
-FailoverRun ClusterFaultsTest::failover(int waitReplicas) {
+Result<FailoverRun> ClusterFaultsTest::failover(int waitReplicas) {
   StormSpec s;
   s.backend = Backend::RedisLua;
   s.clock = ClockMode::Server;
@@ -108,14 +109,16 @@ FailoverRun ClusterFaultsTest::failover(int waitReplicas) {
   s.concurrency = 4;
   s.resilience.onRedisError = FailurePolicy::Closed;
   s.prefix = "fail" + std::to_string(waitReplicas) + ":";
-  s.runTag = clientOnFreshMaster(s.prefix, Algorithm::SlidingLog);
+  auto tag = clientOnFreshMaster(s.prefix, Algorithm::SlidingLog);
+  if (!tag) return tag.error();
+  s.runTag = *tag;
   s.resilience.waitReplicas = waitReplicas;
   s.resilience.waitTimeout = Micros{20'000};
   // With WAIT the old master rejoins as the new master's replica: WAIT 1 needs one.
   s.failover = FailoverPlan{Micros{800'000}, Micros{1'300'000}, Micros{1'600'000},
                             Micros{waitReplicas > 0 ? 1'700'000 : 0}};
   auto run = runFailoverStorm(s, redisStoreFactory(s, endpoint(Micros{200'000})), cluster_->cluster());
-  if (!run) qFatal("failover: %s", run.error().message.c_str());
+  if (!run) return Error{run.error().code, "failover: " + run.error().message};
   const auto m = computeMetrics(s, run->outcome.records, run->outcome.wallDuration);
   qInfo("wait %d: admitted before kill %lld, on new master %lld, lost %lld, admitted %lld, max in window %lld, "
         "errors %lld, unserved %lld ms",
@@ -128,7 +131,7 @@ FailoverRun ClusterFaultsTest::failover(int waitReplicas) {
 }
 
 void ClusterFaultsTest::failoverLosesWrites() {
-  const FailoverRun run = failover(0);
+  RL_CHECKED(run, failover(0));
   const FailoverReport& r = run.report;
   QVERIFY2(r.lostWrites > 0, "writes between the break and the kill must be lost");
   QVERIFY(r.stateOnNewMaster > 0);
@@ -142,7 +145,7 @@ void ClusterFaultsTest::failoverLosesWrites() {
 }
 
 void ClusterFaultsTest::waitReplicasLosesNone() {
-  const FailoverRun run = failover(1);
+  RL_CHECKED(run, failover(1));
   const FailoverReport& r = run.report;
   QVERIFY(r.lostWrites <= 0);  // < 0: a write whose WAIT timed out reached the replica before the break
   // A write whose WAIT timed out before the kill stays applied on the master and may still

@@ -15,6 +15,7 @@
 #include "storm/fault_injector.hpp"
 #include "storm/store_factory.hpp"
 #include "support/redis_test_server.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
@@ -42,7 +43,7 @@ StormSpec faultSpec(FailurePolicy policy, const std::string& faults) {
   return s;
 }
 
-FaultedRun runWithFaults(StormSpec s, ManagedRedisServer& server, const std::string& tag) {
+Result<FaultedRun> runWithFaults(StormSpec s, ManagedRedisServer& server, const std::string& tag) {
   s.runTag = tag;
   RedisEndpoint ep = server.endpoint();
   ep.commandTimeout = kTimeout;
@@ -50,8 +51,8 @@ FaultedRun runWithFaults(StormSpec s, ManagedRedisServer& server, const std::str
   auto o = runStorm(s, redisStoreFactory(s, ep), {}, {}, nullptr,
                     [&injector](std::int64_t origin) { injector.start(origin); });
   injector.stop();
-  if (!o) qFatal("%s", o.error().message.c_str());
-  return {std::move(o.value()), injector.windows(), injector.actions()};
+  if (!o) return o.error();
+  return FaultedRun{std::move(o.value()), injector.windows(), injector.actions()};
 }
 
 std::int64_t byCause(const FaultWindowMetrics& m, ErrorCode c) { return m.errorsByCause[static_cast<std::size_t>(c)]; }
@@ -104,7 +105,7 @@ void FaultInjectionTest::everyFaultUnderEveryPolicy() {
   const auto p = static_cast<FailurePolicy>(policy);
   const StormSpec s = faultSpec(p, fault.toStdString());
   static int row = 0;
-  const FaultedRun run = runWithFaults(s, redis_->server(), "fi-" + std::to_string(++row) + "-");
+  RL_CHECKED(run, runWithFaults(s, redis_->server(), "fi-" + std::to_string(++row) + "-"));
   for (const FaultAction& a : run.actions) QVERIFY2(a.error.empty() && a.doneUs >= 0, (a.what + ": " + a.error).c_str());
   QVERIFY(redis_->server().running());
   QCOMPARE(run.windows.size(), std::size_t{1});
@@ -147,7 +148,7 @@ void FaultInjectionTest::limiterAtItsLimitAnswersUnderOom() {
   // 80 sends before the fault use up the limit: under OOM fixed_window's denial
   // writes nothing, so Redis keeps deciding (denying) without a single error.
   const StormSpec s = faultSpec(FailurePolicy::Closed, "oom@400:800");
-  const FaultedRun run = runWithFaults(s, redis_->server(), "fi-full-");
+  RL_CHECKED(run, runWithFaults(s, redis_->server(), "fi-full-"));
   const auto m = computeFaultMetrics(run.windows, run.outcome.records, 0, kTimeout + kTestSlack)[0];
   log("at its limit", m);
   QVERIFY(m.decisions >= 60);

@@ -13,6 +13,7 @@
 #include "redis/cluster/slot_map.hpp"
 #include "keys/value_codec.hpp"
 #include "storm/natural_failover.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
@@ -49,16 +50,18 @@ std::int64_t servedAfter(const StormOutcome& o, Micros t) {
 }
 
 // Entries of the sliding log `key` at host:port, read with a plain GET.
-std::int64_t logEntriesAt(const std::string& host, int port, const std::string& key) {
+Result<std::int64_t> logEntriesAt(const std::string& host, int port, const std::string& key) {
   RedisEndpoint ep;
   ep.host = host;
   ep.port = port;
   auto c = RedisConnection::connect(ep);
-  if (!c) qFatal("%s", c.error().message.c_str());
+  if (!c) return c.error();
   auto v = c->command({"GET", key});
-  if (!v) qFatal("%s", v.error().message.c_str());
-  if (v->isNil()) return 0;
-  return static_cast<std::int64_t>(decodeSlidingLog(v->str())->size());
+  if (!v) return v.error();
+  if (v->isNil()) return std::int64_t{0};
+  auto log = decodeSlidingLog(v->str());
+  if (!log) return log.error();
+  return static_cast<std::int64_t>(log->size());
 }
 
 void checkReport(const StormSpec& s, const FailoverRun& run, std::int64_t countedByTest) {
@@ -127,7 +130,7 @@ void NaturalFailoverTest::sentinelRun(FailoverPlan::Kind kind, const std::string
   const std::string host((*addr)[0].str());
   const int port = static_cast<int>(*(*addr)[1].toInt());
   QCOMPARE(host + ":" + std::to_string(port), run->report.promoted);
-  const std::int64_t held = logEntriesAt(host, port, limiterKey(prefix, Algorithm::SlidingLog, "nf-client-0"));
+  RL_CHECKED(held, logEntriesAt(host, port, limiterKey(prefix, Algorithm::SlidingLog, "nf-client-0")));
   checkReport(s, *run, held);
 }
 
@@ -150,7 +153,8 @@ void NaturalFailoverTest::clusterElectsAfterKill() {
   QVERIFY(map);
   const ClusterNode& m = map->masters()[static_cast<std::size_t>(map->masterOf(keySlot(key)))];
   QCOMPARE(m.address(), run->report.promoted);
-  checkReport(s, *run, logEntriesAt(m.host, m.port, key));
+  RL_CHECKED(held, logEntriesAt(m.host, m.port, key));
+  checkReport(s, *run, held);
 }
 
 QTEST_GUILESS_MAIN(NaturalFailoverTest)

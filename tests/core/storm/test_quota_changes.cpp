@@ -14,12 +14,13 @@
 #include "storm/storm_settings.hpp"
 #include "storm/store_factory.hpp"
 #include "support/redis_test_server.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
 namespace {
 // One client offering 40/s for 8 s, the quota changing at 4 s.
-StormSpec tuningSpec(Algorithm a, Backend b, const char* change) {
+Result<StormSpec> tuningSpec(Algorithm a, Backend b, const char* change) {
   StormSpec s;
   s.algorithms = {a};
   s.backend = b;
@@ -29,8 +30,7 @@ StormSpec tuningSpec(Algorithm a, Backend b, const char* change) {
   s.duration = 8 * kSecond;
   s.quota = Quota::perSecond(1).withBurst(20);
   s.runTag = std::string(backendName(b)) + "-" + std::string(algorithmName(a)) + "-";
-  if (auto ok = applyStormSetting(s, "quota_change", change, "--quota-change"); !ok)
-    qFatal("%s", ok.error().message.c_str());
+  if (auto ok = applyStormSetting(s, "quota_change", change, "--quota-change"); !ok) return ok.error();
   return s;
 }
 
@@ -91,7 +91,7 @@ void QuotaChangesTest::raisedRefill() {
   QFETCH(int, backend);
   QFETCH(int, before);
   QFETCH(int, after);
-  const StormSpec s = tuningSpec(static_cast<Algorithm>(algorithm), static_cast<Backend>(backend), "4000:refill_rate=10");
+  RL_CHECKED(s, tuningSpec(static_cast<Algorithm>(algorithm), static_cast<Backend>(backend), "4000:refill_rate=10"));
   QVERIFY(validate(s).ok());
   auto o = runOn(s);
   QVERIFY2(o.ok(), o.ok() ? "" : o.error().message.c_str());
@@ -102,7 +102,7 @@ void QuotaChangesTest::raisedRefill() {
 }
 
 void QuotaChangesTest::scheduleIsMarkedAndRoundTrips() {
-  StormSpec s = tuningSpec(Algorithm::TokenBucket, Backend::Memory, "6000:limit=5");
+  RL_CHECKED(s, tuningSpec(Algorithm::TokenBucket, Backend::Memory, "6000:limit=5"));
   QVERIFY(applyStormSetting(s, "quota_change", "2000:refill_rate=2.5,limit=30", "--quota-change").ok());
   QCOMPARE(s.quotaChanges.size(), std::size_t{2});  // kept in time order
   QCOMPARE(s.quotaChanges[0].at, Micros{2'000'000});
@@ -145,7 +145,7 @@ void QuotaChangesTest::badChangeIsRefused() {
   QVERIFY(!ok.ok());
   QCOMPARE(QString::fromStdString(ok.error().message), error);
   // A change the algorithm can't run is named by validate(): a cost above the new limit.
-  StormSpec c = tuningSpec(Algorithm::TokenBucket, Backend::Memory, "1000:limit=2");
+  RL_CHECKED(c, tuningSpec(Algorithm::TokenBucket, Backend::Memory, "1000:limit=2"));
   c.cost = 3;
   c.quota.limit = 5;
   auto v = validate(c);

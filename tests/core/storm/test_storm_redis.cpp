@@ -8,6 +8,7 @@
 #include "support/redis_test_server.hpp"
 #include "storm/race_lab.hpp"
 #include "storm/store_factory.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
@@ -51,7 +52,7 @@ class StormRedisTest : public QObject {
   void wholeRunOutage();
 
  private:
-  StormOutcome runOn(const StormSpec& spec);
+  Result<StormOutcome> runOn(const StormSpec& spec);
   std::unique_ptr<test::RedisTestServer> redis_;
 };
 
@@ -60,10 +61,8 @@ void StormRedisTest::initTestCase() {
   RL_REQUIRE_REDIS(*redis_);
 }
 
-StormOutcome StormRedisTest::runOn(const StormSpec& spec) {
-  auto o = runStorm(spec, redisStoreFactory(spec, redis_->endpoint()), {}, storeRetries);
-  if (!o) qFatal("%s", o.error().message.c_str());
-  return std::move(o.value());
+Result<StormOutcome> StormRedisTest::runOn(const StormSpec& spec) {
+  return runStorm(spec, redisStoreFactory(spec, redis_->endpoint()), {}, storeRetries);
 }
 
 void StormRedisTest::replicaLeakClosesOnRedisLua() {
@@ -75,7 +74,7 @@ void StormRedisTest::replicaLeakClosesOnRedisLua() {
   s.replicas = 4;
   s.concurrency = 4;
   s.runTag = "leak-";
-  const StormOutcome o = runOn(s);
+  RL_CHECKED(o, runOn(s));
   const auto m = computeMetrics(s, o.records, o.wallDuration);
   QCOMPARE(m[0].offered, 400);
   QCOMPARE(m[0].admitted, 100);
@@ -105,7 +104,7 @@ void StormRedisTest::classicTokenBucketCheck() {
   s.replicas = 4;
   s.concurrency = 20;
   s.runTag = "classic-" + std::to_string(backend) + "-" + std::to_string(clock) + "-";
-  const StormOutcome o = runOn(s);
+  RL_CHECKED(o, runOn(s));
   QCOMPARE(o.counters[0].admitted, 10);
   QCOMPARE(o.counters[0].denied, 10);
   QCOMPARE(o.counters[0].errors, 0);

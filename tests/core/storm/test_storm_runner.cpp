@@ -16,15 +16,14 @@
 #include "storm/store_factory.hpp"
 #include "store/memory_store.hpp"
 #include "trace/trace.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
 namespace {
 
-StormSpec scenario(const char* name) {
-  auto s = loadScenario(std::string(RATELAB_SOURCE_DIR) + "/resources/scenarios/" + name + ".json");
-  if (!s) qFatal("%s", s.error().message.c_str());
-  return s.value();
+Result<StormSpec> scenario(const char* name) {
+  return loadScenario(std::string(RATELAB_SOURCE_DIR) + "/resources/scenarios/" + name + ".json");
 }
 
 struct Run {
@@ -32,11 +31,11 @@ struct Run {
   std::vector<AlgorithmMetrics> metrics;
 };
 
-Run run(const StormSpec& spec) {
+Result<Run> run(const StormSpec& spec) {
   auto o = runStorm(spec, memoryStoreFactory(spec.replicas));
-  if (!o) qFatal("%s", o.error().message.c_str());
+  if (!o) return o.error();
   auto m = computeMetrics(spec, o->records, o->wallDuration);
-  return {std::move(o.value()), std::move(m)};
+  return Run{std::move(o.value()), std::move(m)};
 }
 
 }  // namespace
@@ -61,8 +60,8 @@ class StormRunnerTest : public QObject {
 };
 
 void StormRunnerTest::replicaLeakOnMemory() {
-  StormSpec s = scenario("replica_leak");
-  const Run r = run(s);
+  RL_CHECKED(s, scenario("replica_leak"));
+  RL_CHECKED(r, run(s));
   QCOMPARE(r.metrics.size(), std::size_t{1});
   QCOMPARE(r.metrics[0].offered, 400);
   QCOMPARE(r.metrics[0].admitted, 400);
@@ -71,14 +70,14 @@ void StormRunnerTest::replicaLeakOnMemory() {
   QCOMPARE(r.metrics[0].overLimitAdmitted, 300);  // every admission past the 100th
   QVERIFY(!r.metrics[0].overLimitSpans.empty());
   s.replicas = 1;  // one replica, one store: exactly the limit
-  const Run one = run(s);
+  RL_CHECKED(one, run(s));
   QCOMPARE(one.metrics[0].admitted, 100);
   QCOMPARE(one.metrics[0].overshoot, 1.0);
 }
 
 void StormRunnerTest::boundaryOnVirtualClock() {
-  const StormSpec s = scenario("boundary");
-  const Run r = run(s);
+  RL_CHECKED(s, scenario("boundary"));
+  RL_CHECKED(r, run(s));
   QCOMPARE(r.metrics.size(), std::size_t{6});
   QCOMPARE(r.metrics[0].algorithm, Algorithm::FixedWindow);
   QCOMPARE(r.metrics[0].admitted, 200);
@@ -95,7 +94,8 @@ void StormRunnerTest::boundaryOnVirtualClock() {
 void StormRunnerTest::burstTolerance() {
   // After idle: token_bucket admits its full bucket (10) at t = 0..90 ms, then one per
   // 100 ms: 19 in the worst 1 s window; sliding_log never more than 10.
-  const Run r = run(scenario("burst_tolerance"));  // algorithms in the file's order: sliding_log, token_bucket
+  RL_CHECKED(s, scenario("burst_tolerance"));  // algorithms in the file's order: sliding_log, token_bucket
+  RL_CHECKED(r, run(s));
   QCOMPARE(r.metrics[1].algorithm, Algorithm::TokenBucket);
   std::int64_t burst = 0;
   for (const DecisionRecord& d : r.outcome.records)
@@ -156,14 +156,14 @@ void StormRunnerTest::virtualRunsAreDeterministic_data() {
 
 void StormRunnerTest::virtualRunsAreDeterministic() {
   QFETCH(int, pattern);
-  StormSpec s = scenario("boundary");
+  RL_CHECKED(s, scenario("boundary"));
   s.pattern = static_cast<Pattern>(pattern);
   s.clients = 5;
   s.replicas = 2;
   s.concurrency = 1;
-  Run a = run(s);
+  RL_CHECKED(a, run(s));
   s.concurrency = 4;
-  Run b = run(s);
+  RL_CHECKED(b, run(s));
   QCOMPARE(a.outcome.records.size(), std::size_t{2400});
   QCOMPARE(b.outcome.records.size(), a.outcome.records.size());
   // Each key's decisions are made in intended order whatever the concurrency, so
@@ -374,13 +374,13 @@ void StormRunnerTest::httpStormModelsTheTargetOnItsArrivals() {
   target.rate = 40;
   target.requests = 200;
   target.clients = 3;
-  const Run decided = run(target);
+  RL_CHECKED(decided, run(target));
   StormSpec model = modelRunOf(target);
   model.algorithms = http.algorithms;
   model = withArrivals(model, decided.outcome);
   QCOMPARE(model.traceData->requests.size(), std::size_t(200));
   QVERIFY(validate(model));
-  const Run replayed = run(model);
+  RL_CHECKED(replayed, run(model));
   const auto agreement = modelAgreement(decided.outcome, replayed.outcome, 3);
   QCOMPARE(agreement[0].compared, std::int64_t(200));
   QCOMPARE(agreement[0].differing, std::int64_t(0));

@@ -9,6 +9,7 @@
 #include "storm/store_factory.hpp"
 #include "storm/storm_runner.hpp"
 #include "tune/tune_sweep.hpp"
+#include "support/checked.hpp"
 
 using namespace rl;
 
@@ -38,7 +39,7 @@ SharedTrace syntheticTrace() {
 }
 
 // Per client, the run's decisions in decision order.
-std::map<std::uint32_t, std::vector<int>> runDecisions(const SharedTrace& trace, Algorithm a, const Quota& q) {
+Result<std::map<std::uint32_t, std::vector<int>>> runDecisions(const SharedTrace& trace, Algorithm a, const Quota& q) {
   StormSpec spec;
   spec.algorithms = {a};
   spec.quota = q;
@@ -50,7 +51,7 @@ std::map<std::uint32_t, std::vector<int>> runDecisions(const SharedTrace& trace,
   // two of them race, and which one the store saw first is a coin toss.
   spec.concurrency = 1;
   auto outcome = runStorm(spec, memoryStoreFactory(1));
-  if (!outcome) qFatal("%s", outcome.error().message.c_str());
+  if (!outcome) return outcome.error();
   std::map<std::uint32_t, std::vector<int>> out;
   for (const DecisionRecord& r : outcome->records) out[r.client()].push_back(r.allowed() ? 1 : 0);
   return out;
@@ -102,7 +103,7 @@ void TestTuneSweep::pointEqualsPlainRun() {
   std::vector<std::uint8_t> allowed;
   const std::vector<char> legit(trace->keys.size(), 1);
   const PointOutcome o = evaluatePoint(s, legit, a, q, kSecond, &allowed);
-  const auto run = runDecisions(trace, a, q);
+  RL_CHECKED(run, runDecisions(trace, a, q));
   const auto tune = tuneDecisions(*trace, allowed);
   QCOMPARE(run.size(), tune.size());
   std::int64_t runDenied = 0, runClientsDenied = 0;

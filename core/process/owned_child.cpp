@@ -1,4 +1,4 @@
-#include "redis/owned_child.hpp"
+#include "process/owned_child.hpp"
 
 #include <fcntl.h>
 #include <grp.h>
