@@ -65,10 +65,10 @@ MainWindow::MainWindow(WorkerController& controller, QWidget* parent)
       storm_(new StormPanel),
       lanes_(new LanesPanel),
       race_(new RaceLabPanel),
-      inspector_(new KeyInspectorPanel),
+      inspector_(new KeyInspectorPanel(controller)),
       summary_(new SummaryPanel),
       toolbar_(new RunToolBar),
-      tune_(new TunePanel),
+      tune_(new TunePanel(controller)),
       audit_(new HttpAuditPanel),
       history_(new HistoryPanel),
       refreshLabel_(new QLabel) {

@@ -124,7 +124,8 @@ void DialectsUiTest::copyAsPutsTheRecommendationOnTheClipboard() {
     out << "time,key\n";
     for (int i = 0; i < 200; ++i) out << 1'700'000'000 + i / 5 << "." << 100000 + (i % 5) * 150000 << ",k" << i % 2 << "\n";
   }
-  TunePanel panel;
+  WorkerController workers;  // runs the panel's worker
+  TunePanel panel(workers);
   panel.resize(1200, 700);
   panel.show();
   QSignalSpy opened(&panel, &TunePanel::traceOpened);

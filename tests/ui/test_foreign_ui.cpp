@@ -48,7 +48,7 @@ void ForeignUiTest::inspectorNamesTheLibraryAndExplains() {
   QVERIFY(conn->command({"SET", "rlflx:note", "hello", "PX", "40000"}));
   WorkerController controller;
   controller.connectRedis(QString("redis://127.0.0.1:%1").arg(redis.endpoint().port));
-  KeyInspectorPanel panel;
+  KeyInspectorPanel panel(controller);
   connect(&panel, &KeyInspectorPanel::scanRequested, &controller, &WorkerController::scanKeys);
   connect(&controller, &WorkerController::keysReady, &panel, &KeyInspectorPanel::showPage);
   QSignalSpy pages(&controller, &WorkerController::keysReady);

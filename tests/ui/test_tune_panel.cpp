@@ -61,7 +61,8 @@ class TunePanelTest : public QObject {
 };
 
 void TunePanelTest::distributionLineSaysWhatItCuts() {
-  TunePanel panel;
+  WorkerController workers;  // runs the panel's worker
+  TunePanel panel(workers);
   panel.resize(1200, 700);
   panel.show();
   QSignalSpy opened(&panel, &TunePanel::traceOpened);
@@ -154,7 +155,8 @@ void TunePanelTest::sweepMarksTheRecommendationAndCellsReplay() {
 }
 
 void TunePanelTest::badGridIsOneVisibleMessage() {
-  TunePanel panel;
+  WorkerController workers;  // runs the panel's worker
+  TunePanel panel(workers);
   QSignalSpy opened(&panel, &TunePanel::traceOpened);
   panel.openTrace(writeTrace(dir_));
   QVERIFY(opened.wait(10'000));
@@ -168,7 +170,8 @@ void TunePanelTest::badGridIsOneVisibleMessage() {
 void TunePanelTest::reportEqualsTheCli() {
   // The panel's Export report writes the page `ratelab-cli tune --report` writes, for the sweep it ran: the
   // embedded document's points and recommendations equal tune --json's for the same trace and grid.
-  TunePanel panel;
+  WorkerController workers;  // runs the panel's worker
+  TunePanel panel(workers);
   panel.resize(1200, 700);
   panel.show();
   QSignalSpy opened(&panel, &TunePanel::traceOpened);
@@ -222,7 +225,8 @@ void TunePanelTest::regexFilterOnA70KbUrl() {
     out << line("/api/login") << line("/home") << line("/x?pad=" + std::string(70'000, 'a') + "&next=/login")
         << line("/y?pad=" + std::string(70'000, 'b')) << line("/api/login?next=/home");
   }
-  TunePanel panel;
+  WorkerController workers;  // runs the panel's worker
+  TunePanel panel(workers);
   panel.findChild<QLineEdit*>("traceFilter")->setText(".*login");
   QSignalSpy opened(&panel, &TunePanel::traceOpened);
   panel.openTrace(path);

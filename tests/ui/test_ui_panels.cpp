@@ -456,7 +456,8 @@ InspectedKey stringKey(const QString& name) {  // a string key with 1 s left, va
 }  // namespace
 
 void UiPanelsTest::inspectorPagesAndStopsAutoRefreshAboveTheLimit() {
-  KeyInspectorPanel panel;
+  WorkerController workers;  // runs the panel's worker
+  KeyInspectorPanel panel(workers);
   QSignalSpy scans(&panel, &KeyInspectorPanel::scanRequested);
   panel.autoRefresh()->setChecked(true);
   KeyPageResult page;

@@ -39,7 +39,7 @@ void childRow(QTreeWidgetItem* parent, const QString& name, const QString& value
 
 }  // namespace
 
-KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
+KeyInspectorPanel::KeyInspectorPanel(WorkerController& workers, QWidget* parent)
     : QWidget(parent),
       prefix_(new QLineEdit(QStringLiteral("ratelab:"), this)),
       pattern_(new QLineEdit(this)),
@@ -120,7 +120,7 @@ KeyInspectorPanel::KeyInspectorPanel(QWidget* parent)
   split->addWidget(detail_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);  // the explanation of the watched key needs its lines
-  layout->addWidget(buildTabs(split), 1);
+  layout->addWidget(buildTabs(split, workers), 1);
   layout->addWidget(replication_);
   layout->addWidget(masters_);
   layout->addLayout(actions);

@@ -37,7 +37,6 @@ class QLineEdit;
 class QPushButton;
 class QTabWidget;
 class QTextEdit;
-class QThread;
 class QTimer;
 class QTreeWidget;
 
@@ -46,6 +45,7 @@ namespace rl::ui {
 class KeyAuditView;
 class KeyAuditWorker;
 class KeyLiveView;
+class WorkerController;
 
 /// The live key inspector; see the file comment.
 class KeyInspectorPanel : public QWidget {
@@ -58,8 +58,8 @@ class KeyInspectorPanel : public QWidget {
   /// The list stops at this many keys (Next page is off, the status line says so).
   static constexpr int kMaxListed = 2000;
 
-  explicit KeyInspectorPanel(QWidget* parent = nullptr);
-  ~KeyInspectorPanel() override;
+  /// The key audit's worker runs on a thread `workers` owns (joined when `workers` closes).
+  explicit KeyInspectorPanel(WorkerController& workers, QWidget* parent = nullptr);
   /// The limiter prefix for storms and races (never empty: ratelab: when the field is).
   QString prefix() const;
   /// The prefix scans use: the field as typed, "" = every key.
@@ -118,7 +118,7 @@ class KeyInspectorPanel : public QWidget {
   void tickCountdown();
   void deleteSelected();
   void deleteAll();
-  QWidget* buildTabs(QWidget* keys);
+  QWidget* buildTabs(QWidget* keys, WorkerController& workers);
 
   QLineEdit* prefix_;
   QLineEdit* pattern_;
@@ -146,8 +146,7 @@ class KeyInspectorPanel : public QWidget {
   QTabWidget* tabs_ = nullptr;
   KeyAuditView* audit_ = nullptr;
   KeyLiveView* live_ = nullptr;
-  QThread* auditThread_ = nullptr;
-  KeyAuditWorker* auditWorker_ = nullptr;  ///< lives on auditThread_
+  KeyAuditWorker* auditWorker_ = nullptr;  ///< on its thread, owned (and deleted) by the WorkerController
 };
 
 }  // namespace rl::ui

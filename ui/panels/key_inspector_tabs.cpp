@@ -1,17 +1,17 @@
-// The inspector's Audit and Live tabs and the worker thread they share
-// (see key_inspector_panel.hpp).
+// The inspector's Audit and Live tabs and the worker they share, on a thread
+// of the WorkerController (see key_inspector_panel.hpp).
 #include <QLineEdit>
 #include <QTabWidget>
-#include <QThread>
 
 #include "ui/panels/key_audit_view.hpp"
 #include "ui/panels/key_inspector_panel.hpp"
 #include "ui/panels/key_live_view.hpp"
 #include "ui/workers/key_audit_worker.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 namespace rl::ui {
 
-QWidget* KeyInspectorPanel::buildTabs(QWidget* keys) {
+QWidget* KeyInspectorPanel::buildTabs(QWidget* keys, WorkerController& workers) {
   tabs_ = new QTabWidget(this);
   tabs_->setObjectName(QStringLiteral("inspectorTabs"));
   audit_ = new KeyAuditView(tabs_);
@@ -19,10 +19,7 @@ QWidget* KeyInspectorPanel::buildTabs(QWidget* keys) {
   tabs_->addTab(keys, tr("Keys"));
   tabs_->addTab(audit_, tr("Audit"));
   tabs_->addTab(live_, tr("Live"));
-  auditThread_ = new QThread(this);
   auditWorker_ = new KeyAuditWorker;
-  auditWorker_->moveToThread(auditThread_);
-  connect(auditThread_, &QThread::finished, auditWorker_, &QObject::deleteLater);
   connect(audit_, &KeyAuditView::auditRequested, this, [this] {
     if (server_.isEmpty()) return audit_->showError(tr("No Redis yet: connect first."));
     audit_->setSource(server_, scanPrefix());
@@ -42,14 +39,8 @@ QWidget* KeyInspectorPanel::buildTabs(QWidget* keys) {
     audit_->showError(m);
     live_->showError(m);
   });
-  auditThread_->start();
+  workers.adopt(auditWorker_, QStringLiteral("ratelab-key-audit"), [w = auditWorker_] { w->cancel(); });
   return tabs_;
-}
-
-KeyInspectorPanel::~KeyInspectorPanel() {
-  auditWorker_->cancel();
-  auditThread_->quit();
-  auditThread_->wait();
 }
 
 }  // namespace rl::ui

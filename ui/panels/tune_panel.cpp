@@ -19,7 +19,6 @@
 #include <QResizeEvent>
 #include <QPushButton>
 #include <QSplitter>
-#include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -30,6 +29,7 @@
 #include "ui/charts/tune_heatmap.hpp"
 #include "ui/panels/save_path.hpp"
 #include "ui/qt_text.hpp"
+#include "ui/workers/worker_controller.hpp"
 
 namespace rl::ui {
 
@@ -46,7 +46,7 @@ QLineEdit* edit(const QString& text, const QString& name, const QString& tip, QW
 QString windowText(Micros w) { return qs(windowWords(w)); }
 }  // namespace
 
-TunePanel::TunePanel(QWidget* parent) : QWidget(parent), thread_(new QThread(this)), worker_(new TuneWorker) {
+TunePanel::TunePanel(WorkerController& workers, QWidget* parent) : QWidget(parent), worker_(new TuneWorker) {
   qRegisterMetaType<std::shared_ptr<const TraceSummary>>();
   qRegisterMetaType<std::shared_ptr<const TuneResult>>();
   qRegisterMetaType<CutSummary>();
@@ -54,8 +54,6 @@ TunePanel::TunePanel(QWidget* parent) : QWidget(parent), thread_(new QThread(thi
   layout->addLayout(buildRecommendationRow());  // at the top: the answer is never below the fold
   layout->addWidget(buildForm());
   layout->addWidget(buildCharts(), 1);
-  worker_->moveToThread(thread_);
-  connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
   connect(worker_, &TuneWorker::traceLoaded, this, &TunePanel::onTraceLoaded);
   connect(worker_, &TuneWorker::swept, this, &TunePanel::onSwept);
   connect(worker_, &TuneWorker::progressed, this, [this](int done, int total) {
@@ -77,13 +75,7 @@ TunePanel::TunePanel(QWidget* parent) : QWidget(parent), thread_(new QThread(thi
                                   .arg(windowText(Micros{c.windowUs})));
     if (std::exchange(cutPending_, false)) requestCut();
   });
-  thread_->start();
-}
-
-TunePanel::~TunePanel() {
-  worker_->cancel();
-  thread_->quit();
-  thread_->wait();
+  workers.adopt(worker_, QStringLiteral("ratelab-tune"), [w = worker_] { w->cancel(); });
 }
 
 QWidget* TunePanel::buildForm() {

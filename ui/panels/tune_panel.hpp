@@ -6,7 +6,8 @@
 // worker thread (progress bar, Cancel) and fills one heatmap per algorithm;
 // clicking a cell asks the window to replay the trace with that quota through
 // the storm lanes (replayRequested). All reading and sweeping runs in
-// TuneWorker on its own thread: the GUI thread only draws.
+// TuneWorker on a thread of the window's WorkerController (adopt): the GUI
+// thread only draws.
 
 #include <QWidget>
 #include <memory>
@@ -25,20 +26,20 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
-class QThread;
 class QToolButton;
 
 namespace rl::ui {
 
 class PeakDistributionChart;
+class WorkerController;
 class TuneHeatmap;
 
 /// The Tune panel; see the file comment.
 class TunePanel : public QWidget {
   Q_OBJECT
  public:
-  explicit TunePanel(QWidget* parent = nullptr);
-  ~TunePanel() override;
+  /// The panel's TuneWorker runs on a thread `workers` owns (joined when `workers` closes).
+  explicit TunePanel(WorkerController& workers, QWidget* parent = nullptr);
 
   /// Reads `path` with the panel's trace options (format, key, filter, burst) on the worker.
   void openTrace(const QString& path);
@@ -105,8 +106,7 @@ class TunePanel : public QWidget {
   QGridLayout* form_ = nullptr;                              ///< the form's grid
   std::vector<std::pair<QWidget*, QWidget*>> formSlots_;     ///< its slots in order: (label, field) or (widget, none)
   int formSlotsPerRow_ = 0;                                  ///< as laid out now
-  QThread* thread_;
-  TuneWorker* worker_;
+  TuneWorker* worker_;  ///< on its thread, owned (and deleted) by the WorkerController
   QPushButton* open_;
   QLabel* traceText_;
   QLineEdit* format_;

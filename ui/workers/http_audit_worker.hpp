@@ -14,6 +14,7 @@
 
 #include "audit/audit_spec.hpp"
 #include "storm/experiment.hpp"
+#include "ui/workers/storm_types.hpp"  // the metatypes of what the signals carry
 
 namespace rl::ui {
 

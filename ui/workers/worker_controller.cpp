@@ -76,9 +76,15 @@ WorkerController::~WorkerController() {
   audit_->cancel();
   QMetaObject::invokeMethod(http_, [w = http_] { w->stop(); }, Qt::BlockingQueuedConnection);
   QMetaObject::invokeMethod(files_, [] {}, Qt::BlockingQueuedConnection);  // after every queued export
+  for (const Adopted& a : adopted_) a.cancel();
   for (QThread* t : {&stormThread_, &redisThread_, &raceThread_, &httpThread_, &auditThread_, &filesThread_}) {
     t->quit();
     t->wait();
+  }
+  for (Adopted& a : adopted_) {
+    a.thread->quit();
+    a.thread->wait();
+    delete a.worker;
   }
   delete storm_;
   delete redis_;
@@ -94,6 +100,14 @@ void WorkerController::inBackground(std::function<QString()> work, QObject* rece
     const QString text = work();
     if (to) QMetaObject::invokeMethod(to, [to, done, text] { if (to) done(text); }, Qt::QueuedConnection);
   });
+}
+
+void WorkerController::adopt(QObject* worker, const QString& name, std::function<void()> cancel) {
+  Adopted a{std::make_unique<QThread>(), worker, std::move(cancel)};
+  a.thread->setObjectName(name);
+  worker->moveToThread(a.thread.get());
+  a.thread->start();
+  adopted_.push_back(std::move(a));
 }
 
 void WorkerController::wireWorkers() {

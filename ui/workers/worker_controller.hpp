@@ -6,9 +6,10 @@
 // own worker threads), a Redis thread (RedisWorker: status, managed server,
 // inspector, TTL sampling), a race thread (RaceWorker), an HTTP thread
 // (HttpServeWorker: limiter replicas that curl and wrk can hit), an audit
-// thread (HttpAuditWorker: probes of a foreign HTTP limiter) and a files
+// thread (HttpAuditWorker: probes of a foreign HTTP limiter), a files
 // thread (inBackground: CSV and report exports, joined at close after every
-// queued one). The controller
+// queued one), and one thread per panel worker it adopts (the Tune panel's
+// sweeps, the inspector's key audit). The controller
 // lives on the GUI thread; it only posts queued calls to the workers and
 // relays their signals, so no Redis call and no storm work ever runs on the
 // GUI thread. Workers put decisions into the LaneModel and emit a cheap
@@ -22,6 +23,8 @@
 #include <QThread>
 
 #include <functional>
+#include <memory>
+#include <vector>
 #include <QTimer>
 #include <optional>
 
@@ -64,6 +67,10 @@ class WorkerController : public QObject {
   /// time in the order given, then hands its sentence to `done` on `receiver`'s thread (skipped when
   /// `receiver` is gone). The destructor waits for every queued one: nothing asked for is lost.
   void inBackground(std::function<QString()> work, QObject* receiver, std::function<void(const QString&)> done);
+  /// Moves `worker` (a panel's own worker, without a parent: the tune sweeps, the key audit) to a
+  /// thread of its own named `name`, owned here like every other worker thread: at close `cancel`
+  /// is called, the thread joined and `worker` deleted.
+  void adopt(QObject* worker, const QString& name, std::function<void()> cancel);
   /// True while a storm runs.
   bool stormRunning() const { return stormRunning_; }
   /// Why startStorm() would refuse `spec`'s fault schedule ("" = it would not):
@@ -198,6 +205,13 @@ class WorkerController : public QObject {
   QThread httpThread_;
   QThread auditThread_;
   QThread filesThread_;
+  /// adopt()'s: a panel's worker, its thread and how to cancel it.
+  struct Adopted {
+    std::unique_ptr<QThread> thread;
+    QObject* worker = nullptr;
+    std::function<void()> cancel;
+  };
+  std::vector<Adopted> adopted_;
   StormWorker* storm_;
   RedisWorker* redis_;
   RaceWorker* race_;
